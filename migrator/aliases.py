@@ -1,0 +1,61 @@
+"""A light pass over ``ast`` that resolves the names a module binds to torch.
+
+LibCST's QualifiedNameProvider costs several parses; the import statements are all we need.
+"""
+
+from __future__ import annotations
+
+import ast
+
+TORCH_ROOT = "torch"
+# Packages that only exist for torch; their imports cannot be translated mechanically.
+TORCH_ONLY_PACKAGES = frozenset(
+    {"torchvision", "torchaudio", "torchtext", "pytorch_lightning", "lightning", "torchmetrics", "apex"}
+)
+
+
+def is_torch(qualified: str) -> bool:
+    return qualified == TORCH_ROOT or qualified.startswith(TORCH_ROOT + ".")
+
+
+def torch_aliases(tree: ast.Module) -> dict[str, str]:
+    """Map each local name bound by a torch import (anywhere in the module) to its qualified name."""
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if not is_torch(alias.name):
+                    continue
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+                else:
+                    # ``import torch.nn`` binds ``torch``.
+                    aliases[alias.name.split(".")[0]] = TORCH_ROOT
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or not node.module or not is_torch(node.module):
+                continue
+            for alias in node.names:
+                if alias.name == "*":
+                    continue
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return aliases
+
+
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a pure Name/Attribute chain, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def resolve(dotted_name: str, aliases: dict[str, str]) -> str | None:
+    head, _, rest = dotted_name.partition(".")
+    target = aliases.get(head)
+    if target is None:
+        return None
+    return f"{target}.{rest}" if rest else target

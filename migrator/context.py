@@ -1,0 +1,120 @@
+"""The per-module context every rule receives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .aliases import is_torch
+from .findings import ERROR, Finding
+from .index import Census, StatementInfo
+
+
+@dataclass(frozen=True)
+class Options:
+    target: str = "cpu"  # cpu | gpu | ascend
+    style: str = "functional"  # functional | cell
+
+
+@dataclass
+class ModuleContext:
+    path: str
+    source: str
+    options: Options
+    aliases: dict[str, str]
+    statements: dict[int, StatementInfo]
+    census: Census
+    findings: list[Finding] = field(default_factory=list)
+    # Names the module binds for itself (not through torch imports); emitted short names avoid them.
+    bound_names: frozenset[str] = frozenset()
+    # LibCST statements being visited, innermost last (maintained by the engine).
+    stack: list[cst.CSTNode] = field(default_factory=list)
+    # Rule ids that changed this module.
+    applied: set[str] = field(default_factory=set)
+    # Free-form state a rule keeps per module, keyed by rule id.
+    state: dict[str, object] = field(default_factory=dict)
+
+    # -- names -------------------------------------------------------------------------------
+    def dotted(self, node: cst.CSTNode) -> str | None:
+        """``a.b.c`` for a Name/Attribute chain."""
+        parts = []
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if not isinstance(node, cst.Name):
+            return None
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+
+    def qualname(self, node: cst.CSTNode) -> str | None:
+        """The qualified torch name a Name/Attribute chain refers to (``F.relu`` → ``torch.nn.functional.relu``)."""
+        name = self.dotted(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        target = self.aliases.get(head)
+        if target is None:
+            return None
+        return f"{target}.{rest}" if rest else target
+
+    def is_torch_name(self, node: cst.CSTNode) -> bool:
+        name = self.qualname(node)
+        return name is not None and is_torch(name)
+
+    @staticmethod
+    def name(dotted_name: str) -> cst.BaseExpression:
+        """Build ``mindspore.nn.Dense`` as nodes. Rules always emit fully qualified MindSpore names;
+        the engine shortens them to ``nn.Dense`` and adds the imports at the end."""
+        parts = dotted_name.split(".")
+        node: cst.BaseExpression = cst.Name(parts[0])
+        for part in parts[1:]:
+            node = cst.Attribute(value=node, attr=cst.Name(part))
+        return node
+
+    # -- positions ---------------------------------------------------------------------------
+    def position(self, node: cst.CSTNode | None = None) -> tuple[int, int]:
+        """Line (1-based) and column (0-based) of a statement, else of the innermost statement
+        being visited."""
+        if node is not None and id(node) in self.statements:
+            info = self.statements[id(node)]
+            return info.line, info.column
+        for statement in reversed(self.stack):
+            info = self.statements.get(id(statement))
+            if info is not None:
+                return info.line, info.column
+        return 1, 0
+
+    def copy_position(self, new: cst.CSTNode, old: cst.CSTNode) -> None:
+        """Let a statement a rule built stand at the position of the one it replaces."""
+        info = self.statements.get(id(old))
+        if info is not None:
+            self.statements[id(new)] = StatementInfo(info.line, info.column, info.end_line, True)
+
+    # -- findings ----------------------------------------------------------------------------
+    def report(
+        self,
+        rule: str,
+        message: str,
+        hint: str,
+        node: cst.CSTNode | None = None,
+        severity: str = ERROR,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> Finding:
+        """Record a finding at ``node`` (a statement) or the statement being visited.
+
+        Whether an API use counts as converted is decided from the output (TM900), not here."""
+        at_line, at_column = self.position(node)
+        finding = Finding(
+            rule,
+            self.path,
+            line if line is not None else at_line,
+            column if column is not None else at_column,
+            severity,
+            " ".join(message.split()),
+            hint,
+        )
+        if finding not in self.findings:
+            self.findings.append(finding)
+        return finding

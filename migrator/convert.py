@@ -1,0 +1,120 @@
+"""Convert one module's source text: parse, resolve torch aliases, run the rule stages, check."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
+from .context import ModuleContext, Options
+from .engine import StageTransformer
+from .findings import ERROR, Finding
+from .index import census, index_statements
+from .rule import STAGES, define, rule_classes
+
+PARSE_ERROR = define(
+    "TM000",
+    "Input could not be read or parsed",
+    "Reports a file that is not valid Python 3 text (a syntax error, Python 2 code, undecodable bytes).",
+    "Nothing can be converted with certainty in a file that does not parse; it is copied unchanged.",
+    "Fix the file so that `python -m py_compile` accepts it, then convert it again.",
+)
+INTERNAL_ERROR = define(
+    "TM999",
+    "Internal error: a rule produced invalid code",
+    "Reports a file whose conversion did not compile; the file is left unconverted.",
+    "The output of torch2ms must always be valid Python, so a failed rewrite is never written.",
+    "Convert the file by hand, and report the case to the torch2ms maintainers.",
+)
+
+
+@dataclass
+class Result:
+    path: str
+    source: str
+    code: str
+    findings: list[Finding] = field(default_factory=list)
+    lines: int = 0
+    api_total: int = 0
+    api_converted: int = 0
+    rules_applied: tuple[str, ...] = ()
+    failed: bool = False  # unreadable or unparsable input
+
+    @property
+    def changed(self) -> bool:
+        return self.code != self.source
+
+
+def count_lines(text: str) -> int:
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+def mentions_torch(source: str) -> bool:
+    return "torch" in source
+
+
+def _methods(classes) -> frozenset[str]:
+    names: set[str] = set()
+    for cls in classes:
+        names |= cls.methods
+    return frozenset(names)
+
+
+def convert_source(source: str, path: str = "<string>", options: Options | None = None) -> Result:
+    options = options or Options()
+    result = Result(path, source, source, lines=count_lines(source))
+    if not mentions_torch(source):
+        return result
+    try:
+        tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError) as error:
+        line = getattr(error, "lineno", None) or 1
+        result.failed = True
+        result.findings.append(
+            Finding("TM000", path, line, 0, ERROR, f"could not parse: {error.__class__.__name__}: {error.msg if hasattr(error, 'msg') else error}", PARSE_ERROR.use_instead)
+        )
+        return result
+    aliases = torch_aliases(tree)
+    if not aliases and not _imports_torch_only_package(tree):
+        return result
+    classes = rule_classes()
+    uses = census(tree, aliases, _methods(classes))
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        result.failed = True
+        result.findings.append(Finding("TM000", path, error.raw_line, error.raw_column, ERROR, f"could not parse: {error.message}", PARSE_ERROR.use_instead))
+        return result
+    ctx = ModuleContext(path, source, options, aliases, index_statements(module, tree, uses), uses, bound_names=uses.bound)
+    for stage in STAGES:
+        active = [cls() for cls in classes if cls.stage == stage and any(t in source for t in cls.triggers)]
+        if active:
+            ctx.stack.clear()
+            module = module.visit(StageTransformer(ctx, active))
+    code = module.code
+    result.api_total = len(uses.uses)
+    result.api_converted = max(0, result.api_total - int(ctx.state.get("leftovers", 0)))
+    result.findings = sorted(ctx.findings, key=lambda f: (f.line, f.column, f.rule))
+    result.rules_applied = tuple(sorted(ctx.applied))
+    if code != source:
+        try:
+            compile(code, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as error:
+            result.findings = [
+                Finding("TM999", path, getattr(error, "lineno", 1) or 1, 0, ERROR, f"the converted code did not compile ({error}); the file was left unconverted", INTERNAL_ERROR.use_instead)
+            ]
+            result.api_converted = 0
+            return result
+        result.code = code
+    return result
+
+
+def _imports_torch_only_package(tree: ast.Module) -> bool:
+    for node in tree.body:
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in TORCH_ONLY_PACKAGES for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in TORCH_ONLY_PACKAGES:
+            return True
+    return False

@@ -1,0 +1,202 @@
+"""Positions and relevance for LibCST statements, taken from the fast ``ast`` parse.
+
+LibCST's PositionProvider costs more than a parse. Statements line up one to one between the two
+trees (a LibCST ``SimpleStatementLine`` holds one or more ``ast`` statements), so a walk over the
+statement lists gives every LibCST statement its line and column, and tells whether it mentions
+torch at all. Statements that do not are never visited by the rule passes.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import libcst as cst
+
+from .aliases import TORCH_ONLY_PACKAGES, dotted, resolve
+
+_IMPORT_ROOTS = TORCH_ONLY_PACKAGES | {"torch"}
+
+
+@dataclass
+class ApiUse:
+    line: int
+    column: int
+    name: str  # the qualified torch name, or ``.method`` for a recognised method call
+    used: bool = False
+
+
+@dataclass
+class StatementInfo:
+    line: int
+    column: int
+    end_line: int
+    relevant: bool
+
+
+@dataclass
+class Census:
+    """Every torch API use in a module, found on the ``ast`` tree."""
+
+    uses: list[ApiUse] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)  # sorted lines that hold a use or a torch import
+    # Names the module binds itself (assignments, defs, parameters, non-torch imports).
+    bound: frozenset[str] = frozenset()
+
+    def relevant(self, first: int, last: int) -> bool:
+        i = bisect.bisect_left(self.lines, first)
+        return i < len(self.lines) and self.lines[i] <= last
+
+    def take(self, first: int, last: int, name: str) -> ApiUse | None:
+        """The first unclaimed use named ``name`` within lines ``first..last``."""
+        for use in self.uses:
+            if first <= use.line <= last and not use.used and use.name == name:
+                use.used = True
+                return use
+        return None
+
+
+class _CensusVisitor(ast.NodeVisitor):
+    def __init__(self, aliases: dict[str, str], methods: frozenset[str]) -> None:
+        self.aliases = aliases
+        self.methods = methods
+        self.uses: list[ApiUse] = []
+        self.import_lines: list[int] = []
+        self.bound: set[str] = set()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self.bound.add(node.name)
+        self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.bound.add(node.name)
+        self.generic_visit(node)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self.bound.add(node.arg)
+        self.generic_visit(node)
+
+    def _chain(self, node: ast.AST) -> bool:
+        name = dotted(node)
+        if name is None:
+            return False
+        qualified = resolve(name, self.aliases)
+        if qualified is None:
+            return False
+        self.uses.append(ApiUse(node.lineno, node.col_offset, qualified))
+        return True
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.name.split(".")[0] in _IMPORT_ROOTS:
+                self.import_lines.append(node.lineno)
+            else:
+                self.bound.add(alias.asname or alias.name.split(".")[0])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.module and node.module.split(".")[0] in _IMPORT_ROOTS and not node.level:
+            self.import_lines.append(node.lineno)
+        else:
+            self.bound.update(alias.asname or alias.name for alias in node.names)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if not self._chain(node):
+            self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self._chain(node)
+        elif node.id not in self.aliases:
+            self.bound.add(node.id)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in self.methods:
+            base = dotted(func.value)
+            if base is None or resolve(base, self.aliases) is None:
+                self.uses.append(ApiUse(func.end_lineno or node.lineno, func.col_offset, "." + func.attr))
+        self.generic_visit(node)
+
+
+def census(tree: ast.Module, aliases: dict[str, str], methods: frozenset[str]) -> Census:
+    visitor = _CensusVisitor(aliases, methods)
+    visitor.visit(tree)
+    uses = sorted(visitor.uses, key=lambda use: (use.line, use.column))
+    lines = sorted({use.line for use in uses} | set(visitor.import_lines))
+    return Census(uses, lines, frozenset(visitor.bound))
+
+
+def index_statements(module: cst.Module, tree: ast.Module, uses: Census) -> dict[int, StatementInfo]:
+    """Give every LibCST statement its ``ast`` position, keyed by ``id()`` of the LibCST node."""
+    table: dict[int, StatementInfo] = {}
+    _align(module.body, tree.body, table, uses)
+    return table
+
+
+def _info(node: ast.stmt, uses: Census) -> StatementInfo:
+    end = node.end_lineno or node.lineno
+    first = node.lineno
+    decorators = getattr(node, "decorator_list", None)
+    if decorators:
+        first = min(first, min(d.lineno for d in decorators))
+    return StatementInfo(first, node.col_offset, end, uses.relevant(first, end))
+
+
+def _align(cst_body: Sequence[cst.CSTNode], ast_body: Sequence[ast.stmt], table, uses) -> None:
+    position = 0
+    for statement in cst_body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            count = len(statement.body)
+            group = ast_body[position : position + count]
+            position += count
+            if not group:
+                return
+            info = _info(group[0], uses)
+            info.end_line = max(n.end_lineno or n.lineno for n in group)
+            info.relevant = uses.relevant(info.line, info.end_line)
+            table[id(statement)] = info
+            continue
+        if position >= len(ast_body):
+            return
+        node = ast_body[position]
+        position += 1
+        table[id(statement)] = _info(node, uses)
+        for cst_block, ast_block in _blocks(statement, node):
+            _align(cst_block, ast_block, table, uses)
+
+
+def _blocks(statement: cst.CSTNode, node: ast.stmt) -> Iterable[tuple[Sequence[cst.CSTNode], list]]:
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef, cst.With)):
+        if isinstance(statement.body, cst.IndentedBlock):
+            yield statement.body.body, node.body
+    elif isinstance(statement, (cst.For, cst.While)):
+        if isinstance(statement.body, cst.IndentedBlock):
+            yield statement.body.body, node.body
+        if statement.orelse is not None and isinstance(statement.orelse.body, cst.IndentedBlock):
+            yield statement.orelse.body.body, node.orelse
+    elif isinstance(statement, cst.If):
+        if isinstance(statement.body, cst.IndentedBlock):
+            yield statement.body.body, node.body
+        orelse = statement.orelse
+        if isinstance(orelse, cst.If):
+            yield [orelse], node.orelse
+        elif orelse is not None and isinstance(orelse.body, cst.IndentedBlock):
+            yield orelse.body.body, node.orelse
+    elif isinstance(statement, (cst.Try, cst.TryStar)):
+        if isinstance(statement.body, cst.IndentedBlock):
+            yield statement.body.body, node.body
+        for handler, ast_handler in zip(statement.handlers, node.handlers):
+            if isinstance(handler.body, cst.IndentedBlock):
+                yield handler.body.body, ast_handler.body
+        if statement.orelse is not None and isinstance(statement.orelse.body, cst.IndentedBlock):
+            yield statement.orelse.body.body, node.orelse
+        if statement.finalbody is not None and isinstance(statement.finalbody.body, cst.IndentedBlock):
+            yield statement.finalbody.body.body, node.finalbody
+    elif isinstance(statement, cst.Match):
+        for case, ast_case in zip(statement.cases, node.cases):
+            if isinstance(case.body, cst.IndentedBlock):
+                yield case.body.body, ast_case.body

@@ -1,0 +1,383 @@
+"""TM001: imports. Runs last, over what every other rule left.
+
+- A torch import is removed once nothing uses it any more.
+- A torch API that no rule converted stays on torch, spelled out in full (``torch.nn.Foo``) so that
+  the name it was imported under can serve MindSpore; ``import torch`` stays and each use is reported.
+- Rules emit fully qualified MindSpore names; here they become the short forms MindSpore code uses
+  (``nn.Dense``, ``ops.relu``) with the matching imports, unless the module binds that name itself.
+- Findings become ``# torch2ms: TMxxx message`` comments above their lines.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..migrator.aliases import TORCH_ONLY_PACKAGES
+from ..migrator.context import ModuleContext
+from ..migrator.findings import ERROR, WARNING
+from ..migrator.rule import FINAL, Example, Rule, RuleMeta, define, register, rule_classes
+
+# MindSpore modules and the short names their code is written with (data, not code).
+SHORT_MODULES = {
+    "mindspore.nn": "nn",
+    "mindspore.ops": "ops",
+    "mindspore.mint": "mint",
+    "mindspore.amp": "amp",
+    "mindspore.dataset": "ds",
+    "mindspore.experimental.optim": "optim",
+}
+# How each is imported: (from-module, name) or (None, dotted module to ``import ... as``).
+IMPORT_FORMS = {
+    "mindspore.nn": ("mindspore", "nn"),
+    "mindspore.ops": ("mindspore", "ops"),
+    "mindspore.mint": ("mindspore", "mint"),
+    "mindspore.amp": ("mindspore", "amp"),
+    "mindspore.experimental.optim": ("mindspore.experimental", "optim"),
+    "mindspore.dataset": (None, "mindspore.dataset"),
+}
+
+UNCONVERTED = define(
+    "TM900",
+    "Torch API left unconverted",
+    "Reports each use of a torch API that no rule converted with certainty. The use stays on torch, "
+    "spelled out in full (`torch.cuda.is_available()`), and `import torch` stays with it.",
+    "A rewrite that is not certain would compute something else without warning. Each remaining use "
+    "counts against the conversion rate.",
+    "Look the API up in MindSpore's PyTorch-MindSpore API mapping table and its difference page, "
+    "and write the MindSpore call by hand.",
+)
+TORCH_ONLY = define(
+    "TM901",
+    "Package that exists only for torch",
+    "Reports imports of packages built on torch (torchvision, torchaudio, lightning, ...).",
+    "Their classes are torch modules and tensors; nothing in them runs on MindSpore.",
+    "Use the MindSpore counterpart: `mindspore.dataset.vision` for torchvision transforms and "
+    "datasets, MindSpore's model zoo (`mindcv`, `mindnlp`) for models, a plain training loop for "
+    "Lightning.",
+    severity=ERROR,
+)
+
+
+@register
+class ImportsRule(Rule):
+    meta = RuleMeta(
+        id="TM001",
+        title="torch imports become MindSpore imports",
+        what="Replaces `import torch` and its submodule imports (`import torch.nn as nn`, `from torch "
+        "import nn, optim`, `import torch.nn.functional as F`) with the MindSpore modules the "
+        "converted code uses (`import mindspore`, `from mindspore import nn, ops`). An import stays "
+        "while something still uses it.",
+        why="MindSpore's modules are organised like torch's: `mindspore.nn` holds the layers (Cell), "
+        "`mindspore.ops` the functional operators, `mindspore.experimental.optim` the torch-style "
+        "optimizers. Removing an import that is still used would break the module.",
+        use_instead="`import mindspore` and `from mindspore import nn, ops`.",
+        examples=(
+            Example(
+                before="import torch\nimport torch.nn as nn\n\nx = torch.cuda.device_count()\n",
+                after="import torch\n\n# torch2ms: TM900 `torch.cuda.device_count` is not converted: no certain MindSpore mapping; it still runs on torch\nx = torch.cuda.device_count()\n",
+                findings=("TM900",),
+            ),
+            Example(
+                before="import os\nimport torchvision\n",
+                after="import os\n# torch2ms: TM901 `torchvision` is built on torch and has no MindSpore form\nimport torchvision\n",
+                findings=("TM901",),
+            ),
+        ),
+        severity=WARNING,
+        family="imports",
+    )
+    stage = FINAL
+    order = 1000
+    triggers = ("torch",)
+
+    def __init__(self) -> None:
+        self.replace: dict[int, cst.BaseExpression] = {}
+        self.ignore: set[int] = set()
+        self.needed: set[str] = set()
+        self.existing: dict[str, str] = {}
+        self.anchor: cst.CSTNode | None = None
+        self.attached: set[int] = set()
+        self.leftovers = 0
+        self._torch_only: frozenset[str] | None = None
+
+    # -- helpers --------------------------------------------------------------------------
+    def _torch_only_names(self) -> frozenset[str]:
+        if self._torch_only is None:
+            names: set[str] = set()
+            for cls in rule_classes():
+                names |= cls.torch_only_methods
+            self._torch_only = frozenset(names)
+        return self._torch_only
+
+    def _range(self, ctx: ModuleContext) -> tuple[int, int] | None:
+        for statement in reversed(ctx.stack):
+            info = ctx.statements.get(id(statement))
+            if info is not None:
+                return info.line, info.end_line
+        return None
+
+    def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
+        self.leftovers += 1
+        ctx.state["leftovers"] = self.leftovers
+        span = self._range(ctx)
+        line = column = None
+        if span is not None:
+            use = ctx.census.take(span[0], span[1], name)
+            if use is not None:
+                line, column = use.line, use.column
+        at = line if line is not None else ctx.position()[0]
+        if any(f.line == at and f.rule != "TM900" for f in ctx.findings):
+            return
+        ctx.report(
+            "TM900",
+            f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch",
+            UNCONVERTED.use_instead,
+            line=line,
+            column=column,
+        )
+
+    def _shorten(self, ctx: ModuleContext, name: str) -> cst.BaseExpression:
+        best = None
+        for module in SHORT_MODULES:
+            if (name == module or name.startswith(module + ".")) and (best is None or len(module) > len(best)):
+                best = module
+        if best is not None:
+            short = SHORT_MODULES[best]
+            if short not in ctx.bound_names or self.existing.get(short) == best:
+                self.needed.add(best)
+                return ctx.name(short + name[len(best) :])
+        self.needed.add("mindspore")
+        return ctx.name(name)
+
+    # -- imports --------------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        for statement in node.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        name = ctx.dotted(alias.name)
+                        if name and name.startswith("mindspore"):
+                            local = alias.asname.name.value if alias.asname else name.split(".")[0]
+                            self.existing[local] = name if alias.asname else "mindspore"
+                elif isinstance(small, cst.ImportFrom) and small.module is not None:
+                    module = ctx.dotted(small.module)
+                    if module and module.startswith("mindspore") and not isinstance(small.names, cst.ImportStar):
+                        for alias in small.names:
+                            local = alias.asname.name.value if alias.asname else alias.name.value
+                            self.existing[local] = f"{module}.{alias.name.value}"
+
+    def visit_Import(self, node: cst.Import, ctx: ModuleContext) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom, ctx: ModuleContext) -> bool:
+        return False
+
+    def _is_torch_import(self, small: cst.BaseSmallStatement, ctx: ModuleContext) -> bool:
+        if isinstance(small, cst.Import):
+            return all((ctx.dotted(a.name) or "").split(".")[0] == "torch" for a in small.names)
+        if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+            return (ctx.dotted(small.module) or "").split(".")[0] == "torch"
+        return False
+
+    def _torch_only_import(self, small: cst.BaseSmallStatement, ctx: ModuleContext) -> str | None:
+        if isinstance(small, cst.Import):
+            for alias in small.names:
+                root = (ctx.dotted(alias.name) or "").split(".")[0]
+                if root in TORCH_ONLY_PACKAGES:
+                    return root
+        if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+            root = (ctx.dotted(small.module) or "").split(".")[0]
+            if root in TORCH_ONLY_PACKAGES:
+                return root
+        return None
+
+    def leave_SimpleStatementLine(self, original, updated, ctx: ModuleContext):
+        kept = []
+        removed = False
+        for small in updated.body:
+            if self._is_torch_import(small, ctx):
+                removed = True
+                continue
+            package = self._torch_only_import(small, ctx)
+            if package is not None:
+                ctx.report(
+                    "TM901",
+                    f"`{package}` is built on torch and has no MindSpore form",
+                    TORCH_ONLY.use_instead,
+                )
+            kept.append(small)
+        if removed:
+            ctx.applied.add("TM001")
+            top_level = len(ctx.stack) == 1
+            if kept:
+                last = kept[-1]
+                if isinstance(last, (cst.Import, cst.ImportFrom, cst.Expr)) and last.semicolon != cst.MaybeSentinel.DEFAULT:
+                    kept[-1] = last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+                updated = updated.with_changes(body=kept)
+            elif top_level and self.anchor is None:
+                updated = updated.with_changes(body=[cst.Pass()])
+            else:
+                self._attach(original, updated, ctx)
+                return cst.RemoveFromParent()
+            if top_level and self.anchor is None:
+                updated = self._attach(original, updated, ctx)
+                self.anchor = updated
+                return updated
+        return self._attach(original, updated, ctx)
+
+    # -- names ----------------------------------------------------------------------------
+    def visit_Attribute(self, node: cst.Attribute, ctx: ModuleContext) -> bool:
+        name = ctx.dotted(node)
+        if name is None:
+            self.ignore.add(id(node.attr))
+            return True
+        head = name.split(".")[0]
+        if head in ctx.aliases:
+            qualified = ctx.qualname(node)
+            self.replace[id(node)] = ctx.name(qualified)
+            self._leftover(ctx, qualified, qualified)
+        elif head == "mindspore" and head not in ctx.aliases:
+            self.replace[id(node)] = self._shorten(ctx, name)
+        return False
+
+    def leave_Attribute(self, original, updated, ctx: ModuleContext):
+        return self.replace.get(id(original), updated)
+
+    def visit_Name(self, node: cst.Name, ctx: ModuleContext) -> None:
+        if id(node) in self.ignore:
+            return
+        if node.value in ctx.aliases:
+            qualified = ctx.aliases[node.value]
+            self.replace[id(node)] = ctx.name(qualified)
+            self._leftover(ctx, qualified, qualified)
+        elif node.value == "mindspore":
+            self.needed.add("mindspore")
+
+    def leave_Name(self, original, updated, ctx: ModuleContext):
+        return self.replace.get(id(original), updated)
+
+    def visit_Arg(self, node: cst.Arg, ctx: ModuleContext) -> None:
+        if node.keyword is not None:
+            self.ignore.add(id(node.keyword))
+
+    def visit_Param(self, node: cst.Param, ctx: ModuleContext) -> None:
+        self.ignore.add(id(node.name))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
+        self.ignore.add(id(node.name))
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: ModuleContext) -> None:
+        self.ignore.add(id(node.name))
+
+    def leave_Call(self, original, updated, ctx: ModuleContext):
+        func = updated.func
+        if isinstance(func, cst.Attribute) and func.attr.value in self._torch_only_names():
+            base = ctx.dotted(func.value)
+            if base is None or not base.startswith(("mindspore", "ops", "nn", "mint")):
+                self._leftover(ctx, "." + func.attr.value, "." + func.attr.value + "()")
+        return updated
+
+    # -- comments and the import block ----------------------------------------------------
+    def _attach(self, original: cst.CSTNode, updated: cst.CSTNode, ctx: ModuleContext):
+        info = ctx.statements.get(id(original))
+        if info is None:
+            return updated
+        return self._with_comments(updated, [f for f in ctx.findings if info.line <= f.line <= info.end_line], ctx)
+
+    def _with_comments(self, updated, findings, ctx: ModuleContext):
+        fresh = [f for f in findings if id(f) not in self.attached]
+        if not fresh or not hasattr(updated, "leading_lines"):
+            return updated
+        present = {line.comment.value for line in updated.leading_lines if line.comment is not None}
+        lines = list(updated.leading_lines)
+        for finding in fresh:
+            self.attached.add(id(finding))
+            text = finding.comment()
+            if text not in present:
+                present.add(text)
+                lines.append(cst.EmptyLine(indent=True, comment=cst.Comment(text)))
+        return updated.with_changes(leading_lines=lines)
+
+    def _leave_compound(self, original, updated, ctx: ModuleContext):
+        return self._attach(original, updated, ctx)
+
+    leave_FunctionDef = leave_ClassDef = leave_For = leave_While = leave_If = _leave_compound
+    leave_Try = leave_TryStar = leave_With = leave_Match = _leave_compound
+
+    def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        body = list(updated.body)
+        block = self._import_block(ctx)
+        if block:
+            if self.anchor is not None and any(s is self.anchor for s in body):
+                at = next(i for i, s in enumerate(body) if s is self.anchor)
+                anchor = body[at]
+                block[0] = block[0].with_changes(leading_lines=anchor.leading_lines)
+                rest = [s for s in anchor.body if not isinstance(s, cst.Pass)]
+                tail = [anchor.with_changes(body=rest, leading_lines=())] if rest else []
+                body[at : at + 1] = block + tail
+            else:
+                at = _after_preamble(body)
+                body[at:at] = block
+        elif self.anchor is not None:
+            body = [s for s in body if s is not self.anchor or any(not isinstance(x, cst.Pass) for x in s.body)]
+        # Findings whose statement is gone go above the next top-level statement.
+        rest = [f for f in ctx.findings if id(f) not in self.attached]
+        if rest and body:
+            for finding in rest:
+                target = len(body) - 1
+                for i, statement in enumerate(updated.body):
+                    info = ctx.statements.get(id(original.body[i])) if i < len(original.body) else None
+                    if info is not None and info.line >= finding.line:
+                        target = min(i, len(body) - 1)
+                        break
+                body[target] = self._with_comments(body[target], [finding], ctx)
+        return updated.with_changes(body=body)
+
+    def _import_block(self, ctx: ModuleContext) -> list[cst.SimpleStatementLine]:
+        statements: list[cst.SimpleStatementLine] = []
+        needed = {m for m in self.needed if self.existing.get(SHORT_MODULES.get(m, m)) != m}
+        if "mindspore" in needed and "mindspore" not in self.existing:
+            statements.append(_import("mindspore"))
+        froms: dict[str, list[str]] = {}
+        for module in sorted(needed - {"mindspore"}):
+            source, name = IMPORT_FORMS[module]
+            if source is None:
+                statements.append(_import(name, SHORT_MODULES[module]))
+            else:
+                froms.setdefault(source, []).append(name)
+        for source, names in sorted(froms.items()):
+            statements.append(
+                cst.SimpleStatementLine(
+                    [cst.ImportFrom(module=ctx.name(source), names=[cst.ImportAlias(cst.Name(n)) for n in sorted(names)])]
+                )
+            )
+        if self.leftovers:
+            statements.append(_import("torch"))
+        return statements
+
+
+def _import(dotted: str, asname: str | None = None) -> cst.SimpleStatementLine:
+    alias = cst.ImportAlias(
+        name=ModuleContext.name(dotted),  # type: ignore[arg-type]
+        asname=cst.AsName(cst.Name(asname)) if asname else None,
+    )
+    return cst.SimpleStatementLine([cst.Import(names=[alias])])
+
+
+def _after_preamble(body: list) -> int:
+    """Index after the module docstring and ``from __future__`` imports."""
+    at = 0
+    for i, statement in enumerate(body):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            break
+        small = statement.body[0] if statement.body else None
+        if i == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+            at = i + 1
+            continue
+        if isinstance(small, cst.ImportFrom) and small.module is not None and ModuleContext.dotted(None, small.module) == "__future__":
+            at = i + 1
+            continue
+        break
+    return at

@@ -1,0 +1,439 @@
+"""Tensor node, primitive table, grad mode and reverse-mode backpropagation (see ``core`` docstring)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+ndarray = np.ndarray
+F32 = np.dtype(np.float32)
+F64 = np.dtype(np.float64)
+DEFAULT_FLOAT = F32
+EMPTY: dict = {}
+
+_grad_enabled = True
+
+
+def is_grad_enabled() -> bool:
+    return _grad_enabled
+
+
+def set_grad_enabled(flag: bool) -> bool:
+    """Set grad mode; returns the previous mode."""
+    global _grad_enabled
+    previous = _grad_enabled
+    _grad_enabled = bool(flag)
+    return previous
+
+
+class grad_mode:
+    """Context manager that sets grad mode and restores the previous one on exit."""
+
+    __slots__ = ("flag", "previous")
+
+    def __init__(self, flag: bool) -> None:
+        self.flag = flag
+        self.previous = True
+
+    def __enter__(self) -> "grad_mode":
+        self.previous = set_grad_enabled(self.flag)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        set_grad_enabled(self.previous)
+
+
+class Primitive:
+    """One row of the primitive table: a NumPy forward and one VJP maker per positional argument.
+
+    A VJP maker is ``vjp(B, g, ans, *args, **params)`` where ``B`` is a backend namespace (``RAW``:
+    NumPy forwards on arrays, or ``GRAPH``: engine ops on tensors, used when ``create_graph``).
+    ``argnum_vjp(i, B, g, ans, *args, **params)`` replaces the per-argument list for variadic ops.
+    ``saves`` says whether the op keeps inputs for its backward (a freed graph then cannot be re-run).
+    """
+
+    __slots__ = ("name", "forward", "vjps", "argnum_vjp", "saves", "differentiable")
+
+    def __init__(self, name, forward, vjps, argnum_vjp, saves, differentiable):
+        self.name = name
+        self.forward = forward
+        self.vjps = vjps
+        self.argnum_vjp = argnum_vjp
+        self.saves = saves
+        self.differentiable = differentiable
+
+    def vjp(self, i: int, B, g, ans, args, params):
+        if self.argnum_vjp is not None:
+            return self.argnum_vjp(i, B, g, ans, *args, **params)
+        maker = self.vjps[i] if i < len(self.vjps) else None
+        if maker is None:
+            return None
+        return maker(B, g, ans, *args, **params)
+
+    def __repr__(self) -> str:
+        return f"<primitive {self.name}>"
+
+
+PRIMITIVES: dict[str, Primitive] = {}
+
+
+def defprim(
+    name: str,
+    forward: Callable,
+    *vjps: Callable | None,
+    argnum_vjp: Callable | None = None,
+    saves: bool = True,
+    differentiable: bool = True,
+) -> Primitive:
+    prim = Primitive(name, forward, vjps, argnum_vjp, saves, differentiable)
+    PRIMITIVES[name] = prim
+    return prim
+
+
+class Node:
+    """A recorded application: the primitive, its inputs (tensors and constants) and their arrays."""
+
+    __slots__ = ("prim", "inputs", "arrays", "params", "name", "freed", "aux", "__weakref__")
+
+    def __init__(self, prim, inputs, arrays, params):
+        self.prim = prim
+        self.inputs = inputs
+        self.arrays = arrays
+        self.params = params
+        self.name = prim.name
+        self.freed = False
+        self.aux = None
+
+
+class Tensor:
+    """Engine tensor: ``_data`` (ndarray; also readable and settable as ``data``), ``requires_grad``
+    and ``_ctx`` (the producing Node or None)."""
+
+    __slots__ = ("_data", "requires_grad", "_ctx")
+
+    def __init__(self, data: Any, requires_grad: bool = False) -> None:
+        if isinstance(data, Tensor):
+            data = data._data
+        arr = np.asarray(data)
+        if arr.dtype is F64 and not isinstance(data, ndarray):
+            arr = arr.astype(DEFAULT_FLOAT)
+        self._data = arr
+        self.requires_grad = requires_grad
+        self._ctx = None
+
+    @property
+    def data(self) -> ndarray:
+        """The ndarray (the torch facade overrides this with torch's ``.data``; engine code uses ``_data``)."""
+        return self._data
+
+    @data.setter
+    def data(self, value: ndarray) -> None:
+        self._data = value
+
+    @property
+    def shape(self) -> tuple:
+        return self._data.shape
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    __hash__ = object.__hash__
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_out_cls" not in cls.__dict__:
+            cls._out_cls = cls
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._data!r}, requires_grad={self.requires_grad})"
+
+
+Tensor._out_cls = Tensor
+
+
+def wrap(cls: type, data: ndarray, requires_grad: bool = False) -> Tensor:
+    """Make a tensor of class ``cls`` around ``data`` without calling ``cls.__init__``."""
+    t = object.__new__(cls)
+    t._data = data
+    t.requires_grad = requires_grad
+    t._ctx = None
+    return t
+
+
+def _const(value: Any, like: ndarray) -> Any:
+    """A Python scalar operand takes the tensor's dtype (torch's scalar promotion)."""
+    kind = like.dtype.kind
+    if isinstance(value, float):
+        return like.dtype.type(value) if kind in "fc" else DEFAULT_FLOAT.type(value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return like.dtype.type(value) if kind in "fciu" else np.int64(value)
+    if isinstance(value, (bool, np.bool_)):
+        return like.dtype.type(value)
+    if isinstance(value, (list, tuple)):
+        return np.asarray(value)
+    return value
+
+
+def apply_binary(prim: Primitive, a: Any, b: Any) -> Tensor:
+    if isinstance(a, Tensor):
+        ad = a._data
+        cls = a._out_cls
+        if isinstance(b, Tensor):
+            bd = b._data
+            rg = a.requires_grad or b.requires_grad
+        else:
+            bd = _const(b, ad)
+            rg = a.requires_grad
+    elif isinstance(b, Tensor):
+        bd = b._data
+        cls = b._out_cls
+        ad = _const(a, bd)
+        rg = b.requires_grad
+    else:
+        ad = np.asarray(a)
+        bd = np.asarray(b)
+        cls = Tensor
+        rg = False
+    out = prim.forward(ad, bd)
+    if out.__class__ is not ndarray:
+        out = np.asarray(out)
+    if out.dtype is F64 and getattr(ad, "dtype", None) is not F64 and getattr(bd, "dtype", None) is not F64:
+        out = out.astype(DEFAULT_FLOAT)
+    t = object.__new__(cls)
+    t._data = out
+    if rg and _grad_enabled and prim.differentiable:
+        t.requires_grad = True
+        t._ctx = Node(prim, (a, b), (ad, bd), EMPTY)
+    else:
+        t.requires_grad = False
+        t._ctx = None
+    return t
+
+
+def apply_unary(prim: Primitive, x: Tensor, params: dict = EMPTY) -> Tensor:
+    if not isinstance(x, Tensor):
+        x = wrap(Tensor, np.asarray(x))
+    xd = x._data
+    out = prim.forward(xd, **params)
+    if out.__class__ is not ndarray:
+        out = np.asarray(out)
+    if out.dtype is F64 and xd.dtype.kind != "f":
+        out = out.astype(DEFAULT_FLOAT)
+    t = object.__new__(x._out_cls)
+    t._data = out
+    if x.requires_grad and _grad_enabled and prim.differentiable:
+        t.requires_grad = True
+        t._ctx = Node(prim, (x,), (xd,), params)
+    else:
+        t.requires_grad = False
+        t._ctx = None
+    return t
+
+
+def apply(prim: Primitive, args: Sequence[Any], params: dict = EMPTY) -> Tensor:
+    cls = None
+    rg = False
+    arrays = []
+    any_f64 = False
+    for a in args:
+        if isinstance(a, Tensor):
+            if cls is None:
+                cls = a._out_cls
+            if a.requires_grad:
+                rg = True
+            d = a._data
+            if d.dtype is F64:
+                any_f64 = True
+            arrays.append(d)
+        else:
+            if isinstance(a, ndarray) and a.dtype is F64:
+                any_f64 = True
+            arrays.append(a)
+    out = prim.forward(*arrays, **params)
+    if out.__class__ is not ndarray:
+        out = np.asarray(out)
+    if out.dtype is F64 and not any_f64:
+        out = out.astype(DEFAULT_FLOAT)
+    t = object.__new__(cls or Tensor)
+    t._data = out
+    if rg and _grad_enabled and prim.differentiable:
+        t.requires_grad = True
+        t._ctx = Node(prim, tuple(args), tuple(arrays), params)
+    else:
+        t.requires_grad = False
+        t._ctx = None
+    return t
+
+
+# Backends for VJPs; filled in by core_ops once the table is complete.
+RAW = SimpleNamespace()
+GRAPH = SimpleNamespace()
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+def backprop(
+    outputs: Sequence[Tensor],
+    grad_outputs: Sequence[Any],
+    create_graph: bool = False,
+    retain_graph: bool = False,
+    capture: Callable[[Tensor], bool] | None = None,
+) -> list[tuple[Tensor, Any]]:
+    """Reverse sweep from ``outputs``. Returns ``(tensor, grad)`` for every tensor where ``capture``
+    is true (default: leaves that require grad). Grads are ndarrays, or Tensors with ``create_graph``.
+    ``grad_outputs`` must match: ndarrays normally, Tensors with ``create_graph``."""
+    if capture is None:
+        capture = _is_leaf
+    consumers: dict[int, int] = {}
+    stack = [t for t in outputs]
+    visited = {id(t) for t in outputs}
+    while stack:
+        t = stack.pop()
+        ctx = t._ctx
+        if ctx is None:
+            continue
+        for p in ctx.inputs:
+            if isinstance(p, Tensor) and p.requires_grad:
+                k = id(p)
+                consumers[k] = consumers.get(k, 0) + 1
+                if k not in visited:
+                    visited.add(k)
+                    stack.append(p)
+    grads: dict[int, Any] = {}
+    for t, g in zip(outputs, grad_outputs):
+        k = id(t)
+        grads[k] = g if k not in grads else _accumulate(grads[k], g, create_graph)
+    ready = []
+    queued = set()
+    for t in outputs:
+        if consumers.get(id(t), 0) == 0 and id(t) not in queued:
+            queued.add(id(t))
+            ready.append(t)
+    B = GRAPH if create_graph else RAW
+    captured: list[tuple[Tensor, Any]] = []
+    previous = set_grad_enabled(create_graph)
+    try:
+        while ready:
+            t = ready.pop()
+            g = grads.pop(id(t), None)
+            if g is not None and capture(t):
+                captured.append((t, g))
+            ctx = t._ctx
+            if ctx is None:
+                continue
+            prim = ctx.prim
+            if g is not None and ctx.freed and prim.saves:
+                raise RuntimeError(FREED_MESSAGE)
+            if create_graph:
+                args, ans = ctx.inputs, t
+            else:
+                args, ans = ctx.arrays, t._data
+            for i, p in enumerate(ctx.inputs):
+                if not (isinstance(p, Tensor) and p.requires_grad):
+                    continue
+                k = id(p)
+                if g is not None:
+                    gi = prim.vjp(i, B, g, ans, args, ctx.params)
+                    if gi is not None:
+                        old = grads.get(k)
+                        grads[k] = gi if old is None else _accumulate(old, gi, create_graph)
+                n = consumers[k] - 1
+                consumers[k] = n
+                if n == 0:
+                    ready.append(p)
+            if not retain_graph:
+                ctx.freed = True
+    finally:
+        set_grad_enabled(previous)
+    return captured
+
+
+def _is_leaf(t: Tensor) -> bool:
+    return t._ctx is None
+
+
+def _accumulate(old: Any, new: Any, create_graph: bool) -> Any:
+    if create_graph:
+        return GRAPH.add(old, new)
+    return old + new
+
+
+def grad(
+    outputs: Tensor | Sequence[Tensor],
+    inputs: Tensor | Sequence[Tensor],
+    grad_outputs: Any = None,
+    create_graph: bool = False,
+    allow_unused: bool = False,
+    retain_graph: bool | None = None,
+) -> list[Tensor | None]:
+    """Gradients of ``outputs`` with respect to ``inputs`` (reverse mode over the recorded graph)."""
+    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if grad_outputs is None or isinstance(grad_outputs, Tensor):
+        grad_outputs = [grad_outputs] * len(outputs) if grad_outputs is None else [grad_outputs]
+    seeds = []
+    for out, g in zip(outputs, grad_outputs):
+        if g is None:
+            g = np.ones_like(out._data)
+        elif isinstance(g, Tensor):
+            g = g if create_graph else g._data
+        else:
+            g = np.asarray(g, dtype=out._data.dtype)
+        if create_graph and not isinstance(g, Tensor):
+            g = wrap(out._out_cls, g)
+        seeds.append(g)
+    wanted = {id(t) for t in inputs}
+    found = dict(
+        (id(t), g)
+        for t, g in backprop(outputs, seeds, create_graph, retain_graph, lambda t: id(t) in wanted)
+    )
+    result: list[Tensor | None] = []
+    for t in inputs:
+        g = found.get(id(t))
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior."
+                )
+            result.append(None)
+        elif isinstance(g, Tensor):
+            result.append(g)
+        else:
+            result.append(wrap(t._out_cls, _owned(g)))
+    return result
+
+
+def _owned(g: Any) -> ndarray:
+    """A gradient array that no other tensor shares (VJPs may pass arrays through unchanged)."""
+    if g.__class__ is not ndarray:
+        return np.asarray(g)
+    if g.base is not None or not g.flags.writeable:
+        return g.copy()
+    return g
+
+
+def raw(x: Any) -> Any:
+    """The ndarray behind a tensor (constants pass through); used for masks inside VJPs."""
+    return x._data if isinstance(x, Tensor) else x
+
+
+def tensors_in(values: Iterable[Any]) -> list[Tensor]:
+    return [v for v in values if isinstance(v, Tensor)]

@@ -1,0 +1,615 @@
+"""``mindspore.Tensor``, ``Parameter`` and ``ParameterTuple`` on the shared engine."""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .. import core
+from . import _dtype, _printing
+from ._missing import missing
+
+
+def _array_from(data: Any, dtype: Any = None) -> np.ndarray:
+    """MindSpore's conversion: Python floats become float32, ints int64, NumPy data keeps its dtype."""
+    if isinstance(data, core.Tensor):
+        array = np.array(data.data)
+    elif isinstance(data, (np.ndarray, np.generic)):
+        array = np.array(data)
+    else:
+        array = np.array(_plain(data))
+        if array.dtype == np.float64:
+            array = array.astype(np.float32)
+        elif array.dtype.kind in "iu":
+            array = array.astype(np.int64)
+    if dtype is not None:
+        array = array.astype(_dtype.to_numpy(dtype), copy=False)
+    return array
+
+
+def _plain(data: Any) -> Any:
+    """Nested lists/tuples may hold scalar Tensors."""
+    if isinstance(data, (list, tuple)):
+        return [_plain(d) for d in data]
+    if isinstance(data, core.Tensor):
+        return data.data
+    return data
+
+
+def _axes(axis: Any) -> Any:
+    if isinstance(axis, list):
+        return tuple(axis)
+    if isinstance(axis, tuple) and len(axis) == 0:
+        return None
+    return axis
+
+
+def _shape_args(shape: tuple) -> tuple:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+class Tensor(core.Tensor):
+    """A MindSpore tensor over an ndarray. Operators and methods run through ``core``."""
+
+    def __init__(
+        self,
+        input_data: Any = None,
+        dtype: Any = None,
+        shape: Any = None,
+        init: Any = None,
+        const_arg: bool = False,
+        device: Any = None,
+    ) -> None:
+        if input_data is None:
+            if shape is None:
+                raise ValueError("For 'Tensor', 'input_data' and 'shape' can not both be None.")
+            from .common.initializer import Initializer, initializer
+
+            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            filler = init if init is not None else "zeros"
+            array = initializer(filler, shape, dtype or _dtype.float32).init_data().data
+            _ = Initializer
+        else:
+            array = _array_from(input_data, dtype)
+        self.data = array
+        self.requires_grad = False
+        self._ctx = None
+
+    # --- text -----------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return _printing.tensor_repr(self.data, self.dtype.name)
+
+    def __str__(self) -> str:
+        return _printing.tensor_str(self.data)
+
+    def __format__(self, spec: str) -> str:
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return str(self)
+
+    # --- NumPy-like attributes ----------------------------------------------------------------
+    @property
+    def dtype(self) -> _dtype.DType:
+        return _dtype.from_numpy(self.data.dtype)
+
+    @property
+    def shape(self) -> tuple:
+        return self.data.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
+    @property
+    def size(self) -> int:
+        return self.data.size
+
+    @property
+    def itemsize(self) -> int:
+        return self.data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.data.nbytes
+
+    @property
+    def T(self) -> Tensor:
+        return core.transpose(self, None)
+
+    def dim(self) -> int:
+        return self.data.ndim
+
+    def numel(self) -> int:
+        return self.data.size
+
+    def asnumpy(self) -> np.ndarray:
+        return np.array(self.data)
+
+    numpy = asnumpy
+
+    def item(self, *index: Any) -> Any:
+        return self.data.item(*index)
+
+    def tolist(self) -> Any:
+        return self.data.tolist()
+
+    def __len__(self) -> int:
+        if self.data.ndim == 0:
+            raise TypeError("Not support len of a 0-D tensor")
+        return len(self.data)
+
+    def __iter__(self):
+        if self.data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (core.getitem(self, i) for i in range(len(self.data)))
+
+    def __bool__(self) -> bool:
+        return bool(self.data)
+
+    def __float__(self) -> float:
+        return float(self.data)
+
+    def __int__(self) -> int:
+        return int(self.data)
+
+    def __index__(self) -> int:
+        if self.data.dtype.kind not in "iub":
+            raise TypeError("Only integer tensors of a single element can be converted to an index.")
+        return int(self.data)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.data if dtype is None else self.data.astype(dtype)
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: Any) -> Any:
+        if not isinstance(other, (int, float, core.Tensor)):
+            return False
+        return core.eq(self, other)
+
+    def __ne__(self, other: Any) -> Any:
+        if not isinstance(other, (int, float, core.Tensor)):
+            return True
+        return core.ne(self, other)
+
+    def __floordiv__(self, other: Any) -> Tensor:
+        return _wrap_like(self, np.floor_divide(self.data, _raw(other)))
+
+    def __rfloordiv__(self, other: Any) -> Tensor:
+        return _wrap_like(self, np.floor_divide(_raw(other), self.data))
+
+    def __mod__(self, other: Any) -> Tensor:
+        return core.sub(self, core.mul(core.floor(core.div(self, other)), other))
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        index = core.raw(index) if isinstance(index, core.Tensor) else index
+        self.data[index] = _raw(value)
+
+    def __copy__(self) -> Tensor:
+        return _wrap_like(self, self.data.copy())
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        return self.__copy__()
+
+    def __getstate__(self) -> dict:
+        return {"data": self.data}
+
+    def __setstate__(self, state: dict) -> None:
+        self.data = state["data"]
+        self.requires_grad = False
+        self._ctx = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise missing(f"mindspore.Tensor.{name}")
+
+    # --- dtype ----------------------------------------------------------------------------------
+    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        return core.cast(self, _dtype.to_numpy(dtype))
+
+    def to(self, dtype: Any = None, *args: Any, **kwargs: Any) -> Tensor:
+        return self if dtype is None or isinstance(dtype, str) else self.astype(dtype)
+
+    def float(self) -> Tensor:
+        return self.astype(_dtype.float32)
+
+    def half(self) -> Tensor:
+        return self.astype(_dtype.float16)
+
+    def double(self) -> Tensor:
+        return self.astype(_dtype.float64)
+
+    def int(self) -> Tensor:
+        return self.astype(_dtype.int32)
+
+    def long(self) -> Tensor:
+        return self.astype(_dtype.int64)
+
+    def bool(self) -> Tensor:
+        return self.astype(_dtype.bool_)
+
+    def set_dtype(self, dtype: Any) -> Tensor:
+        self.data = self.data.astype(_dtype.to_numpy(dtype))
+        return self
+
+    # --- arithmetic methods --------------------------------------------------------------------
+    def add(self, other: Any) -> Tensor:
+        return core.add(self, other)
+
+    def sub(self, other: Any) -> Tensor:
+        return core.sub(self, other)
+
+    def mul(self, other: Any) -> Tensor:
+        return core.mul(self, other)
+
+    def div(self, other: Any) -> Tensor:
+        return core.div(self, other)
+
+    def pow(self, exponent: Any) -> Tensor:
+        return core.pow(self, exponent)
+
+    def matmul(self, other: Any) -> Tensor:
+        return core.matmul(self, other)
+
+    def neg(self) -> Tensor:
+        return core.neg(self)
+
+    def abs(self) -> Tensor:
+        return core.abs(self)
+
+    def exp(self) -> Tensor:
+        return core.exp(self)
+
+    def log(self) -> Tensor:
+        return core.log(self)
+
+    def sqrt(self) -> Tensor:
+        return core.sqrt(self)
+
+    def square(self) -> Tensor:
+        return core.mul(self, self)
+
+    def sin(self) -> Tensor:
+        return core.sin(self)
+
+    def cos(self) -> Tensor:
+        return core.cos(self)
+
+    def tanh(self) -> Tensor:
+        return core.tanh(self)
+
+    def sigmoid(self) -> Tensor:
+        return core.sigmoid(self)
+
+    def relu(self) -> Tensor:
+        return core.relu(self)
+
+    def sign(self) -> Tensor:
+        return core.sign(self)
+
+    def floor(self) -> Tensor:
+        return core.floor(self)
+
+    def ceil(self) -> Tensor:
+        return core.ceil(self)
+
+    def round(self) -> Tensor:
+        return core.round(self)
+
+    def clip(self, xmin: Any = None, xmax: Any = None) -> Tensor:
+        return core.clamp(self, _raw_or_none(xmin), _raw_or_none(xmax))
+
+    clamp = clip
+
+    def maximum(self, other: Any) -> Tensor:
+        return core.maximum(self, other)
+
+    def minimum(self, other: Any) -> Tensor:
+        return core.minimum(self, other)
+
+    def eq(self, other: Any) -> Tensor:
+        return core.eq(self, other)
+
+    def ne(self, other: Any) -> Tensor:
+        return core.ne(self, other)
+
+    def lt(self, other: Any) -> Tensor:
+        return core.lt(self, other)
+
+    def le(self, other: Any) -> Tensor:
+        return core.le(self, other)
+
+    def gt(self, other: Any) -> Tensor:
+        return core.gt(self, other)
+
+    def ge(self, other: Any) -> Tensor:
+        return core.ge(self, other)
+
+    def isnan(self) -> Tensor:
+        return _wrap_like(self, np.isnan(self.data))
+
+    def isfinite(self) -> Tensor:
+        return _wrap_like(self, np.isfinite(self.data))
+
+    # --- reductions -----------------------------------------------------------------------------
+    def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
+        out = core.sum(self, _axes(axis), keepdims)
+        if self.data.dtype.kind in "biu" and out.data.dtype != np.int64:
+            out = core.cast(out, np.int64)
+        return out if dtype is None else out.astype(dtype)
+
+    def mean(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
+        out = core.mean(self, _axes(axis), keep_dims)
+        if self.data.dtype.kind in "iu":
+            out = core.cast(out, self.data.dtype)
+        return out
+
+    def max(self, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Tensor:
+        return core.max(self, _axes(axis), keepdims)
+
+    def min(self, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Tensor:
+        return core.min(self, _axes(axis), keepdims)
+
+    def argmax(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return core.argmax(self, axis, keepdims)
+
+    def argmin(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return core.argmin(self, axis, keepdims)
+
+    def var(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+        return core.var(self, _axes(axis), ddof, keepdims)
+
+    def std(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+        return core.sqrt(self.var(axis, ddof, keepdims))
+
+    def norm(self, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Tensor:
+        if ord not in (None, 2, "fro"):
+            raise missing(f"mindspore.Tensor.norm(ord={ord!r})")
+        return core.sqrt(core.sum(core.mul(self, self), _axes(dim), keepdim))
+
+    def all(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
+        return _wrap_like(self, np.all(self.data, axis=_axes(axis), keepdims=keep_dims))
+
+    def any(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
+        return _wrap_like(self, np.any(self.data, axis=_axes(axis), keepdims=keep_dims))
+
+    def cumsum(self, axis: Any = None, dtype: Any = None) -> Tensor:
+        return _wrap_like(self, np.cumsum(self.data, axis=axis))
+
+    # --- shape ----------------------------------------------------------------------------------
+    def reshape(self, *shape: Any) -> Tensor:
+        return core.reshape(self, _shape_args(shape))
+
+    view = reshape
+
+    def flatten(self, order: str = "C", *, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        return core.flatten(self, start_dim, end_dim)
+
+    def ravel(self) -> Tensor:
+        return core.reshape(self, (-1,))
+
+    def transpose(self, *axes: Any) -> Tensor:
+        axes = _shape_args(axes)
+        return core.transpose(self, axes or None)
+
+    def permute(self, *axes: Any) -> Tensor:
+        return core.transpose(self, _shape_args(axes))
+
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        return core.swapaxes(self, axis0, axis1)
+
+    def squeeze(self, axis: Any = None) -> Tensor:
+        return core.squeeze(self, _axes(axis))
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        return core.unsqueeze(self, dim)
+
+    def expand_dims(self, axis: int) -> Tensor:
+        return core.unsqueeze(self, axis)
+
+    def broadcast_to(self, shape: Any) -> Tensor:
+        return core.broadcast_to(self, tuple(shape))
+
+    def expand_as(self, other: Any) -> Tensor:
+        return core.broadcast_to(self, tuple(other.shape))
+
+    def tile(self, reps: Any) -> Tensor:
+        reps = tuple(reps)
+        out = self
+        if len(reps) > self.ndim:
+            out = core.reshape(out, (1,) * (len(reps) - self.ndim) + self.shape)
+        reps = (1,) * (out.ndim - len(reps)) + reps
+        big = tuple(itertools.chain.from_iterable((r, s) for r, s in zip(reps, out.shape)))
+        inter = core.reshape(out, tuple(itertools.chain.from_iterable((1, s) for s in out.shape)))
+        return core.reshape(core.broadcast_to(inter, big), tuple(r * s for r, s in zip(reps, out.shape)))
+
+    def split(self, split_size_or_sections: Any, axis: int = 0) -> tuple:
+        return tuple(core.split(self, split_size_or_sections, axis))
+
+    def chunk(self, chunks: int, axis: int = 0) -> tuple:
+        return tuple(core.chunk(self, chunks, axis))
+
+    def copy(self) -> Tensor:
+        return core.copy(self)
+
+    def clone(self) -> Tensor:
+        return core.copy(self)
+
+    def softmax(self, axis: int = -1) -> Tensor:
+        return core.softmax(self, axis)
+
+    def masked_fill(self, mask: Any, value: Any) -> Tensor:
+        return core.where(_raw(mask), _raw(value), self)
+
+    def fill(self, value: Any) -> Tensor:
+        return _wrap_like(self, np.full_like(self.data, value))
+
+    def assign_value(self, value: Any) -> Tensor:
+        self.data = _array_from(value, self.data.dtype)
+        return self
+
+    def zero_(self) -> Tensor:
+        self.data[...] = 0
+        return self
+
+    def is_contiguous(self) -> bool:
+        return True
+
+    def contiguous(self) -> Tensor:
+        return self
+
+    def asnumpy_of(self) -> np.ndarray:
+        return self.data
+
+
+def _raw(value: Any) -> Any:
+    return value.data if isinstance(value, core.Tensor) else value
+
+
+def _raw_or_none(value: Any) -> Any:
+    return None if value is None else _raw(value)
+
+
+def _wrap_like(like: Any, array: np.ndarray) -> Tensor:
+    cls = like.__class__ if isinstance(like, core.Tensor) else Tensor
+    return core.wrap(cls, np.asarray(array))
+
+
+def wrap(array: Any) -> Tensor:
+    """A mindspore Tensor around an ndarray (no copy, no graph)."""
+    return core.wrap(Tensor, np.asarray(array))
+
+
+def as_tensor(value: Any, dtype: Any = None) -> Any:
+    if isinstance(value, core.Tensor):
+        return value if dtype is None else core.cast(value, _dtype.to_numpy(dtype))
+    return Tensor(value, dtype)
+
+
+class _ParameterData(np.ndarray):
+    """The array behind a Parameter. It answers ``asnumpy()`` so ``param.data.asnumpy()`` works as in
+    MindSpore, and NumPy results computed from it are plain arrays again."""
+
+    def asnumpy(self) -> np.ndarray:
+        return np.array(self)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        inputs = tuple(i.view(np.ndarray) if isinstance(i, _ParameterData) else i for i in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, _ParameterData) else o for o in kwargs["out"])
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __repr__(self) -> str:
+        array = self.view(np.ndarray)
+        return _printing.tensor_repr(array, _dtype.from_numpy(array.dtype).name)
+
+
+_PARAMETER_COUNTER = itertools.count(1)
+DEFAULT_PARAMETER_NAME = "Parameter"
+
+
+class Parameter(Tensor):
+    """A named tensor that a Cell owns. ``requires_grad`` is both MindSpore's trainable flag and the
+    engine's flag, so only trainable parameters are recorded while a gradient is taken."""
+
+    def __init__(
+        self,
+        default_input: Any,
+        name: str | None = None,
+        requires_grad: bool = True,
+        layerwise_parallel: bool = False,
+        parallel_optimizer: bool = True,
+        storage_format: str = "",
+        device: Any = None,
+    ) -> None:
+        from .common.initializer import Initializer
+
+        if isinstance(default_input, Initializer):
+            array = default_input.init_data().data
+        elif isinstance(default_input, numbers.Number) and not isinstance(default_input, core.Tensor):
+            array = _array_from(default_input)
+        else:
+            array = _array_from(default_input)
+        self.data = np.asarray(array).view(_ParameterData)
+        self.requires_grad = bool(requires_grad)
+        self._ctx = None
+        self.name = name if name is not None else DEFAULT_PARAMETER_NAME
+        self._id = next(_PARAMETER_COUNTER)
+
+    @property
+    def __class__(self):  # noqa: PLE0307 - op results on a Parameter are plain Tensors, as in MindSpore
+        return Tensor
+
+    @property
+    def trainable(self) -> bool:
+        return self.requires_grad
+
+    @trainable.setter
+    def trainable(self, flag: bool) -> None:
+        self.requires_grad = bool(flag)
+
+    def set_data(self, data: Any, slice_shape: bool = False) -> Parameter:
+        array = _array_from(data)
+        if self.data.dtype.kind == "f" or array.dtype.kind != "f":
+            array = array.astype(self.data.dtype, copy=False)
+        self.data = np.array(array).view(_ParameterData)
+        return self
+
+    def value(self) -> Tensor:
+        return wrap(self.data.view(np.ndarray))
+
+    def clone(self, init: str = "same") -> Parameter:
+        return Parameter(wrap(self.data.view(np.ndarray).copy()), self.name, self.requires_grad)
+
+    def asnumpy(self) -> np.ndarray:
+        return np.array(self.data.view(np.ndarray))
+
+    def __str__(self) -> str:
+        return (
+            f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, "
+            f"requires_grad={self.requires_grad})"
+        )
+
+    __repr__ = __str__
+
+    def __copy__(self) -> Parameter:
+        return Parameter(wrap(self.data.view(np.ndarray).copy()), self.name, self.requires_grad)
+
+    def __deepcopy__(self, memo: dict) -> Parameter:
+        return self.__copy__()
+
+    def __reduce__(self):
+        return (Parameter, (np.array(self.data.view(np.ndarray)), self.name, self.requires_grad))
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters (``optimizer.parameters``)."""
+
+    def __new__(cls, iterable: Any = ()) -> ParameterTuple:
+        items = tuple(iterable)
+        for item in items:
+            if not isinstance(item, Parameter):
+                raise TypeError(f"ParameterTuple input should be Parameter, but got {type(item).__name__}")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix: str, init: str = "same") -> ParameterTuple:
+        out = []
+        for p in self:
+            q = p.clone(init)
+            q.name = f"{prefix}.{p.name}"
+            out.append(q)
+        return ParameterTuple(out)
+
+
+def tensor(input_data: Any = None, dtype: Any = None, **kwargs: Any) -> Tensor:
+    return Tensor(input_data, dtype)
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, core.Tensor)

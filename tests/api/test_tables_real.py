@@ -1,0 +1,264 @@
+"""Every translatable API mapping, run on real torch and on real MindSpore with the mapped arguments.
+
+The MindSpore call is built by the same ``translate_call`` the TM4xx rule uses, from the same NumPy
+inputs, and the results are compared with rtol 1e-4 / atol 1e-5 (shapes and dtype kinds always).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from typing import Any
+
+import numpy as np
+import pytest
+
+from torch2ms.rules.api import ALL_MAPPINGS
+from torch2ms.rules.api.samples import build, convert, rng_for
+from torch2ms.rules.api.spec import ApiMapping, CallTranslation, translate_call
+
+RTOL, ATOL = 1e-4, 1e-5
+VERIFIED = [m for m in ALL_MAPPINGS if m.translatable and "cpu" in m.targets]
+
+
+@pytest.fixture(scope="module")
+def fw():
+    torch = pytest.importorskip("torch")
+    ms = pytest.importorskip("mindspore")
+    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    return torch, ms
+
+
+def resolve(path: str) -> Any:
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            obj = getattr(obj, part)
+        return obj
+    raise ImportError(path)
+
+
+def literal(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return repr(value)
+    if isinstance(value, (tuple, list)) and all(
+        v is None or isinstance(v, (bool, int, float, str)) for v in value
+    ):
+        return repr(value)
+    return None
+
+
+def transform(name: str, value: Any) -> Any:
+    if name == "one_minus":
+        return 1 - value
+    if name == "negate":
+        return -value
+    if name == "as_tuple":
+        return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    raise KeyError(name)
+
+
+def default(source: str) -> Any:
+    if source.startswith("mindspore."):
+        return resolve(source)
+    return ast.literal_eval(source)
+
+
+def translate(mapping: ApiMapping, args: Any, kwargs: dict) -> CallTranslation:
+    result = translate_call(mapping, list(args), kwargs, literal, transform, default, tuple)
+    assert isinstance(result, CallTranslation), result
+    return result
+
+
+def to_numpy(value: Any, torch: Any, ms: Any) -> list:
+    """Flatten an output into a list of arrays."""
+    if isinstance(value, torch.Tensor):
+        return [value.detach().resolve_conj().resolve_neg().numpy()]
+    if isinstance(value, ms.Tensor):
+        return [value.asnumpy()]
+    if isinstance(value, (tuple, list)):
+        return [leaf for item in value for leaf in to_numpy(item, torch, ms)]
+    if isinstance(value, torch.Size):
+        return [np.asarray(tuple(value))]
+    return [np.asarray(value)]
+
+
+def compare(mapping: ApiMapping, expected: list, actual: list) -> None:
+    assert len(expected) == len(actual), f"{len(expected)} outputs vs {len(actual)}"
+    for index, (want, got) in enumerate(zip(expected, actual)):
+        assert want.shape == got.shape, f"output {index}: shape {want.shape} vs {got.shape}"
+        if want.dtype != got.dtype:
+            assert want.dtype.kind == got.dtype.kind or {want.dtype.kind, got.dtype.kind} <= {"i", "u"}, (
+                f"output {index}: dtype {want.dtype} vs {got.dtype}"
+            )
+            assert "dtype" in mapping.note, f"output {index}: dtype {want.dtype} vs {got.dtype} not noted"
+        if mapping.check in ("values", "train"):
+            np.testing.assert_allclose(
+                got.astype(np.float64) if got.dtype.kind != "c" else got,
+                want.astype(np.float64) if want.dtype.kind != "c" else want,
+                rtol=RTOL, atol=ATOL, err_msg=f"output {index}",
+            )
+
+
+def frameworks_inputs(mapping: ApiMapping, specs: Any, torch: Any, ms: Any, rng: Any) -> tuple:
+    built = build(specs, rng)
+    torch_dtype = lambda name: getattr(torch, name)  # noqa: E731
+    ms_dtype = lambda name: getattr(ms, name)  # noqa: E731
+    return (
+        convert(built, torch.from_numpy, torch_dtype),
+        convert(built, ms.Tensor, ms_dtype),
+    )
+
+
+def run_call(mapping: ApiMapping, torch: Any, ms: Any) -> None:
+    rng = rng_for(mapping.torch)
+    (t_args, t_kwargs), (m_args, m_kwargs) = _pair(mapping, torch, ms, rng)
+    leaf = mapping.torch.rsplit(".", 1)[1]
+    if mapping.kind == "method":
+        expected = getattr(t_args[0], leaf)(*t_args[1:], **t_kwargs)
+    else:
+        expected = resolve(mapping.torch)(*t_args, **t_kwargs)
+    call = translate(mapping, m_args, m_kwargs)
+    ms_leaf = call.mindspore.rsplit(".", 1)[1]
+    if mapping.kind == "method":
+        receiver, rest = call.args[0], call.args[1:]
+        if mapping.form == "attribute":
+            actual = getattr(receiver, ms_leaf)
+            actual = actual[rest[0]] if rest else actual
+        else:
+            actual = getattr(receiver, ms_leaf)(*rest, **call.kwargs)
+    else:
+        actual = resolve(call.mindspore)(*call.args, **call.kwargs)
+    compare(mapping, to_numpy(expected, torch, ms), to_numpy(actual, torch, ms))
+
+
+def _pair(mapping: ApiMapping, torch: Any, ms: Any, rng: Any) -> tuple:
+    t_args, m_args = frameworks_inputs(mapping, tuple(mapping.sample), torch, ms, rng)
+    t_kwargs, m_kwargs = frameworks_inputs(mapping, dict(mapping.sample_kwargs), torch, ms, rng)
+    return (t_args, t_kwargs), (m_args, m_kwargs)
+
+
+def copy_parameters(mapping: ApiMapping, module: Any, cell: Any, ms: Any) -> None:
+    state = {name: value.detach().numpy() for name, value in module.state_dict().items()}
+    targets = dict(cell.parameters_and_names())
+    filled = set()
+    for name, value in state.items():
+        if name.endswith("num_batches_tracked"):
+            continue
+        prefix, _, last = name.rpartition(".")
+        ms_name = ".".join(filter(None, [prefix, mapping.param_names.get(last, last)]))
+        matches = [key for key in targets if key == ms_name or key.endswith("." + ms_name)]
+        assert len(matches) == 1, f"no single MindSpore parameter for {name}: {sorted(targets)}"
+        target = targets[matches[0]]
+        assert tuple(target.shape) == value.shape, f"{name}: {tuple(target.shape)} vs {value.shape}"
+        target.set_data(ms.Tensor(value.copy()))
+        filled.add(matches[0])
+    assert filled == set(targets), f"MindSpore parameters left at their init: {set(targets) - filled}"
+
+
+def run_layer(mapping: ApiMapping, torch: Any, ms: Any) -> None:
+    rng = rng_for(mapping.torch)
+    t_init, m_init = frameworks_inputs(mapping, tuple(mapping.init), torch, ms, rng)
+    t_init_kw, m_init_kw = frameworks_inputs(mapping, dict(mapping.init_kwargs), torch, ms, rng)
+    (t_args, t_kwargs), (m_args, m_kwargs) = _pair(mapping, torch, ms, rng)
+    module = resolve(mapping.torch)(*t_init, **t_init_kw)
+    call = translate(mapping, m_init, m_init_kw)
+    cell = resolve(call.mindspore)(*call.args, **call.kwargs)
+    copy_parameters(mapping, module, cell, ms)
+    training = mapping.check == "train"
+    module.train(training)
+    cell.set_train(training)
+    expected = to_numpy(module(*t_args, **t_kwargs), torch, ms)
+    actual = to_numpy(cell(*m_args, **m_kwargs), torch, ms)
+    if training:
+        names = {v: k for k, v in mapping.param_names.items()}
+        for name, value in cell.parameters_and_names():
+            torch_name = names.get(name.rpartition(".")[2], name.rpartition(".")[2])
+            expected.append(module.state_dict()[torch_name].detach().numpy())
+            actual.append(value.asnumpy())
+    compare(mapping, expected, actual)
+
+
+def run_optimizer(mapping: ApiMapping, torch: Any, ms: Any) -> None:
+    rng = rng_for(mapping.torch)
+    start = rng.standard_normal((3, 4)).astype(np.float32)
+    grads = [rng.standard_normal((3, 4)).astype(np.float32) for _ in range(3)]
+    t_init, m_init = frameworks_inputs(mapping, tuple(mapping.init), torch, ms, rng)
+    t_init_kw, m_init_kw = frameworks_inputs(mapping, dict(mapping.init_kwargs), torch, ms, rng)
+    weight = torch.nn.Parameter(torch.from_numpy(start.copy()))
+    optimizer = resolve(mapping.torch)([weight], *t_init, **t_init_kw)
+    parameter = ms.Parameter(ms.Tensor(start.copy()), name="w")
+    call = translate(mapping, [[parameter], *m_init], m_init_kw)
+    ms_optimizer = resolve(call.mindspore)(*call.args, **call.kwargs)
+    expected, actual = [], []
+    for grad in grads:
+        weight.grad = torch.from_numpy(grad.copy())
+        optimizer.step()
+        ms_optimizer((ms.Tensor(grad.copy()),))
+        expected.append(weight.detach().numpy().copy())
+        actual.append(parameter.asnumpy().copy())
+    compare(mapping, expected, actual)
+
+
+def run_scheduler(mapping: ApiMapping, torch: Any, ms: Any) -> None:
+    rng = rng_for(mapping.torch)
+    t_init, m_init = frameworks_inputs(mapping, tuple(mapping.init), torch, ms, rng)
+    t_init_kw, m_init_kw = frameworks_inputs(mapping, dict(mapping.init_kwargs), torch, ms, rng)
+    weight = torch.nn.Parameter(torch.zeros(2))
+    optimizer = torch.optim.SGD([weight], lr=0.1)
+    scheduler = resolve(mapping.torch)(optimizer, *t_init, **t_init_kw)
+    ms_optim = resolve("mindspore.experimental.optim")
+    parameter = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="w")
+    ms_optimizer = ms_optim.SGD([parameter], lr=0.1)
+    call = translate(mapping, [ms_optimizer, *m_init], m_init_kw)
+    ms_scheduler = resolve(call.mindspore)(*call.args, **call.kwargs)
+    metric = [1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.5]
+    expected, actual = [], []
+    for step in range(8):
+        optimizer.step()
+        ms_optimizer((ms.Tensor(np.ones(2, np.float32)),))
+        if "ReduceLROnPlateau" in mapping.torch:
+            scheduler.step(metric[step])
+            ms_scheduler.step(ms.Tensor(metric[step]))
+        else:
+            scheduler.step()
+            ms_scheduler.step()
+        expected.append([float(v) for v in scheduler.get_last_lr()])
+        actual.append([float(v) for v in ms_scheduler.get_last_lr()])
+    compare(mapping, [np.asarray(expected, np.float32)], [np.asarray(actual, np.float32)])
+
+
+def run_name(mapping: ApiMapping, torch: Any, ms: Any) -> None:
+    torch_value, ms_value = resolve(mapping.torch), resolve(mapping.mindspore)
+    if isinstance(torch_value, torch.dtype):
+        canonical = lambda text: text.lower().replace("torch.", "").replace("_", "")  # noqa: E731
+        assert canonical(str(torch_value)) == canonical(str(ms_value))
+
+
+def run_mapping(mapping: ApiMapping, torch: Any, ms: Any) -> None:
+    if mapping.kind == "name":
+        run_name(mapping, torch, ms)
+    elif mapping.torch.startswith("torch.optim.lr_scheduler."):
+        run_scheduler(mapping, torch, ms)
+    elif mapping.torch.startswith("torch.optim."):
+        run_optimizer(mapping, torch, ms)
+    elif mapping.kind == "class":
+        run_layer(mapping, torch, ms)
+    else:
+        run_call(mapping, torch, ms)
+
+
+@pytest.mark.real
+@pytest.mark.parametrize("mapping", VERIFIED, ids=[m.torch for m in VERIFIED])
+def test_mapping_matches_torch(mapping: ApiMapping, fw) -> None:
+    torch, ms = fw
+    torch.manual_seed(0)
+    run_mapping(mapping, torch, ms)
+
+
+def test_enough_verified_mappings() -> None:
+    assert len(VERIFIED) >= 500
