@@ -13,6 +13,8 @@ SUBCOMMANDS = [
     "convert",
     "rules_cmd",
     "run",
+    "weights",
+    "verify",
 ]
 
 

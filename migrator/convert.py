@@ -88,11 +88,15 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
         result.findings.append(Finding("TM000", path, error.raw_line, error.raw_column, ERROR, f"could not parse: {error.message}", PARSE_ERROR.use_instead))
         return result
     ctx = ModuleContext(path, source, options, aliases, index_statements(module, tree, uses), uses, bound_names=uses.bound)
+    # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
+    # node's id could be reused by a new node that would then inherit a stale entry.
+    trees = [module]
     for stage in STAGES:
         active = [cls() for cls in classes if cls.stage == stage and any(t in source for t in cls.triggers)]
         if active:
             ctx.stack.clear()
             module = module.visit(StageTransformer(ctx, active))
+            trees.append(module)
     code = module.code
     result.api_total = len(uses.uses)
     result.api_converted = max(0, result.api_total - int(ctx.state.get("leftovers", 0)))

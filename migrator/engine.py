@@ -41,6 +41,13 @@ class StageTransformer(cst.CSTTransformer):
             for node_type, attr in leaves.items():
                 self.leaves.setdefault(node_type, []).append(getattr(rule, attr))
 
+    # Rules have no per-field handlers; LibCST's default looks one up for every field of every node.
+    def on_visit_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        return None
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        return None
+
     def on_visit(self, node: cst.CSTNode) -> bool:
         ctx = self.ctx
         if isinstance(node, _STATEMENT_TYPES):
@@ -63,4 +70,9 @@ class StageTransformer(cst.CSTTransformer):
                 break
         if ctx.stack and ctx.stack[-1] is original_node:
             ctx.stack.pop()
+        # A rebuilt statement keeps its position for the later stages.
+        if result is not original_node and isinstance(result, _STATEMENT_TYPES) and id(result) not in ctx.statements:
+            info = ctx.statements.get(id(original_node))
+            if info is not None:
+                ctx.statements[id(result)] = info
         return result

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import heapq
+import itertools
+from collections.abc import Iterable, Sequence
 from types import SimpleNamespace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
@@ -37,11 +40,11 @@ class grad_mode:
         self.flag = flag
         self.previous = True
 
-    def __enter__(self) -> "grad_mode":
+    def __enter__(self) -> grad_mode:
         self.previous = set_grad_enabled(self.flag)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         set_grad_enabled(self.previous)
 
 
@@ -54,7 +57,7 @@ class Primitive:
     ``saves`` says whether the op keeps inputs for its backward (a freed graph then cannot be re-run).
     """
 
-    __slots__ = ("name", "forward", "vjps", "argnum_vjp", "saves", "differentiable")
+    __slots__ = ("argnum_vjp", "differentiable", "forward", "name", "saves", "vjps")
 
     def __init__(self, name, forward, vjps, argnum_vjp, saves, differentiable):
         self.name = name
@@ -89,29 +92,38 @@ def defprim(
 ) -> Primitive:
     prim = Primitive(name, forward, vjps, argnum_vjp, saves, differentiable)
     PRIMITIVES[name] = prim
+    make_binary(prim)
     return prim
 
 
 class Node:
-    """A recorded application: the primitive, its inputs (tensors and constants) and their arrays."""
+    """A recorded application: the primitive, its inputs (tensors and constants) and their arrays.
 
-    __slots__ = ("prim", "inputs", "arrays", "params", "name", "freed", "aux", "__weakref__")
+    ``seq`` grows with every recorded node, so a node's inputs always have smaller ``seq``: the
+    reverse sweep visits nodes in decreasing ``seq``. ``name`` (None: the primitive's name) and
+    ``aux`` are free for a facade."""
+
+    __slots__ = ("__weakref__", "arrays", "aux", "freed", "inputs", "name", "params", "prim", "seq")
 
     def __init__(self, prim, inputs, arrays, params):
         self.prim = prim
         self.inputs = inputs
         self.arrays = arrays
         self.params = params
-        self.name = prim.name
+        self.seq = next(_sequence)
+        self.name = None
         self.freed = False
         self.aux = None
+
+
+_sequence = itertools.count()
 
 
 class Tensor:
     """Engine tensor: ``_data`` (ndarray; also readable and settable as ``data``), ``requires_grad``
     and ``_ctx`` (the producing Node or None)."""
 
-    __slots__ = ("_data", "requires_grad", "_ctx")
+    __slots__ = ("_ctx", "_data", "requires_grad")
 
     def __init__(self, data: Any, requires_grad: bool = False) -> None:
         if isinstance(data, Tensor):
@@ -185,39 +197,59 @@ def _const(value: Any, like: ndarray) -> Any:
 
 
 def apply_binary(prim: Primitive, a: Any, b: Any) -> Tensor:
-    if isinstance(a, Tensor):
-        ad = a._data
-        cls = a._out_cls
-        if isinstance(b, Tensor):
+    return _BINARY[prim](a, b)
+
+
+def make_binary(prim: Primitive) -> Callable[[Any, Any], Tensor]:
+    """An engine function for a two-input primitive, with the dispatch inlined (the hot path)."""
+    forward = prim.forward
+    differentiable = prim.differentiable
+    new = object.__new__
+
+    def op(a: Any, b: Any) -> Tensor:
+        if isinstance(a, Tensor):
+            ad = a._data
+            cls = a._out_cls
+            if isinstance(b, Tensor):
+                bd = b._data
+                rg = a.requires_grad or b.requires_grad
+            else:
+                tb = b.__class__
+                # Python numbers keep an array's dtype under NumPy's rules, except next to 0-d arrays.
+                bd = b if (tb is float or tb is int) and ad.ndim else _const(b, ad)
+                rg = a.requires_grad
+        elif isinstance(b, Tensor):
             bd = b._data
-            rg = a.requires_grad or b.requires_grad
+            cls = b._out_cls
+            ta = a.__class__
+            ad = a if (ta is float or ta is int) and bd.ndim else _const(a, bd)
+            rg = b.requires_grad
         else:
-            bd = _const(b, ad)
-            rg = a.requires_grad
-    elif isinstance(b, Tensor):
-        bd = b._data
-        cls = b._out_cls
-        ad = _const(a, bd)
-        rg = b.requires_grad
-    else:
-        ad = np.asarray(a)
-        bd = np.asarray(b)
-        cls = Tensor
-        rg = False
-    out = prim.forward(ad, bd)
-    if out.__class__ is not ndarray:
-        out = np.asarray(out)
-    if out.dtype is F64 and getattr(ad, "dtype", None) is not F64 and getattr(bd, "dtype", None) is not F64:
-        out = out.astype(DEFAULT_FLOAT)
-    t = object.__new__(cls)
-    t._data = out
-    if rg and _grad_enabled and prim.differentiable:
-        t.requires_grad = True
-        t._ctx = Node(prim, (a, b), (ad, bd), EMPTY)
-    else:
-        t.requires_grad = False
-        t._ctx = None
-    return t
+            ad = np.asarray(a)
+            bd = np.asarray(b)
+            cls = Tensor
+            rg = False
+        out = forward(ad, bd)
+        if out.__class__ is not ndarray:
+            out = np.asarray(out)
+        if out.dtype is F64 and getattr(ad, "dtype", None) is not F64 and getattr(bd, "dtype", None) is not F64:
+            out = out.astype(DEFAULT_FLOAT)
+        t = new(cls)
+        t._data = out
+        if rg and _grad_enabled and differentiable:
+            t.requires_grad = True
+            t._ctx = Node(prim, (a, b), (ad, bd), EMPTY)
+        else:
+            t.requires_grad = False
+            t._ctx = None
+        return t
+
+    op.__name__ = prim.name
+    _BINARY[prim] = op
+    return op
+
+
+_BINARY: dict[Primitive, Callable] = {}
 
 
 def apply_unary(prim: Primitive, x: Tensor, params: dict = EMPTY) -> Tensor:
@@ -293,74 +325,105 @@ def backprop(
     create_graph: bool = False,
     retain_graph: bool = False,
     capture: Callable[[Tensor], bool] | None = None,
+    targets: Iterable[Tensor] | None = None,
 ) -> list[tuple[Tensor, Any]]:
     """Reverse sweep from ``outputs``. Returns ``(tensor, grad)`` for every tensor where ``capture``
-    is true (default: leaves that require grad). Grads are ndarrays, or Tensors with ``create_graph``.
-    ``grad_outputs`` must match: ndarrays normally, Tensors with ``create_graph``."""
+    is true (default: leaves that require grad). Grads are ndarrays, or Tensors with ``create_graph``;
+    ``grad_outputs`` must match. With ``targets``, only the part of the graph that leads to them runs
+    (and only that part is freed), as torch.autograd.grad does."""
     if capture is None:
         capture = _is_leaf
-    consumers: dict[int, int] = {}
-    stack = [t for t in outputs]
-    visited = {id(t) for t in outputs}
-    while stack:
-        t = stack.pop()
-        ctx = t._ctx
-        if ctx is None:
-            continue
-        for p in ctx.inputs:
-            if isinstance(p, Tensor) and p.requires_grad:
-                k = id(p)
-                consumers[k] = consumers.get(k, 0) + 1
-                if k not in visited:
-                    visited.add(k)
-                    stack.append(p)
+    relevant = None if targets is None else _leading_to(outputs, targets)
     grads: dict[int, Any] = {}
+    tensors: dict[int, Tensor] = {}
+    heap: list = []
+    push = heapq.heappush
+    pop = heapq.heappop
     for t, g in zip(outputs, grad_outputs):
         k = id(t)
-        grads[k] = g if k not in grads else _accumulate(grads[k], g, create_graph)
-    ready = []
-    queued = set()
-    for t in outputs:
-        if consumers.get(id(t), 0) == 0 and id(t) not in queued:
-            queued.add(id(t))
-            ready.append(t)
+        if k in grads:
+            grads[k] = _accumulate(grads[k], g, create_graph)
+        else:
+            grads[k] = g
+            tensors[k] = t
+            push(heap, (-t._ctx.seq if t._ctx is not None else 1, k))
     B = GRAPH if create_graph else RAW
     captured: list[tuple[Tensor, Any]] = []
     previous = set_grad_enabled(create_graph)
     try:
-        while ready:
-            t = ready.pop()
-            g = grads.pop(id(t), None)
-            if g is not None and capture(t):
+        while heap:
+            k = pop(heap)[1]
+            t = tensors.pop(k)
+            g = grads.pop(k)
+            if relevant is not None and k not in relevant:
+                continue
+            if capture(t):
                 captured.append((t, g))
             ctx = t._ctx
             if ctx is None:
                 continue
             prim = ctx.prim
-            if g is not None and ctx.freed and prim.saves:
+            if ctx.freed and prim.saves:
                 raise RuntimeError(FREED_MESSAGE)
             if create_graph:
                 args, ans = ctx.inputs, t
             else:
                 args, ans = ctx.arrays, t._data
-            for i, p in enumerate(ctx.inputs):
+            vjps = prim.vjps
+            params = ctx.params
+            i = -1
+            for p in ctx.inputs:
+                i += 1
                 if not (isinstance(p, Tensor) and p.requires_grad):
                     continue
-                k = id(p)
-                if g is not None:
-                    gi = prim.vjp(i, B, g, ans, args, ctx.params)
-                    if gi is not None:
-                        old = grads.get(k)
-                        grads[k] = gi if old is None else _accumulate(old, gi, create_graph)
-                n = consumers[k] - 1
-                consumers[k] = n
-                if n == 0:
-                    ready.append(p)
+                pk = id(p)
+                if relevant is not None and pk not in relevant:
+                    continue
+                if prim.argnum_vjp is not None:
+                    gi = prim.argnum_vjp(i, B, g, ans, *args, **params)
+                else:
+                    maker = vjps[i] if i < len(vjps) else None
+                    if maker is None:
+                        continue
+                    gi = maker(B, g, ans, *args, **params)
+                if gi is None:
+                    continue
+                if not create_graph:
+                    # NumPy promotes 0-d float32 with Python floats to float64; grads keep the input dtype.
+                    pd = p._data.dtype
+                    if gi.dtype is not pd and pd.kind == "f":
+                        gi = gi.astype(pd)
+                old = grads.get(pk)
+                if old is None:
+                    grads[pk] = gi
+                    tensors[pk] = p
+                    pctx = p._ctx
+                    push(heap, (-pctx.seq if pctx is not None else 1, pk))
+                else:
+                    grads[pk] = _accumulate(old, gi, create_graph)
             if not retain_graph:
                 ctx.freed = True
     finally:
         set_grad_enabled(previous)
     return captured
+
+
+def _leading_to(outputs: Sequence[Tensor], targets: Iterable[Tensor]) -> set[int]:
+    """ids of the tensors from which some target can be reached (the targets included)."""
+    relevant = {id(t) for t in targets}
+    nodes: dict[int, Tensor] = {}
+    stack = list(outputs)
+    while stack:
+        t = stack.pop()
+        if id(t) in nodes:
+            continue
+        nodes[id(t)] = t
+        if t._ctx is not None:
+            stack.extend(p for p in t._ctx.inputs if isinstance(p, Tensor) and p.requires_grad)
+    for t in sorted((t for t in nodes.values() if t._ctx is not None), key=lambda t: t._ctx.seq):
+        if any(isinstance(p, Tensor) and id(p) in relevant for p in t._ctx.inputs):
+            relevant.add(id(t))
+    return relevant
 
 
 def _is_leaf(t: Tensor) -> bool:
@@ -402,7 +465,7 @@ def grad(
     wanted = {id(t) for t in inputs}
     found = dict(
         (id(t), g)
-        for t, g in backprop(outputs, seeds, create_graph, retain_graph, lambda t: id(t) in wanted)
+        for t, g in backprop(outputs, seeds, create_graph, retain_graph, lambda t: id(t) in wanted, inputs)
     )
     result: list[Tensor | None] = []
     for t in inputs:

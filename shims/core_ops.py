@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import builtins
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from . import core_engine as E
-from .core_engine import F64, Tensor, apply, apply_binary, apply_unary, defprim, raw
+from .core_engine import F64, Tensor, apply, apply_unary, defprim, raw
 
 ndarray = np.ndarray
 _SUM_TO_CACHE: dict = {}
@@ -74,43 +75,43 @@ def _swap_last(x: Any) -> tuple:
 P_add = defprim(
     "add",
     np.add,
-    lambda B, g, ans, a, b: B.sum_to(g, _shape(a)),
-    lambda B, g, ans, a, b: B.sum_to(g, _shape(b)),
+    lambda B, g, ans, a, b: B.sum_to(g, a.shape),
+    lambda B, g, ans, a, b: B.sum_to(g, b.shape),
     saves=False,
 )
 P_sub = defprim(
     "sub",
     np.subtract,
-    lambda B, g, ans, a, b: B.sum_to(g, _shape(a)),
-    lambda B, g, ans, a, b: B.sum_to(B.neg(g), _shape(b)),
+    lambda B, g, ans, a, b: B.sum_to(g, a.shape),
+    lambda B, g, ans, a, b: B.sum_to(B.neg(g), b.shape),
     saves=False,
 )
 P_mul = defprim(
     "mul",
     np.multiply,
-    lambda B, g, ans, a, b: B.sum_to(B.mul(g, b), _shape(a)),
-    lambda B, g, ans, a, b: B.sum_to(B.mul(g, a), _shape(b)),
+    lambda B, g, ans, a, b: B.sum_to(B.mul(g, b), a.shape),
+    lambda B, g, ans, a, b: B.sum_to(B.mul(g, a), b.shape),
 )
 P_div = defprim(
     "div",
     np.true_divide,
-    lambda B, g, ans, a, b: B.sum_to(B.div(g, b), _shape(a)),
-    lambda B, g, ans, a, b: B.sum_to(B.neg(B.div(B.mul(g, ans), b)), _shape(b)),
+    lambda B, g, ans, a, b: B.sum_to(B.div(g, b), a.shape),
+    lambda B, g, ans, a, b: B.sum_to(B.neg(B.div(B.mul(g, ans), b)), b.shape),
 )
 
 
 def _pow_vjp_base(B, g, ans, a, b):
     if not isinstance(b, Tensor) and np.ndim(b) == 0 and b == 0:
         return B.mul(g, np.zeros_like(raw(a)))
-    bm1 = B.sub(b, 1) if isinstance(b, Tensor) else b - 1
-    return B.sum_to(B.mul(B.mul(g, b), B.pow(a, bm1)), _shape(a))
+    bm1 = B.sub(b, 1) if isinstance(b, Tensor) else b - np.asarray(b).dtype.type(1)
+    return B.sum_to(B.mul(B.mul(g, b), B.pow(a, bm1)), a.shape)
 
 
 def _pow_vjp_exp(B, g, ans, a, b):
     ra, rb = raw(a), raw(b)
     zero = (ra == 0) & (rb >= 0)
     safe = B.add(a, zero.astype(ra.dtype)) if np.any(zero) else a
-    return B.sum_to(B.mul(B.mul(g, ans), B.log(safe)), _shape(b))
+    return B.sum_to(B.mul(B.mul(g, ans), B.log(safe)), b.shape)
 
 
 P_pow = defprim("pow", np.power, _pow_vjp_base, _pow_vjp_exp)
@@ -187,21 +188,21 @@ def _tie_mask(a: Any, b: Any, first: bool) -> ndarray:
 P_maximum = defprim(
     "maximum",
     np.maximum,
-    lambda B, g, ans, a, b: B.sum_to(B.mul(g, _tie_mask(a, b, True)), _shape(a)),
-    lambda B, g, ans, a, b: B.sum_to(B.mul(g, _tie_mask(b, a, True)), _shape(b)),
+    lambda B, g, ans, a, b: B.sum_to(B.mul(g, _tie_mask(a, b, True)), a.shape),
+    lambda B, g, ans, a, b: B.sum_to(B.mul(g, _tie_mask(b, a, True)), b.shape),
 )
 P_minimum = defprim(
     "minimum",
     np.minimum,
-    lambda B, g, ans, a, b: B.sum_to(B.mul(g, _tie_mask(a, b, False)), _shape(a)),
-    lambda B, g, ans, a, b: B.sum_to(B.mul(g, _tie_mask(b, a, False)), _shape(b)),
+    lambda B, g, ans, a, b: B.sum_to(B.mul(g, _tie_mask(a, b, False)), a.shape),
+    lambda B, g, ans, a, b: B.sum_to(B.mul(g, _tie_mask(b, a, False)), b.shape),
 )
 P_where = defprim(
     "where",
     np.where,
     None,
-    lambda B, g, ans, c, a, b: B.sum_to(B.mul(g, raw(c)), _shape(a)),
-    lambda B, g, ans, c, a, b: B.sum_to(B.mul(g, ~raw(c)), _shape(b)),
+    lambda B, g, ans, c, a, b: B.sum_to(B.mul(g, raw(c)), a.shape),
+    lambda B, g, ans, c, a, b: B.sum_to(B.mul(g, ~raw(c)), b.shape),
 )
 COMPARISONS = {}
 for _name, _fn in [
@@ -559,18 +560,14 @@ P_col2im = defprim(
 
 # ---------------------------------------------------------------------------------- engine functions
 def _binary(prim):
-    def op(a: Any, b: Any) -> Tensor:
-        return apply_binary(prim, a, b)
-
-    op.__name__ = prim.name
-    return op
+    return E._BINARY[prim]
 
 
 add = _binary(P_add)
 sub = _binary(P_sub)
 mul = _binary(P_mul)
 div = _binary(P_div)
-pow = _binary(P_pow)  # noqa: A001
+pow = _binary(P_pow)
 maximum = _binary(P_maximum)
 minimum = _binary(P_minimum)
 eq = _binary(COMPARISONS["eq"])
@@ -592,7 +589,7 @@ def _unary(prim):
 
 
 neg = _unary(P_neg)
-abs = _unary(P_abs)  # noqa: A001
+abs = _unary(P_abs)
 exp = _unary(P_exp)
 log = _unary(P_log)
 log1p = _unary(P_log1p)
@@ -606,7 +603,7 @@ erf = _unary(P_erf)
 sign = _unary(P_sign)
 floor = _unary(P_floor)
 ceil = _unary(P_ceil)
-round = _unary(P_round)  # noqa: A001
+round = _unary(P_round)
 logical_not = _unary(P_logical_not)
 copy = _unary(P_copy)
 
@@ -618,7 +615,7 @@ def cast(x: Any, dtype: Any) -> Tensor:
     return apply_unary(P_cast, x, {"dtype": dtype})
 
 
-def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
     return apply_unary(P_clamp, x, {"min": raw(min), "max": raw(max)})
 
 
@@ -635,7 +632,7 @@ def _axis_arg(axis: Any) -> Any:
     return tuple(axis) if isinstance(axis, list) else axis
 
 
-def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return apply_unary(P_sum, x, {"axis": _axis_arg(axis), "keepdims": keepdims})
 
 
@@ -643,11 +640,11 @@ def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return apply_unary(P_mean, x, {"axis": _axis_arg(axis), "keepdims": keepdims})
 
 
-def max(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+def max(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return apply_unary(P_max, x, {"axis": _axis_arg(axis), "keepdims": keepdims})
 
 
-def min(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+def min(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return apply_unary(P_min, x, {"axis": _axis_arg(axis), "keepdims": keepdims})
 
 
@@ -659,8 +656,7 @@ def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return apply_unary(P_argmin, x, {"axis": axis, "keepdims": keepdims})
 
 
-def matmul(a: Any, b: Any) -> Tensor:
-    return apply_binary(P_matmul, a, b)
+matmul = E._BINARY[P_matmul]
 
 
 def linear(x: Tensor, w: Tensor, b: Tensor | None = None) -> Tensor:
@@ -702,11 +698,17 @@ def flatten(x: Any, start: int = 0, end: int = -1) -> Tensor:
 
 
 def sum_to(x: Any, shape: tuple) -> Tensor:
-    return apply_unary(P_sum_to, x, {"shape": tuple(shape)})
+    shape = tuple(shape)
+    if isinstance(x, Tensor) and x._data.shape == shape:
+        return x
+    return apply_unary(P_sum_to, x, {"shape": shape})
 
 
 def broadcast_to(x: Any, shape: tuple) -> Tensor:
-    return apply_unary(P_broadcast_to, x, {"shape": tuple(shape)})
+    shape = tuple(shape)
+    if isinstance(x, Tensor) and x._data.shape == shape:
+        return x
+    return apply_unary(P_broadcast_to, x, {"shape": shape})
 
 
 def concat(seq: Sequence[Any], axis: int = 0) -> Tensor:
@@ -791,7 +793,9 @@ def col2im(cols: Any, shape: tuple, kernel: tuple, stride: tuple, pads: tuple, d
 ENGINE_FUNCTIONS = {
     name: fn
     for name, fn in dict(globals()).items()
-    if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == __name__
+    if callable(fn)
+    and not name.startswith("_")
+    and (getattr(fn, "__module__", None) == __name__ or fn in E._BINARY.values())
 }
 
 

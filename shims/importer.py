@@ -113,5 +113,8 @@ def activate(backend: str = "shim") -> Iterator[None]:
         yield
     finally:
         sys.meta_path[:] = saved_path
-        _drop_framework_modules()
+        # Only the facade aliases go: a real framework, once loaded, stays (its exit hooks re-import it).
+        for name, module in list(_framework_modules().items()):
+            if getattr(module, "__name__", "").startswith(FACADE_PACKAGE + "."):
+                del sys.modules[name]
         sys.modules.update(saved_modules)

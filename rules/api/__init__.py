@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from .spec import ApiMapping
+from .table_functional import TABLE as FUNCTIONAL
+from .table_init import TABLE as NN_INIT
+from .table_nn import TABLE as NN_LAYERS
+from .table_optim import TABLE as OPTIM
+from .table_report import TABLE as REPORT_ONLY
+from .table_tensor import REPORTS as TENSOR_REPORTS
 from .table_tensor import TABLE as TENSOR_METHODS
 from .table_torch import TABLE as TORCH_FUNCTIONS
 
-ALL_MAPPINGS: tuple[ApiMapping, ...] = TORCH_FUNCTIONS + TENSOR_METHODS
+ALL_MAPPINGS: tuple[ApiMapping, ...] = (
+    TORCH_FUNCTIONS + TENSOR_METHODS + TENSOR_REPORTS + FUNCTIONAL + NN_LAYERS + NN_INIT + OPTIM + REPORT_ONLY
+)
 BY_TORCH_NAME: dict[str, ApiMapping] = {m.torch: m for m in ALL_MAPPINGS}
+# Tensor methods by method name (`view` -> the `torch.Tensor.view` entry).
+METHODS: dict[str, ApiMapping] = {m.torch.rsplit(".", 1)[1]: m for m in ALL_MAPPINGS if m.kind == "method"}

@@ -19,12 +19,14 @@ def fn(torch: str, mindspore: str = "", params: tuple = ("input",), **fields: An
 
 
 def method(name: str, mindspore: str = "", params: tuple = ("self",), **fields: Any) -> ApiMapping:
-    """A Tensor method; the MindSpore side defaults to the Tensor method of the same name."""
+    """A Tensor method; the MindSpore side is a Tensor method (a bare name) or a function taking self first."""
     fields.setdefault("sample", ("f32[2,3]",))
     fields.setdefault("status", "args" if fields.get("rename") or fields.get("form", "call") != "call" else "exact")
+    # Tensor methods take `x.view(2, 3)` as MindSpore's do; a function target gets them as a tuple.
+    fields.setdefault("spread", not mindspore.startswith("mindspore."))
     return ApiMapping(
         torch="torch.Tensor." + name,
-        mindspore="mindspore.Tensor." + (mindspore or name),
+        mindspore=mindspore if mindspore.startswith("mindspore.") else "mindspore.Tensor." + (mindspore or name),
         kind="method",
         params=params,
         **fields,

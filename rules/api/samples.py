@@ -2,7 +2,8 @@
 
 ``"f32[2,3]"`` is a float32 array of normal draws; suffixes choose the range: ``+`` positive
 (0.5..2), ``u`` inside (-0.9, 0.9), ``p`` probabilities (0.05..0.95), ``g`` above one
-(1.1..3), ``s`` sorted along the last axis. ``"i64[4]"`` holds integers
+(1.1..3), ``s`` sorted along the last axis,
+``n`` signs (-1 or 1). ``"i64[4]"`` holds integers
 0..2, fit for indices (``i64+`` 1..2), ``"bool[2,3]"`` booleans, ``"dtype:float32"`` a dtype. Anything else is
 passed through as it is; lists and tuples are walked.
 """
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-_ARRAY = re.compile(r"^(f16|f32|f64|i32|i64|u8|bool|c64)([+upgs]?)\[([0-9, ]*)\]$")
+_ARRAY = re.compile(r"^(f16|f32|f64|i32|i64|u8|bool|c64)([+upgsn]?)\[([0-9, ]*)\]$")
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ def _array(code: str, range_code: str, dims: str, rng: np.random.Generator) -> n
         values = rng.uniform(0.5, 2.0, size=shape)
     elif range_code == "u":
         values = rng.uniform(-0.9, 0.9, size=shape)
+    elif range_code == "n":
+        values = np.where(rng.random(shape) > 0.5, 1.0, -1.0)
     elif range_code == "g":
         values = rng.uniform(1.1, 3.0, size=shape)
     elif range_code == "s":

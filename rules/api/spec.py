@@ -15,7 +15,9 @@ STATUSES = ("exact", "args", "report", "unsupported")
 TARGETS = ("cpu", "gpu", "ascend")
 CHECKS = ("values", "shape", "train", "exists")
 # Value transforms a mapping may name; both the runtime and the source forms implement each one.
-TRANSFORMS = ("one_minus", "as_tuple", "negate")
+# one_minus: m -> 1 - m; as_tuple: n -> (n,) (a longer shape is refused); is_tanh: s -> s == "tanh";
+# pad_each_side: a per-dimension padding tuple (h, w) -> (h, h, w, w), an int stays.
+TRANSFORMS = ("one_minus", "as_tuple", "is_tanh", "pad_each_side")
 
 # Keyword arguments that only place or lay out memory; the result is the same without them.
 PLACEMENT_DROPS = ("device", "layout", "pin_memory", "memory_format", "non_blocking")
@@ -45,10 +47,13 @@ class ApiMapping:
     params: Sequence[str] = ()
     rename: Mapping[str, str] = field(default_factory=dict)
     drop: Sequence[str] = ()
-    # MindSpore keyword arguments to add, as Python source, because the defaults differ.
+    # MindSpore keyword arguments to add, as Python source, because the defaults differ;
+    # "@name" stands for the value of torch argument `name`.
     defaults: Mapping[str, str] = field(default_factory=dict)
     transform: Mapping[str, str] = field(default_factory=dict)
-    # torch argument -> literal value (source) that cannot be translated, or "*" for any value.
+    # torch argument -> literal value (source) that cannot be translated: "*" any value, "<str>" any
+    # string literal; a value that is not a literal is refused too, except for "<str>" and for
+    # "=value" (refused only as that literal, because any other value fails loudly in MindSpore).
     unsafe_args: Mapping[str, str] = field(default_factory=dict)
     targets: Sequence[str] = ("cpu", "gpu", "ascend")
     note: str = ""
@@ -59,7 +64,8 @@ class ApiMapping:
     spread: bool = False
     # Number of leading positional arguments kept positional; None: up to the first changed one.
     positional: Optional[int] = None
-    # Parameter names, torch -> MindSpore, for layers whose state is copied across.
+    # Parameter names, torch -> MindSpore, for layers whose state is copied across ("" when MindSpore
+    # holds the value as a constructor argument, not as a Parameter).
     param_names: Mapping[str, str] = field(default_factory=dict)
     # The Ascend-only torch-compatible alternative, if the official table names one.
     mint: str = ""
@@ -88,6 +94,10 @@ class CallTranslation(Generic[V]):
     mindspore: str
     args: list
     kwargs: dict
+
+
+class Untranslatable(Exception):
+    """Raised by a transform callback when a value cannot be carried over with certainty."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +141,7 @@ def translate_call(
     transform: Callable[[str, V], V],
     default: Callable[[str], V],
     pack: Callable[[list], V],
+    copy: Callable[[V], V] = lambda value: value,
 ) -> Union[CallTranslation, Refusal]:
     """Apply a mapping to one call.
 
@@ -147,12 +158,21 @@ def translate_call(
     unsafe = {**GENERAL_UNSAFE, **mapping.unsafe_args}
     out_args: list = []
     out_kwargs: dict = {}
-    limit = positional_count if mapping.positional is None else min(mapping.positional, positional_count)
+    emitted: set[str] = set()
+    # With `positional` given, MindSpore's leading positional order is known to match (after renames).
+    fixed = mapping.positional is not None
+    limit = positional_count if not fixed else min(mapping.positional, positional_count)
     for index, (name, value) in enumerate(named):
         bad = unsafe.get(name)
         if bad is not None:
             source = literal(value)
-            if bad == "*" or source is None or _same_literal(source, bad):
+            if bad.startswith("="):
+                refuse = source is not None and _same_literal(source, bad[1:])
+            elif bad == "<str>":
+                refuse = source is not None and source.lstrip("rbuf")[:1] in ("'", '"')
+            else:
+                refuse = bad == "*" or source is None or _same_literal(source, bad)
+            if refuse:
                 reason = mapping.unsafe_reason if name in mapping.unsafe_args else ""
                 return Refusal(name, reason or GENERAL_UNSAFE_REASONS.get(name, f"{name}={bad}"))
         if name.startswith("*"):
@@ -165,16 +185,27 @@ def translate_call(
             limit = min(limit, index)
             continue
         if name in mapping.transform:
-            value = transform(mapping.transform[name], value)
+            try:
+                value = transform(mapping.transform[name], value)
+            except Untranslatable as error:
+                return Refusal(name, str(error) or mapping.note)
         target_name = mapping.rename.get(name, name)
-        if target_name != name or name in mapping.transform:
+        if not fixed and (target_name != name or name in mapping.transform):
             limit = min(limit, index)
+        emitted.add(target_name)
         if index < limit:
             out_args.append(value)
         else:
             out_kwargs[target_name] = value
+    given = dict(named)
     for name, source in mapping.defaults.items():
-        if name not in out_kwargs:
+        if name in emitted:
+            continue
+        if source.startswith("@"):
+            # torch's default is another argument's value (a pool's stride defaults to kernel_size).
+            if source[1:] in given:
+                out_kwargs[name] = copy(given[source[1:]])
+        else:
             out_kwargs[name] = default(source)
     return CallTranslation(mapping.mindspore, out_args, out_kwargs)
 

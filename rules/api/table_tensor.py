@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from .entries import method
+import dataclasses
+
+from .entries import method, report
 
 _INT32 = "MindSpore returns int32 indices (dtype), torch int64"
+_STD = dict(
+    rename={"dim": "axis", "keepdim": "keepdims", "correction": "ddof"}, defaults={"ddof": "1"},
+    unsafe_args={"unbiased": "*"}, unsafe_reason="pass `ddof=` (0 for unbiased=False, 1 for True)",
+    note="MindSpore's ddof defaults to 0, torch's correction to 1",
+)
 
 _UNARY = {
     "f32[2,3]": (
         "abs absolute arcsinh arctan asinh atan ceil cos cosh deg2rad erf erfc exp expm1 floor frac i0 "
         "neg negative rad2deg round sigmoid sign sgn sin sinc sinh square tan tanh trunc isfinite isinf "
-        "isnan isneginf isposinf isreal signbit relu ravel contiguous clone float half double int long "
-        "bool numel nelement is_floating_point is_complex is_contiguous exp2 fliplr flipud tolist "
+        "isnan isneginf isposinf isreal signbit ravel contiguous float half double int long "
+        "bool numel nelement is_floating_point is_complex is_contiguous fliplr flipud tolist "
         "nonzero argwhere"
     ),
     "f32u[2,3]": "acos arccos asin arcsin atanh arctanh erfinv",
     "f32+[2,3]": "digamma lgamma log log10 log1p log2 reciprocal rsqrt sqrt",
     "f32g[2,3]": "acosh arccosh",
     "bool[2,3]": "logical_not",
-    "i64[2,3]": "bitwise_not",
     "f32[3,3]": "t trace det inverse",
 }
 
@@ -39,11 +45,9 @@ _BINARY = [
     ("bitwise_or", "i64[2,3]", "i64[2,3]"), ("bitwise_xor", "i64[2,3]", "i64[2,3]"),
     ("logaddexp", "f32[2,3]", "f32[2,3]"), ("logaddexp2", "f32[2,3]", "f32[2,3]"),
     ("copysign", "f32[2,3]", "f32[2,3]"), ("nextafter", "f32[2,3]", "f32[2,3]"), ("xlogy", "f32+[2,3]", "f32+[2,3]"),
-    ("gcd", "i64[2,3]", "i64[2,3]"), ("lcm", "i64[2,3]", "i64[2,3]"), ("kron", "f32[2,3]", "f32[2,2]"),
-    ("inner", "f32[2,3]", "f32[4,3]"), ("outer", "f32[3]", "f32[4]"), ("ger", "f32[3]", "f32[4]"),
-    ("dot", "f32[3]", "f32[3]"), ("matmul", "f32[2,3]", "f32[3,4]"), ("mm", "f32[2,3]", "f32[3,4]"),
-    ("bmm", "f32[2,2,3]", "f32[2,3,4]"), ("mv", "f32[2,3]", "f32[3]"), ("dist", "f32[2,3]", "f32[2,3]"),
-    ("float_power", "f32+[2,3]", "f32[2,3]"), ("heaviside", "f32[2,3]", "f32[2,3]"),
+    ("gcd", "i64[2,3]", "i64[2,3]"), ("lcm", "i64[2,3]", "i64[2,3]"), ("inner", "f32[2,3]", "f32[4,3]"), ("outer", "f32[3]", "f32[4]"), ("ger", "f32[3]", "f32[4]"),
+    ("matmul", "f32[2,3]", "f32[3,4]"), ("mm", "f32[2,3]", "f32[3,4]"),
+    ("bmm", "f32[2,2,3]", "f32[2,3,4]"), ("float_power", "f32+[2,3]", "f32[2,3]"), ("heaviside", "f32[2,3]", "f32[2,3]"),
     ("expand_as", "f32[1,3]", "f32[2,3]"), ("view_as", "f32[2,3]", "f32[3,2]"),
     ("reshape_as", "f32[2,3]", "f32[3,2]"), ("type_as", "i64[2,3]", "f32[2,3]"),
     ("masked_select", "f32[2,3]", "bool[2,3]"), ("isclose", "f32[2,3]", "f32[2,3]"),
@@ -61,9 +65,10 @@ _OTHER = [
     method("amax", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", (0, 2))),
     method("amin", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", -1)),
     method("argmax", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
-    method("argmin", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
-    method("std", params=("self", "dim"), sample=("f32[2,3]", 1)),
-    method("var", params=("self", "dim"), sample=("f32[2,3]", 1), sample_kwargs={"keepdim": True}),
+    method("argmin", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1), note=_INT32),
+    method("std", "mindspore.ops.std", params=("self", "dim"), sample=("f32[2,3]", 1), **_STD),
+    method("var", "mindspore.ops.var", params=("self", "dim"), sample=("f32[2,3]", 1), sample_kwargs={"keepdim": True},
+           **_STD),
     method("logsumexp", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
     method("median", params=("self", "dim", "keepdim"), sample=("f32[2,5]", 1)),
     method("norm", params=("self", "p", "dim", "keepdim"), sample=("f32[2,3]", 2, 1)),
@@ -71,7 +76,7 @@ _OTHER = [
     method("cumprod", params=("self", "dim"), sample=("f32[2,3]", 1)),
     method("all", params=("self", "dim", "keepdim"), sample=("bool[2,3]", 1)),
     method("any", params=("self", "dim", "keepdim"), sample=("bool[2,3]", 1)),
-    method("count_nonzero", params=("self", "dim"), sample=("i64[2,3]", 1)),
+    method("count_nonzero", params=("self", "dim"), sample=("i64[2,3]", 1), note=_INT32),
     method("view", params=("self", "*shape"), sample=("f32[2,3]", 3, 2)),
     method("reshape", params=("self", "*shape"), sample=("f32[2,3]", (3, 2))),
     method("flatten", params=("self", "start_dim", "end_dim"), sample=("f32[2,3,4]", 1)),
@@ -80,7 +85,8 @@ _OTHER = [
     method("transpose", params=("self", "dim0", "dim1"), sample=("f32[2,3,4]", 0, 2)),
     method("permute", params=("self", "*dims"), sample=("f32[2,3,4]", 2, 0, 1)),
     method("expand", params=("self", "*size"), sample=("f32[1,3]", 2, 3)),
-    method("repeat", params=("self", "*repeats"), sample=("f32[2,3]", 2, 1)),
+    method("repeat", "mindspore.ops.tile", params=("self", "*repeats"), sample=("f32[2,3]", 2, 1, 1),
+           rename={"repeats": "dims"}, note="Tensor.repeat has no CPU kernel in MindSpore 2.10; tile repeats alike"),
     method("split", params=("self", "split_size", "dim"), sample=("f32[4,3]", 2)),
     method("chunk", params=("self", "chunks", "dim"), sample=("f32[4,3]", 2, 0)),
     method("unbind", params=("self", "dim"), sample=("f32[2,3]", 1)),
@@ -101,10 +107,9 @@ _OTHER = [
     method("movedim", params=("self", "source", "destination"), sample=("f32[2,3,4]", 0, 2)),
     method("swapaxes", params=("self", "axis0", "axis1"), sample=("f32[2,3,4]", 0, 2)),
     method("roll", params=("self", "shifts", "dims"), sample=("f32[2,3]", 1, 1)),
-    method("sort", params=("self", "dim", "descending"), sample=("f32[2,5]", 1, True)),
-    method("argsort", params=("self", "dim", "descending"), sample=("f32[2,5]", 1)),
-    method("topk", params=("self", "k", "dim", "largest", "sorted"), sample=("f32[2,5]", 2)),
-    method("kthvalue", params=("self", "k", "dim", "keepdim"), sample=("f32[2,5]", 2, 1)),
+    method("sort", params=("self", "dim", "descending"), sample=("f32[2,5]", 1, True), note=_INT32),
+    method("argsort", params=("self", "dim", "descending"), sample=("f32[2,5]", 1), note=_INT32),
+    method("topk", params=("self", "k", "dim", "largest", "sorted"), sample=("f32[2,5]", 2), note=_INT32),
     method("clamp", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
     method("clip", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
     method("clamp_", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
@@ -141,39 +146,65 @@ _OTHER = [
     method("unique_consecutive", sample=("i64[6]",)),
     method("histc", params=("self", "bins", "min", "max"), sample=("f32[10]", 4, -2.0, 2.0)),
     method("renorm", params=("self", "p", "dim", "maxnorm"), sample=("f32[2,3]", 2, 0, 1.0)),
-    method("unfold", params=("self", "dimension", "size", "step"), sample=("f32[2,6]", 1, 2, 2)),
-    method("square_", sample=("f32[2,3]",)),
     method("sigmoid_", sample=("f32[2,3]",)),
     method("exp_", sample=("f32[2,3]",)),
-    method("neg_", sample=("f32[2,3]",)),
-    method("sqrt_", sample=("f32+[2,3]",)),
-    method("abs_", sample=("f32[2,3]",)),
     method("floor_", sample=("f32[2,3]",)),
-    method("relu_", sample=("f32[2,3]",)),
     method("tanh_", sample=("f32[2,3]",)),
     method("log_", sample=("f32+[2,3]",)),
-    method("pow_", params=("self", "exponent"), sample=("f32+[2,3]", 2.0)),
-    method("addcmul_", params=("self", "tensor1", "tensor2"), sample=("f32[2,3]", "f32[2,3]", "f32[2,3]"), sample_kwargs={"value": 0.5}),
-    method("addcdiv_", params=("self", "tensor1", "tensor2"), sample=("f32[2,3]", "f32[2,3]", "f32+[2,3]"), sample_kwargs={"value": 0.5}),
-    method("lerp_", params=("self", "end", "weight"), sample=("f32[2,3]", "f32[2,3]", 0.3)),
     method("masked_scatter", params=("self", "mask", "source"), sample=("f32[2,3]", "bool[2,3]", "f32[2,3]")),
-    method("index_fill", params=("self", "dim", "index", "value"), sample=("f32[3,3]", 1, "i64[2]", 0.5)),
     method("index_put", params=("self", "indices", "values"), sample=("f32[4]", ("i64[2]",), "f32[2]")),
-    method("logical_not_", sample=("bool[2,3]",)),
-    method("t_", sample=("f32[2,3]",)),
-    method("squeeze_", params=("self", "dim"), sample=("f32[2,1,3]", 1)),
-    method("unsqueeze_", params=("self", "dim"), sample=("f32[2,3]", 0)),
-    method("transpose_", params=("self", "dim0", "dim1"), sample=("f32[2,3]", 0, 1)),
-    method("clamp_min", params=("self", "min"), sample=("f32[2,3]", 0.0)),
-    method("clamp_max", params=("self", "max"), sample=("f32[2,3]", 0.0)),
+    method("clamp_min", "mindspore.ops.clamp", params=("self", "min"), sample=("f32[2,3]", 0.0)),
+    method("clamp_max", "mindspore.ops.clamp", params=("self", "max"), sample=("f32[2,3]", 0.0), positional=1),
+    method("relu", "mindspore.ops.relu"),
+    method("exp2", "mindspore.ops.exp2"),
+    method("kron", "mindspore.ops.kron", params=("self", "other"), sample=("f32[2,3]", "f32[2,2]")),
+    method("dot", "mindspore.ops.inner", params=("self", "other"), sample=("f32[3]", "f32[3]"),
+           note="MindSpore's dot needs 2-D inputs; inner is the 1-D dot product"),
+    method("mv", "mindspore.ops.mv", params=("self", "vec"), sample=("f32[2,3]", "f32[3]")),
+    method("dist", "mindspore.ops.dist", params=("self", "other", "p"), sample=("f32[2,3]", "f32[2,3]")),
     method("softmax", params=("self", "dim"), sample=("f32[2,3]", 1)),
-    method("log_softmax", params=("self", "dim"), sample=("f32[2,3]", 1)),
+    method("log_softmax", "mindspore.ops.log_softmax", params=("self", "dim"), sample=("f32[2,3]", 1),
+           rename={"dim": "axis"}),
     method("erfinv_", sample=("f32u[2,3]",)),
-    method("trunc_", sample=("f32[2,3]",)),
 ]
 
-TABLE = tuple(
+# Methods whose MindSpore 2.10 kernels exist only for Ascend (CPU: "kernel ... unregistered").
+_ASCEND_ONLY = {
+    "clone", "bitwise_not", "masked_fill_", "scatter_add", "index_add", "roll", "clamp_", "addcdiv", "new_full",
+    "zero_", "fill_", "uniform_", "normal_", "bernoulli", "exponential_", "random_", "sigmoid_", "floor_",
+    "tanh_", "log_", "erfinv_",
+}
+_NO_CPU = "no CPU kernel in MindSpore 2.10"
+
+
+def _place(entry):
+    leaf = entry.torch.rsplit(".", 1)[1]
+    if leaf in _ASCEND_ONLY:
+        return dataclasses.replace(entry, targets=("ascend",), note=(entry.note + "; " if entry.note else "") + _NO_CPU)
+    return entry
+
+
+TABLE = tuple(_place(entry) for entry in 
     [method(name, sample=(spec,)) for spec, names in _UNARY.items() for name in names.split()]
     + [method(name, params=("self", "other"), sample=(left, right)) for name, left, right in _BINARY]
     + _OTHER
+    + [method(name, sample=("f32[2,3]",)) for name in ("clone", "bitwise_not")]
+)
+REPORTS = tuple(
+    [
+        report("torch.Tensor." + name, f"MindSpore 2.10 has no in-place `{name}`; rebind: `x = x.{name[:-1]}(...)`",
+               kind="method")
+        for name in ("square_ neg_ sqrt_ abs_ relu_ pow_ addcmul_ addcdiv_ lerp_ logical_not_ t_ squeeze_ "
+                     "unsqueeze_ transpose_ trunc_").split()
+    ]
+    + [
+        report("torch.Tensor.kthvalue", "MindSpore 2.10's Tensor.kthvalue fails on CPU; use `ops.topk(x, k, "
+               "largest=False)` and take the last", kind="method"),
+        report("torch.Tensor.unfold", "MindSpore's Tensor.unfold is im2col, not torch's sliding view; build the "
+               "windows with slicing and `ops.stack`", kind="method"),
+        report("torch.Tensor.index_fill", "MindSpore's index_fill needs int32 indices: "
+               "`x.index_fill(dim, index.astype(mindspore.int32), value)`", kind="method"),
+        report("torch.Tensor.cuda", "MindSpore places tensors by context (`mindspore.set_device('GPU')`); "
+               "drop `.cuda()`", kind="method"),
+    ]
 )

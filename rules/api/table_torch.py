@@ -75,6 +75,12 @@ _BINARY = [
     ("float_power", "f32+[2,3]", "f32[2,3]", "exponent"),
 ]
 
+_RENAMED = [
+    fn("torch.fix", "mindspore.ops.trunc"),
+    fn("torch.dot", "mindspore.ops.inner", params=("input", "other"), sample=("f32[3]", "f32[3]"),
+       note="MindSpore's dot needs 2-D inputs; inner is the 1-D dot product"),
+]
+
 _REDUCE = [
     fn("torch.sum", params=("input", "dim", "keepdim"), sample=("f32[2,3,4]", 1, True),
        sample_kwargs={"dtype": "dtype:float64"}),
@@ -309,4 +315,4 @@ _DTYPES = [
     alias("torch.dtype", "mindspore.dtype.Type", note="MindSpore dtypes are instances of mindspore.dtype.Type"),
 ]
 
-TABLE = tuple(_UNARY_ENTRIES + _BINARY_ENTRIES + _REDUCE + _SHAPE + _COMPARE + _CREATE + _RANDOM + _DTYPES)
+TABLE = tuple(_UNARY_ENTRIES + _BINARY_ENTRIES + _RENAMED + _REDUCE + _SHAPE + _COMPARE + _CREATE + _RANDOM + _DTYPES)

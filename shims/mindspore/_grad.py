@@ -33,7 +33,7 @@ def _leaves(value: Any) -> list:
 
 def _detach(value: Any) -> Any:
     if isinstance(value, core.Tensor):
-        return core.wrap(value.__class__, value.data)
+        return core.wrap(value.__class__, value._data)
     if isinstance(value, tuple):
         return tuple(_detach(v) for v in value)
     if isinstance(value, list):
@@ -47,7 +47,7 @@ def _as_input(value: Any, nested: bool) -> core.Tensor:
         value = Tensor(value)
     if nested and value.requires_grad:
         return core.copy(value)
-    return core.wrap(Tensor, value.data, requires_grad=True)
+    return core.wrap(Tensor, value._data, requires_grad=True)
 
 
 def _run(fn: Callable, args: Sequence[Any], kwargs: dict, positions: tuple[int, ...]) -> tuple[Any, list, bool]:
@@ -62,7 +62,7 @@ def _run(fn: Callable, args: Sequence[Any], kwargs: dict, positions: tuple[int, 
         if i in positions or (i - len(args)) in positions:
             args[i] = _as_input(value, nested)
         elif not nested and isinstance(value, core.Tensor) and value._ctx is not None:
-            args[i] = core.wrap(value.__class__, value.data)
+            args[i] = core.wrap(value.__class__, value._data)
     inputs = [args[i] for i in positions]
     _depth += 1
     try:
@@ -85,17 +85,17 @@ def _gradients(targets: list, seeds: list, wrt: list, nested: bool) -> list:
     out = []
     for t, g in zip(wrt, grads):
         if g is None:
-            g = core.wrap(Tensor, np.zeros_like(np.asarray(t.data)))
-        elif g.data.dtype != t.data.dtype:
-            g = core.cast(g, t.data.dtype)
+            g = core.wrap(Tensor, np.zeros_like(np.asarray(t._data)))
+        elif g._data.dtype != t._data.dtype:
+            g = core.cast(g, t._data.dtype)
         out.append(g)
     return out
 
 
 def _seed_for(target: core.Tensor, sens: Any = None) -> np.ndarray:
     if sens is None:
-        return np.ones(target.data.shape, target.data.dtype)
-    return np.asarray(sens.data if isinstance(sens, core.Tensor) else sens, target.data.dtype)
+        return np.ones(target._data.shape, target._data.dtype)
+    return np.asarray(sens._data if isinstance(sens, core.Tensor) else sens, target._data.dtype)
 
 
 def _weights_list(weights: Any) -> tuple[list, bool]:
@@ -124,7 +124,9 @@ def _differentiate(
     weights: list,
     has_aux: bool,
     sens_param: bool,
+    fill: Any = None,
 ) -> tuple[Any, list, list, bool]:
+    """Run ``fn`` and differentiate; ``fill`` (a number) seeds every output with that value."""
     sens = None
     if sens_param:
         args, sens = args[:-1], args[-1]
@@ -138,6 +140,8 @@ def _differentiate(
         targets = _leaves(out)
         sens_leaves = _leaves(sens) if sens is not None else [None] * len(targets)
     seeds = [_seed_for(t, s) for t, s in zip(targets, sens_leaves)]
+    if fill is not None:
+        seeds = [np.full_like(seed, fill) for seed in seeds]
     grads = _gradients(targets, seeds, inputs + weights, nested)
     return out, grads[: len(inputs)], grads[len(inputs) :], nested
 
@@ -264,7 +268,7 @@ def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) 
         seeds = [_seed_for(t, s) for t, s in zip(targets, cotangents)]
         grads = core.grad(targets, leaves, grad_outputs=seeds, create_graph=nested, allow_unused=True, retain_graph=True)
         return tuple(
-            g if g is not None else core.wrap(Tensor, np.zeros_like(np.asarray(x.data))) for x, g in zip(leaves, grads)
+            g if g is not None else core.wrap(Tensor, np.zeros_like(np.asarray(x._data))) for x, g in zip(leaves, grads)
         )
 
     shown = value if nested else _detach(value)
@@ -285,7 +289,7 @@ def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
     else:
         value, aux = out, None
     targets = _leaves(value)
-    probes = [core.wrap(Tensor, np.zeros_like(np.asarray(t.data)), requires_grad=True) for t in targets]
+    probes = [core.wrap(Tensor, np.zeros_like(np.asarray(t._data)), requires_grad=True) for t in targets]
     with core.grad_mode(True):
         pulled = core.grad(targets, leaves, grad_outputs=probes, create_graph=True, allow_unused=True, retain_graph=True)
         used = [(g, t) for g, t in zip(pulled, tangents) if g is not None]
@@ -293,7 +297,7 @@ def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
             pushed = core.grad(
                 [g for g, _ in used],
                 probes,
-                grad_outputs=[np.asarray(t.data, g.data.dtype) for g, t in used],
+                grad_outputs=[np.asarray(t._data, g._data.dtype) for g, t in used],
                 create_graph=nested,
                 allow_unused=True,
                 retain_graph=nested,
@@ -301,7 +305,7 @@ def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
         else:
             pushed = [None] * len(probes)
     results = [
-        g if g is not None else core.wrap(Tensor, np.zeros_like(np.asarray(t.data))) for t, g in zip(targets, pushed)
+        g if g is not None else core.wrap(Tensor, np.zeros_like(np.asarray(t._data))) for t, g in zip(targets, pushed)
     ]
     tangent_out = results[0] if isinstance(value, core.Tensor) else tuple(results)
     shown = value if nested else _detach(value)
@@ -314,7 +318,7 @@ def stop_gradient(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(v) for v in value)
     if isinstance(value, core.Tensor):
-        return core.wrap(value.__class__, value.data)
+        return core.wrap(value.__class__, value._data)
     return value
 
 

@@ -16,7 +16,7 @@ from ._missing import missing
 def _array_from(data: Any, dtype: Any = None) -> np.ndarray:
     """MindSpore's conversion: Python floats become float32, ints int64, NumPy data keeps its dtype."""
     if isinstance(data, core.Tensor):
-        array = np.array(data.data)
+        array = np.array(data._data)
     elif isinstance(data, (np.ndarray, np.generic)):
         array = np.array(data)
     else:
@@ -35,7 +35,7 @@ def _plain(data: Any) -> Any:
     if isinstance(data, (list, tuple)):
         return [_plain(d) for d in data]
     if isinstance(data, core.Tensor):
-        return data.data
+        return data._data
     return data
 
 
@@ -68,24 +68,23 @@ class Tensor(core.Tensor):
         if input_data is None:
             if shape is None:
                 raise ValueError("For 'Tensor', 'input_data' and 'shape' can not both be None.")
-            from .common.initializer import Initializer, initializer
+            from .common.initializer import initializer
 
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
             filler = init if init is not None else "zeros"
-            array = initializer(filler, shape, dtype or _dtype.float32).init_data().data
-            _ = Initializer
+            array = initializer(filler, shape, dtype or _dtype.float32)._data
         else:
             array = _array_from(input_data, dtype)
-        self.data = array
+        self._data = array
         self.requires_grad = False
         self._ctx = None
 
     # --- text -----------------------------------------------------------------------------------
     def __repr__(self) -> str:
-        return _printing.tensor_repr(self.data, self.dtype.name)
+        return _printing.tensor_repr(self._data, self.dtype.name)
 
     def __str__(self) -> str:
-        return _printing.tensor_str(self.data)
+        return _printing.tensor_str(self._data)
 
     def __format__(self, spec: str) -> str:
         if spec:
@@ -95,75 +94,75 @@ class Tensor(core.Tensor):
     # --- NumPy-like attributes ----------------------------------------------------------------
     @property
     def dtype(self) -> _dtype.DType:
-        return _dtype.from_numpy(self.data.dtype)
+        return _dtype.from_numpy(self._data.dtype)
 
     @property
     def shape(self) -> tuple:
-        return self.data.shape
+        return self._data.shape
 
     @property
     def ndim(self) -> int:
-        return self.data.ndim
+        return self._data.ndim
 
     @property
     def size(self) -> int:
-        return self.data.size
+        return self._data.size
 
     @property
     def itemsize(self) -> int:
-        return self.data.itemsize
+        return self._data.itemsize
 
     @property
     def nbytes(self) -> int:
-        return self.data.nbytes
+        return self._data.nbytes
 
     @property
     def T(self) -> Tensor:
         return core.transpose(self, None)
 
     def dim(self) -> int:
-        return self.data.ndim
+        return self._data.ndim
 
     def numel(self) -> int:
-        return self.data.size
+        return self._data.size
 
     def asnumpy(self) -> np.ndarray:
-        return np.array(self.data)
+        return np.array(self._data)
 
     numpy = asnumpy
 
     def item(self, *index: Any) -> Any:
-        return self.data.item(*index)
+        return self._data.item(*index)
 
     def tolist(self) -> Any:
-        return self.data.tolist()
+        return self._data.tolist()
 
     def __len__(self) -> int:
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("Not support len of a 0-D tensor")
-        return len(self.data)
+        return len(self._data)
 
     def __iter__(self):
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (core.getitem(self, i) for i in range(len(self.data)))
+        return (core.getitem(self, i) for i in range(len(self._data)))
 
     def __bool__(self) -> bool:
-        return bool(self.data)
+        return bool(self._data)
 
     def __float__(self) -> float:
-        return float(self.data)
+        return float(self._data)
 
     def __int__(self) -> int:
-        return int(self.data)
+        return int(self._data)
 
     def __index__(self) -> int:
-        if self.data.dtype.kind not in "iub":
+        if self._data.dtype.kind not in "iub":
             raise TypeError("Only integer tensors of a single element can be converted to an index.")
-        return int(self.data)
+        return int(self._data)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return self.data if dtype is None else self.data.astype(dtype)
+        return self._data if dtype is None else self._data.astype(dtype)
 
     __hash__ = object.__hash__
 
@@ -178,29 +177,29 @@ class Tensor(core.Tensor):
         return core.ne(self, other)
 
     def __floordiv__(self, other: Any) -> Tensor:
-        return _wrap_like(self, np.floor_divide(self.data, _raw(other)))
+        return _wrap_like(self, np.floor_divide(self._data, _raw(other)))
 
     def __rfloordiv__(self, other: Any) -> Tensor:
-        return _wrap_like(self, np.floor_divide(_raw(other), self.data))
+        return _wrap_like(self, np.floor_divide(_raw(other), self._data))
 
     def __mod__(self, other: Any) -> Tensor:
         return core.sub(self, core.mul(core.floor(core.div(self, other)), other))
 
     def __setitem__(self, index: Any, value: Any) -> None:
         index = core.raw(index) if isinstance(index, core.Tensor) else index
-        self.data[index] = _raw(value)
+        self._data[index] = _raw(value)
 
     def __copy__(self) -> Tensor:
-        return _wrap_like(self, self.data.copy())
+        return _wrap_like(self, self._data.copy())
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         return self.__copy__()
 
     def __getstate__(self) -> dict:
-        return {"data": self.data}
+        return {"data": self._data}
 
     def __setstate__(self, state: dict) -> None:
-        self.data = state["data"]
+        self._data = state["data"]
         self.requires_grad = False
         self._ctx = None
 
@@ -235,7 +234,7 @@ class Tensor(core.Tensor):
         return self.astype(_dtype.bool_)
 
     def set_dtype(self, dtype: Any) -> Tensor:
-        self.data = self.data.astype(_dtype.to_numpy(dtype))
+        self._data = self._data.astype(_dtype.to_numpy(dtype))
         return self
 
     # --- arithmetic methods --------------------------------------------------------------------
@@ -332,29 +331,42 @@ class Tensor(core.Tensor):
         return core.ge(self, other)
 
     def isnan(self) -> Tensor:
-        return _wrap_like(self, np.isnan(self.data))
+        return _wrap_like(self, np.isnan(self._data))
 
     def isfinite(self) -> Tensor:
-        return _wrap_like(self, np.isfinite(self.data))
+        return _wrap_like(self, np.isfinite(self._data))
 
     # --- reductions -----------------------------------------------------------------------------
     def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
         out = core.sum(self, _axes(axis), keepdims)
-        if self.data.dtype.kind in "biu" and out.data.dtype != np.int64:
+        if self._data.dtype.kind in "biu" and out._data.dtype != np.int64:
             out = core.cast(out, np.int64)
         return out if dtype is None else out.astype(dtype)
 
     def mean(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
         out = core.mean(self, _axes(axis), keep_dims)
-        if self.data.dtype.kind in "iu":
-            out = core.cast(out, self.data.dtype)
+        if self._data.dtype.kind in "iu":
+            out = core.cast(out, self._data.dtype)
         return out
 
-    def max(self, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Tensor:
-        return core.max(self, _axes(axis), keepdims)
+    def max(self, *args: Any, **kwargs: Any) -> Any:
+        """``max(axis=..., keepdims=...)`` gives values; ``max(dim)`` (positional) values and indices."""
+        return self._extreme(core.max, np.argmax, args, kwargs)
 
-    def min(self, axis: Any = None, keepdims: bool = False, **kwargs: Any) -> Tensor:
-        return core.min(self, _axes(axis), keepdims)
+    def min(self, *args: Any, **kwargs: Any) -> Any:
+        return self._extreme(core.min, np.argmin, args, kwargs)
+
+    def _extreme(self, reduce: Any, arg: Any, args: tuple, kwargs: dict) -> Any:
+        if args and "axis" not in kwargs:
+            dim = args[0]
+            keepdim = bool(args[1]) if len(args) > 1 else bool(kwargs.get("keepdim", kwargs.get("keepdims", False)))
+            index = arg(self._data, axis=dim)
+            if keepdim:
+                index = np.expand_dims(index, dim)
+            return reduce(self, dim, keepdim), wrap(np.asarray(index, np.int64))
+        axis = kwargs.get("axis")
+        keepdims = kwargs.get("keepdims", kwargs.get("keep_dims", False))
+        return reduce(self, _axes(axis), keepdims)
 
     def argmax(self, axis: Any = None, keepdims: bool = False) -> Tensor:
         return core.argmax(self, axis, keepdims)
@@ -374,13 +386,13 @@ class Tensor(core.Tensor):
         return core.sqrt(core.sum(core.mul(self, self), _axes(dim), keepdim))
 
     def all(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
-        return _wrap_like(self, np.all(self.data, axis=_axes(axis), keepdims=keep_dims))
+        return _wrap_like(self, np.all(self._data, axis=_axes(axis), keepdims=keep_dims))
 
     def any(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
-        return _wrap_like(self, np.any(self.data, axis=_axes(axis), keepdims=keep_dims))
+        return _wrap_like(self, np.any(self._data, axis=_axes(axis), keepdims=keep_dims))
 
     def cumsum(self, axis: Any = None, dtype: Any = None) -> Tensor:
-        return _wrap_like(self, np.cumsum(self.data, axis=axis))
+        return _wrap_like(self, np.cumsum(self._data, axis=axis))
 
     # --- shape ----------------------------------------------------------------------------------
     def reshape(self, *shape: Any) -> Tensor:
@@ -448,14 +460,17 @@ class Tensor(core.Tensor):
         return core.where(_raw(mask), _raw(value), self)
 
     def fill(self, value: Any) -> Tensor:
-        return _wrap_like(self, np.full_like(self.data, value))
+        return _wrap_like(self, np.full_like(self._data, value))
 
     def assign_value(self, value: Any) -> Tensor:
-        self.data = _array_from(value, self.data.dtype)
+        self._data = _array_from(value, self._data.dtype)
         return self
 
     def zero_(self) -> Tensor:
-        self.data[...] = 0
+        self._data[...] = 0
+        return self
+
+    def init_data(self, *args: Any, **kwargs: Any) -> Tensor:
         return self
 
     def is_contiguous(self) -> bool:
@@ -465,11 +480,11 @@ class Tensor(core.Tensor):
         return self
 
     def asnumpy_of(self) -> np.ndarray:
-        return self.data
+        return self._data
 
 
 def _raw(value: Any) -> Any:
-    return value.data if isinstance(value, core.Tensor) else value
+    return value._data if isinstance(value, core.Tensor) else value
 
 
 def _raw_or_none(value: Any) -> Any:
@@ -490,24 +505,6 @@ def as_tensor(value: Any, dtype: Any = None) -> Any:
     if isinstance(value, core.Tensor):
         return value if dtype is None else core.cast(value, _dtype.to_numpy(dtype))
     return Tensor(value, dtype)
-
-
-class _ParameterData(np.ndarray):
-    """The array behind a Parameter. It answers ``asnumpy()`` so ``param.data.asnumpy()`` works as in
-    MindSpore, and NumPy results computed from it are plain arrays again."""
-
-    def asnumpy(self) -> np.ndarray:
-        return np.array(self)
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        inputs = tuple(i.view(np.ndarray) if isinstance(i, _ParameterData) else i for i in inputs)
-        if "out" in kwargs:
-            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, _ParameterData) else o for o in kwargs["out"])
-        return getattr(ufunc, method)(*inputs, **kwargs)
-
-    def __repr__(self) -> str:
-        array = self.view(np.ndarray)
-        return _printing.tensor_repr(array, _dtype.from_numpy(array.dtype).name)
 
 
 _PARAMETER_COUNTER = itertools.count(1)
@@ -531,20 +528,27 @@ class Parameter(Tensor):
         from .common.initializer import Initializer
 
         if isinstance(default_input, Initializer):
-            array = default_input.init_data().data
+            array = default_input.init_data()._data
         elif isinstance(default_input, numbers.Number) and not isinstance(default_input, core.Tensor):
             array = _array_from(default_input)
         else:
             array = _array_from(default_input)
-        self.data = np.asarray(array).view(_ParameterData)
+        self._data = np.asarray(array)
         self.requires_grad = bool(requires_grad)
         self._ctx = None
         self.name = name if name is not None else DEFAULT_PARAMETER_NAME
         self._id = next(_PARAMETER_COUNTER)
 
+    _out_cls = Tensor
+
     @property
-    def __class__(self):  # noqa: PLE0307 - op results on a Parameter are plain Tensors, as in MindSpore
-        return Tensor
+    def data(self) -> Tensor:
+        """MindSpore's ``param.data``: a Tensor over the same array."""
+        return wrap(self._data)
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self.set_data(value)
 
     @property
     def trainable(self) -> bool:
@@ -556,19 +560,19 @@ class Parameter(Tensor):
 
     def set_data(self, data: Any, slice_shape: bool = False) -> Parameter:
         array = _array_from(data)
-        if self.data.dtype.kind == "f" or array.dtype.kind != "f":
-            array = array.astype(self.data.dtype, copy=False)
-        self.data = np.array(array).view(_ParameterData)
+        if self._data.dtype.kind == "f" or array.dtype.kind != "f":
+            array = array.astype(self._data.dtype, copy=False)
+        self._data = np.array(array)
         return self
 
     def value(self) -> Tensor:
-        return wrap(self.data.view(np.ndarray))
+        return wrap(self._data)
 
     def clone(self, init: str = "same") -> Parameter:
-        return Parameter(wrap(self.data.view(np.ndarray).copy()), self.name, self.requires_grad)
+        return Parameter(wrap(self._data.copy()), self.name, self.requires_grad)
 
     def asnumpy(self) -> np.ndarray:
-        return np.array(self.data.view(np.ndarray))
+        return np.array(self._data)
 
     def __str__(self) -> str:
         return (
@@ -579,13 +583,13 @@ class Parameter(Tensor):
     __repr__ = __str__
 
     def __copy__(self) -> Parameter:
-        return Parameter(wrap(self.data.view(np.ndarray).copy()), self.name, self.requires_grad)
+        return Parameter(wrap(self._data.copy()), self.name, self.requires_grad)
 
     def __deepcopy__(self, memo: dict) -> Parameter:
         return self.__copy__()
 
     def __reduce__(self):
-        return (Parameter, (np.array(self.data.view(np.ndarray)), self.name, self.requires_grad))
+        return (Parameter, (np.array(self._data), self.name, self.requires_grad))
 
 
 class ParameterTuple(tuple):

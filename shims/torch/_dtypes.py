@@ -8,7 +8,7 @@ import numpy as np
 
 
 class dtype:
-    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize")
+    __slots__ = ("is_complex", "is_floating_point", "is_signed", "itemsize", "name", "np")
 
     def __init__(self, name: str, np_dtype: Any) -> None:
         self.name = name
@@ -22,7 +22,7 @@ class dtype:
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 
-    def to_real(self) -> "dtype":
+    def to_real(self) -> dtype:
         return self
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from torch2ms.rules.api import ALL_MAPPINGS
 from torch2ms.rules.api.samples import build, convert, rng_for
-from torch2ms.rules.api.spec import ApiMapping, CallTranslation, translate_call
+from torch2ms.rules.api.spec import ApiMapping, CallTranslation, Untranslatable, translate_call
 
 RTOL, ATOL = 1e-4, 1e-5
 VERIFIED = [m for m in ALL_MAPPINGS if m.translatable and "cpu" in m.targets]
@@ -55,10 +55,18 @@ def literal(value: Any) -> Any:
 def transform(name: str, value: Any) -> Any:
     if name == "one_minus":
         return 1 - value
-    if name == "negate":
-        return -value
+    if name == "is_tanh":
+        return value == "tanh"
     if name == "as_tuple":
-        return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+        if isinstance(value, (tuple, list)):
+            if len(value) != 1:
+                raise Untranslatable("normalized_shape of more than one dim")
+            return tuple(value)
+        return (value,)
+    if name == "pad_each_side":
+        if isinstance(value, (tuple, list)):
+            return tuple(v for v in value for _ in range(2))
+        return value
     raise KeyError(name)
 
 
@@ -117,6 +125,9 @@ def frameworks_inputs(mapping: ApiMapping, specs: Any, torch: Any, ms: Any, rng:
 def run_call(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     rng = rng_for(mapping.torch)
     (t_args, t_kwargs), (m_args, m_kwargs) = _pair(mapping, torch, ms, rng)
+    if mapping.form == "initializer":
+        run_initializer(mapping, torch, ms, (t_args, t_kwargs), (m_args, m_kwargs))
+        return
     leaf = mapping.torch.rsplit(".", 1)[1]
     if mapping.kind == "method":
         expected = getattr(t_args[0], leaf)(*t_args[1:], **t_kwargs)
@@ -124,7 +135,7 @@ def run_call(mapping: ApiMapping, torch: Any, ms: Any) -> None:
         expected = resolve(mapping.torch)(*t_args, **t_kwargs)
     call = translate(mapping, m_args, m_kwargs)
     ms_leaf = call.mindspore.rsplit(".", 1)[1]
-    if mapping.kind == "method":
+    if mapping.kind == "method" and call.mindspore.startswith("mindspore.Tensor."):
         receiver, rest = call.args[0], call.args[1:]
         if mapping.form == "attribute":
             actual = getattr(receiver, ms_leaf)
@@ -134,6 +145,17 @@ def run_call(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     else:
         actual = resolve(call.mindspore)(*call.args, **call.kwargs)
     compare(mapping, to_numpy(expected, torch, ms), to_numpy(actual, torch, ms))
+
+
+def run_initializer(mapping: ApiMapping, torch: Any, ms: Any, torch_call: tuple, ms_call: tuple) -> None:
+    (t_args, t_kwargs), (m_args, m_kwargs) = torch_call, ms_call
+    filled = t_args[0]
+    resolve(mapping.torch)(*t_args, **t_kwargs)
+    call = translate(mapping, m_args, m_kwargs)
+    initializer = resolve("mindspore.common.initializer.initializer")
+    shape = tuple(m_args[0].shape)
+    actual = initializer(resolve(call.mindspore)(*call.args, **call.kwargs), shape, ms.float32).init_data()
+    compare(mapping, to_numpy(filled, torch, ms), to_numpy(actual, torch, ms))
 
 
 def _pair(mapping: ApiMapping, torch: Any, ms: Any, rng: Any) -> tuple:
@@ -150,14 +172,21 @@ def copy_parameters(mapping: ApiMapping, module: Any, cell: Any, ms: Any) -> Non
         if name.endswith("num_batches_tracked"):
             continue
         prefix, _, last = name.rpartition(".")
+        if mapping.param_names.get(last) == "":
+            continue
         ms_name = ".".join(filter(None, [prefix, mapping.param_names.get(last, last)]))
         matches = [key for key in targets if key == ms_name or key.endswith("." + ms_name)]
         assert len(matches) == 1, f"no single MindSpore parameter for {name}: {sorted(targets)}"
         target = targets[matches[0]]
+        if tuple(target.shape) != value.shape and "layout" in mapping.note and target.size == value.size:
+            value = value.reshape(tuple(target.shape))
         assert tuple(target.shape) == value.shape, f"{name}: {tuple(target.shape)} vs {value.shape}"
         target.set_data(ms.Tensor(value.copy()))
         filled.add(matches[0])
-    assert filled == set(targets), f"MindSpore parameters left at their init: {set(targets) - filled}"
+    unused = {key for key in targets if key.endswith(("moving_mean", "moving_variance"))}
+    if any(name.endswith("running_mean") for name in state):
+        unused = set()
+    assert filled | unused == set(targets), f"MindSpore parameters left at their init: {set(targets) - filled}"
 
 
 def run_layer(mapping: ApiMapping, torch: Any, ms: Any) -> None:

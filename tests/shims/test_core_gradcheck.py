@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from torch2ms.shims import core as C
 
 R = np.random.default_rng(1234)

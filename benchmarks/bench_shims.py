@@ -1,0 +1,238 @@
+"""Speed of the shim engine: an MLP training step and per-op overhead, next to other implementations.
+
+MLP step: batch 64, 256 -> 512 -> 10, ReLU, cross-entropy, SGD lr 0.1. Implementations (each only
+where installed): NumPy by hand, the shim torch facade (torch API), real torch, HIPS autograd, real
+MindSpore PyNative. Per-op overhead: a chain of 100 small elementwise ops, forward and backward.
+
+Run: python benchmarks/bench_shims.py [--repeat N] [--no-mindspore]
+Targets: shim MLP step <= 1.2x hand NumPy; <= 5 us per op.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import Callable
+
+import numpy as np
+
+BATCH, IN, HIDDEN, OUT, LR = 64, 256, 512, 10, 0.1
+
+
+def problem(seed: int = 0) -> dict:
+    r = np.random.default_rng(seed)
+    bound1, bound2 = 1 / np.sqrt(IN), 1 / np.sqrt(HIDDEN)
+    return {
+        "x": r.standard_normal((BATCH, IN)).astype(np.float32),
+        "y": r.integers(0, OUT, BATCH).astype(np.int64),
+        "w1": r.uniform(-bound1, bound1, (HIDDEN, IN)).astype(np.float32),
+        "b1": r.uniform(-bound1, bound1, HIDDEN).astype(np.float32),
+        "w2": r.uniform(-bound2, bound2, (OUT, HIDDEN)).astype(np.float32),
+        "b2": r.uniform(-bound2, bound2, OUT).astype(np.float32),
+    }
+
+
+def timed(step: Callable[[], object], repeat: int, inner: int) -> float:
+    """Median over ``repeat`` runs of the mean time of ``inner`` calls, in seconds."""
+    for _ in range(3):
+        step()
+    runs = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            step()
+        runs.append((time.perf_counter() - t0) / inner)
+    return statistics.median(runs)
+
+
+# ------------------------------------------------------------------ MLP step implementations
+def numpy_step(p: dict) -> Callable[[], float]:
+    w1, b1, w2, b2 = (p[k].copy() for k in ("w1", "b1", "w2", "b2"))
+    x, y = p["x"], p["y"]
+    rows = np.arange(BATCH)
+    lr = np.float32(LR)
+    inv_n = np.float32(1.0 / BATCH)
+
+    def step() -> float:
+        nonlocal w1, b1, w2, b2
+        h = x @ w1.T
+        h += b1
+        a = np.maximum(h, 0)
+        logits = a @ w2.T
+        logits += b2
+        logits -= logits.max(1, keepdims=True)
+        e = np.exp(logits)
+        s = e.sum(1, keepdims=True)
+        loss = float(np.log(s).mean() - logits[rows, y].mean())
+        g = e / s
+        g[rows, y] -= 1
+        g *= inv_n
+        gw2 = g.T @ a
+        gb2 = g.sum(0)
+        ga = g @ w2
+        ga *= h > 0
+        gw1 = ga.T @ x
+        gb1 = ga.sum(0)
+        w1 -= lr * gw1
+        b1 -= lr * gb1
+        w2 -= lr * gw2
+        b2 -= lr * gb2
+        return loss
+
+    return step
+
+
+def torch_api_step(torch, p: dict) -> Callable[[], float]:
+    """The same step written once against the torch API (runs on real torch and on the facade)."""
+    nn = torch.nn
+    model = nn.Sequential(nn.Linear(IN, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, OUT))
+    with torch.no_grad():
+        for param, key in zip(model.parameters(), ("w1", "b1", "w2", "b2")):
+            param.copy_(torch.from_numpy(p[key]))
+    opt = torch.optim.SGD(model.parameters(), lr=LR)
+    loss_fn = nn.CrossEntropyLoss()
+    x, y = torch.from_numpy(p["x"]), torch.from_numpy(p["y"])
+
+    def step() -> float:
+        opt.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+def autograd_step(p: dict) -> Callable[[], float]:
+    import autograd.numpy as anp
+    from autograd import value_and_grad
+
+    params = [p[k].copy() for k in ("w1", "b1", "w2", "b2")]
+    x, y = p["x"], p["y"]
+    rows = np.arange(BATCH)
+
+    def loss_of(params):
+        w1, b1, w2, b2 = params
+        a = anp.maximum(anp.dot(x, w1.T) + b1, 0)
+        logits = anp.dot(a, w2.T) + b2
+        m = anp.max(logits, axis=1, keepdims=True)
+        logp = logits - m - anp.log(anp.sum(anp.exp(logits - m), axis=1, keepdims=True))
+        return -anp.mean(logp[rows, y])
+
+    vg = value_and_grad(loss_of)
+
+    def step() -> float:
+        loss, grads = vg(params)
+        for w, g in zip(params, grads):
+            w -= LR * g
+        return loss
+
+    return step
+
+
+def mindspore_step(p: dict) -> Callable[[], float]:
+    import mindspore as ms
+    from mindspore import nn
+
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    net = nn.SequentialCell(nn.Dense(IN, HIDDEN), nn.ReLU(), nn.Dense(HIDDEN, OUT))
+    for param, key in zip(net.trainable_params(), ("w1", "b1", "w2", "b2")):
+        param.set_data(ms.Tensor(p[key]))
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.SGD(net.trainable_params(), learning_rate=LR)
+    x, y = ms.Tensor(p["x"]), ms.Tensor(p["y"].astype(np.int32))
+
+    def forward(x, y):
+        return loss_fn(net(x), y)
+
+    grad_fn = ms.value_and_grad(forward, None, opt.parameters)
+
+    def step() -> float:
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return float(loss.asnumpy())
+
+    return step
+
+
+# ------------------------------------------------------------------ per-op overhead
+def op_chain_shim(n_ops: int = 100) -> Callable[[], None]:
+    from torch2ms.shims import torch
+
+    base = torch.tensor(np.linspace(0.1, 1.0, 10).astype(np.float32), requires_grad=True)
+
+    def run() -> None:
+        h = base
+        for i in range(n_ops // 2):
+            h = h * 1.01
+            h = h + 0.01
+        h.sum().backward()
+        base.grad = None
+
+    return run
+
+
+def op_chain_torch(torch, n_ops: int = 100) -> Callable[[], None]:
+    base = torch.tensor(np.linspace(0.1, 1.0, 10).astype(np.float32), requires_grad=True)
+
+    def run() -> None:
+        h = base
+        for i in range(n_ops // 2):
+            h = h * 1.01
+            h = h + 0.01
+        h.sum().backward()
+        base.grad = None
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--inner", type=int, default=20)
+    parser.add_argument("--no-mindspore", action="store_true")
+    args = parser.parse_args(argv)
+    p = problem()
+
+    from torch2ms.shims import torch as shim_torch
+
+    rows: list[tuple[str, float]] = []
+    rows.append(("numpy (by hand)", timed(numpy_step(p), args.repeat, args.inner)))
+    rows.append(("shim torch facade", timed(torch_api_step(shim_torch, p), args.repeat, args.inner)))
+    real_torch = None
+    try:
+        import torch as real_torch
+
+        real_torch.set_num_threads(1)
+        rows.append(("torch (1 thread)", timed(torch_api_step(real_torch, p), args.repeat, args.inner)))
+    except ImportError:
+        print("torch: not installed")
+    try:
+        rows.append(("HIPS autograd", timed(autograd_step(p), max(3, args.repeat // 3), max(2, args.inner // 4))))
+    except ImportError:
+        print("autograd: not installed")
+    if not args.no_mindspore:
+        try:
+            rows.append(("MindSpore PyNative", timed(mindspore_step(p), 3, 5)))
+        except ImportError:
+            print("mindspore: not installed")
+
+    base = rows[0][1]
+    print(f"MLP training step (batch {BATCH}, {IN}->{HIDDEN}->{OUT}, ReLU, cross-entropy, SGD lr {LR})")
+    for name, seconds in rows:
+        print(f"  {name:<22} {seconds * 1e3:8.3f} ms/step   {seconds / base:6.2f}x numpy")
+
+    n_ops = 100
+    per_op = timed(op_chain_shim(n_ops), args.repeat, 10) / n_ops
+    print(f"Per-op overhead (chain of {n_ops} elementwise ops on 10-element vectors, forward + backward)")
+    print(f"  shim torch facade      {per_op * 1e6:8.2f} us/op")
+    if real_torch is not None:
+        per_op_torch = timed(op_chain_torch(real_torch, n_ops), args.repeat, 10) / n_ops
+        print(f"  torch                  {per_op_torch * 1e6:8.2f} us/op")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,13 @@
+# grad_outputs: the vector-Jacobian product of a vector-valued function.
+import numpy as np
+import mindspore
+
+x = mindspore.tensor(np.array([1.0, 2.0, 3.0], dtype=np.float32))
+y = x ** 3 - 2.0 * x
+v = mindspore.tensor(np.array([1.0, 0.1, 0.01], dtype=np.float32))
+def y_fn(x):
+    y = x ** 3 - 2.0 * x
+    return y
+(vjp,) = mindspore.vjp(y_fn, x)[1](v)
+print("y", y)
+print("vjp", vjp)

@@ -1,0 +1,375 @@
+"""Convert many files: plan what to read and write, run the conversions across processes, stream
+the outcomes back.
+
+Workers read, convert and write their files themselves and send back only a small record (counts,
+findings, and a diff when one was asked for), so memory stays bounded on large trees.
+"""
+
+from __future__ import annotations
+
+import difflib
+import multiprocessing
+import os
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .context import Options
+from .convert import INTERNAL_ERROR, PARSE_ERROR, convert_source, count_lines
+from .findings import ERROR, Finding
+from .rule import rule_classes
+from .sources import (
+    Skipped,
+    UnreadableSource,
+    atomic_write,
+    copy_file,
+    copy_link,
+    decode,
+    discover,
+    encode,
+    file_mode,
+    is_python,
+)
+
+# Below this many Python files, or this many bytes, a pool costs more than it saves.
+SERIAL_FILES = 8
+SERIAL_BYTES = 200_000
+CHUNK_BYTES = 256_000
+CHUNK_FILES = 16
+
+
+class PlanError(ValueError):
+    """A request that cannot be carried out (bad paths or options); exit code 2."""
+
+
+@dataclass(frozen=True)
+class Task:
+    path: str  # file to read
+    display: str  # path shown in findings and reports
+    destination: str | None  # where to write; None writes nothing
+    size: int = 0
+    copy_unchanged: bool = False  # write the file even when nothing changed (a mirrored tree)
+
+
+@dataclass
+class Plan:
+    tasks: list[Task] = field(default_factory=list)
+    copies: list[tuple[str, str]] = field(default_factory=list)  # non-Python files (source, destination)
+    links: list[tuple[str, str]] = field(default_factory=list)  # symlinks inside the tree
+    folders: list[str] = field(default_factory=list)  # output folders to create
+    skipped: list[Skipped] = field(default_factory=list)
+    files: int = 0  # every file found, Python or not
+
+
+@dataclass
+class FileOutcome:
+    display: str
+    lines: int = 0
+    api_total: int = 0
+    api_converted: int = 0
+    changed: bool = False
+    failed: bool = False
+    written: bool = False
+    findings: list[Finding] = field(default_factory=list)
+    rules_applied: tuple[str, ...] = ()
+    diff: str | None = None
+    destination: str | None = None
+
+
+@dataclass
+class RunResult:
+    outcomes: list[FileOutcome]
+    skipped: list[Skipped]
+    files: int
+    copied: int
+    elapsed: float
+    jobs: int
+
+    @property
+    def failed(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.failed]
+
+    @property
+    def changed(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.changed]
+
+    def findings(self) -> list[Finding]:
+        found = [f for o in self.outcomes for f in o.findings]
+        return sorted(found, key=lambda f: (f.path, f.line, f.column, f.rule))
+
+
+# -- planning --------------------------------------------------------------------------------
+
+
+def _display(path: str) -> str:
+    return os.path.normpath(path).replace(os.sep, "/")
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def plan(sources: Sequence[str], output: str | None = None, exclude: Sequence[str] = (), in_place: bool = False) -> Plan:
+    """What to convert and copy: into ``output`` (a mirrored tree), over the inputs (``in_place``),
+    or nowhere (neither)."""
+    if not sources:
+        raise PlanError("no SRC given")
+    if output is not None and len(sources) != 1:
+        raise PlanError("-o/--output takes exactly one SRC (a file or a folder)")
+    result = Plan()
+    for source in sources:
+        if not os.path.lexists(source):
+            raise PlanError(f"{source}: no such file or folder")
+        if os.path.isdir(source):
+            _plan_tree(source, output, exclude, result)
+        elif os.path.isfile(source):
+            _plan_file(source, output, result)
+        else:
+            raise PlanError(f"{source}: not a file or folder")
+    if in_place:
+        if output is not None:
+            raise PlanError("give either -o OUT or --in-place, not both")
+        result.tasks = [Task(t.path, t.display, t.path, t.size, False) for t in result.tasks]
+    return result
+
+
+def _plan_file(source: str, output: str | None, result: Plan) -> None:
+    result.files += 1
+    destination = None
+    if output is not None:
+        destination = os.path.join(output, os.path.basename(source)) if os.path.isdir(output) else output
+        if os.path.realpath(destination) == os.path.realpath(source):
+            raise PlanError(f"-o {output}: that is the input file itself (use --in-place to rewrite it)")
+        parent = os.path.dirname(os.path.abspath(destination))
+        result.folders.append(parent)
+    if is_python(source) or output is None:
+        size = os.path.getsize(source)
+        result.tasks.append(Task(os.path.abspath(source), _display(source), destination, size, destination is not None))
+    else:
+        result.copies.append((source, destination))
+
+
+def _plan_tree(source: str, output: str | None, exclude: Sequence[str], result: Plan) -> None:
+    real_source = os.path.realpath(source)
+    skip: list[str] = []
+    if output is not None:
+        real_output = os.path.realpath(output)
+        if real_output == real_source:
+            raise PlanError(f"-o {output}: that is the input folder itself (use --in-place to rewrite it)")
+        if _inside(real_source, real_output):
+            raise PlanError(f"-o {output}: the input folder lies inside the output folder")
+        if os.path.exists(output) and not os.path.isdir(output):
+            raise PlanError(f"-o {output}: exists and is not a folder")
+        if _inside(real_output, real_source):
+            skip.append(real_output)
+    entries, skipped = discover(source, exclude, skip)
+    result.skipped.extend(skipped)
+    folders = set()
+    for entry in entries:
+        result.files += 1
+        display = _display(os.path.join(source, entry.relative))
+        destination = os.path.join(output, *entry.relative.split("/")) if output is not None else None
+        if destination is not None:
+            folders.add(os.path.dirname(destination))
+        if entry.kind == "python":
+            result.tasks.append(Task(entry.path, display, destination, entry.size, destination is not None))
+        elif destination is None:
+            continue
+        elif entry.kind == "link":
+            result.links.append((entry.path, destination))
+        else:
+            result.copies.append((entry.path, destination))
+    if output is not None:
+        folders.add(os.path.abspath(output))
+    result.folders.extend(sorted(folders))
+
+
+# -- one file --------------------------------------------------------------------------------
+
+
+def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileOutcome:
+    """Read, convert and (when ``task.destination``) write one file. Never raises for bad input."""
+    outcome = FileOutcome(task.display, destination=task.destination)
+    try:
+        with open(task.path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        outcome.failed = True
+        outcome.findings.append(_finding("TM000", task.display, 1, f"could not read: {error.strerror or error}", PARSE_ERROR.use_instead))
+        return outcome
+    try:
+        decoded = decode(data)
+    except UnreadableSource as error:
+        outcome.failed = True
+        outcome.lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+        outcome.findings.append(_finding("TM000", task.display, 1, f"could not decode: {error}", PARSE_ERROR.use_instead))
+        _write(task, None, outcome, data)
+        return outcome
+    try:
+        result = convert_source(decoded.text, task.display, options)
+    except RecursionError:
+        result = None
+        message = "the file is nested too deeply to convert; it was left unconverted"
+    except Exception as error:  # noqa: BLE001 -- a rule bug must not stop the run
+        result = None
+        message = f"a rule failed ({error.__class__.__name__}: {error}); the file was left unconverted"
+    if result is None:
+        outcome.lines = count_lines(decoded.text)
+        outcome.findings.append(_finding("TM999", task.display, 1, message, INTERNAL_ERROR.use_instead))
+        _write(task, None, outcome, data)
+        return outcome
+    outcome.lines = result.lines
+    outcome.api_total = result.api_total
+    outcome.api_converted = result.api_converted
+    outcome.failed = result.failed
+    outcome.findings = list(result.findings)
+    outcome.rules_applied = tuple(result.rules_applied)
+    new_data = None
+    if result.changed:
+        try:
+            new_data = encode(result.code, decoded.encoding)
+        except UnicodeEncodeError as error:
+            outcome.findings.append(
+                _finding("TM999", task.display, 1, f"the converted code cannot be written as {decoded.encoding} ({error.reason}); the file was left unconverted", INTERNAL_ERROR.use_instead)
+            )
+            outcome.api_converted = 0
+    outcome.changed = new_data is not None
+    if outcome.changed and want_diff:
+        outcome.diff = "".join(
+            difflib.unified_diff(
+                decoded.text.splitlines(keepends=True),
+                result.code.splitlines(keepends=True),
+                fromfile=f"a/{task.display.lstrip('/')}",
+                tofile=f"b/{task.display.lstrip('/')}",
+            )
+        )
+    _write(task, new_data, outcome, data)
+    return outcome
+
+
+def _write(task: Task, new_data: bytes | None, outcome: FileOutcome, data: bytes) -> None:
+    if task.destination is None:
+        return
+    if new_data is None and not task.copy_unchanged:
+        return
+    try:
+        if new_data is not None:
+            atomic_write(task.destination, new_data, file_mode(task.path))
+        else:
+            atomic_write(task.destination, data, file_mode(task.path))
+        outcome.written = True
+    except OSError as error:
+        outcome.failed = True
+        outcome.findings.append(_finding("TM000", task.display, 1, f"could not write {task.destination}: {error.strerror or error}", "Check that the output folder is writable."))
+
+
+def _finding(rule: str, path: str, line: int, message: str, hint: str) -> Finding:
+    return Finding(rule, path, line, 0, ERROR, message, hint)
+
+
+# -- many files ------------------------------------------------------------------------------
+
+
+def _convert_chunk(tasks: list[Task], options: Options, want_diff: bool) -> list[FileOutcome]:
+    return [convert_file(task, options, want_diff) for task in tasks]
+
+
+def _init_worker() -> None:
+    rule_classes()
+
+
+def _chunks(tasks: list[Task]) -> Iterator[list[Task]]:
+    chunk: list[Task] = []
+    size = 0
+    for task in tasks:
+        chunk.append(task)
+        size += task.size
+        if size >= CHUNK_BYTES or len(chunk) >= CHUNK_FILES:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
+
+
+def _pool_context():
+    methods = multiprocessing.get_all_start_methods()
+    # fork shares the loaded rules with the workers; elsewhere the default method works too.
+    return multiprocessing.get_context("fork") if "fork" in methods else None
+
+
+def iter_outcomes(tasks: Sequence[Task], options: Options, jobs: int, want_diff: bool = False) -> Iterator[FileOutcome]:
+    """Outcomes as they complete (in no particular order)."""
+    total_bytes = sum(t.size for t in tasks)
+    if jobs <= 1 or len(tasks) < SERIAL_FILES or total_bytes < SERIAL_BYTES:
+        for task in tasks:
+            yield convert_file(task, options, want_diff)
+        return
+    # Largest files first, so no worker is left with a big file at the end.
+    ordered = sorted(tasks, key=lambda t: -t.size)
+    retry: list[Task] = []
+    limit = jobs * 3
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker) as pool:
+        pending: dict[Future, list[Task]] = {}
+
+        def drain(block_until: int) -> Iterator[FileOutcome]:
+            while len(pending) > block_until:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    chunk = pending.pop(future)
+                    try:
+                        yield from future.result()
+                    except Exception:  # noqa: BLE001 -- a worker died (killed, out of memory): redo its files here
+                        retry.extend(chunk)
+
+        for chunk in _chunks(ordered):
+            yield from drain(limit - 1)
+            pending[pool.submit(_convert_chunk, chunk, options, want_diff)] = chunk
+        yield from drain(0)
+    for task in retry:
+        yield convert_file(task, options, want_diff)
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def run(
+    work: Plan,
+    options: Options,
+    jobs: int | None = None,
+    want_diff: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Carry out a plan; outcomes come back sorted by path."""
+    start = time.perf_counter()
+    jobs = jobs or default_jobs()
+    rule_classes()
+    for folder in work.folders:
+        os.makedirs(folder, exist_ok=True)
+    copied = 0
+    skipped = list(work.skipped)
+    for source, destination in work.copies:
+        try:
+            copy_file(source, destination)
+            copied += 1
+        except OSError as error:
+            skipped.append(Skipped(_display(source), source, f"could not copy: {error.strerror or error}"))
+    for source, destination in work.links:
+        try:
+            copy_link(source, destination)
+            copied += 1
+        except OSError as error:
+            skipped.append(Skipped(_display(source), source, f"could not recreate symlink: {error.strerror or error}"))
+    outcomes: list[FileOutcome] = []
+    for outcome in iter_outcomes(work.tasks, options, jobs, want_diff):
+        outcomes.append(outcome)
+        if progress is not None:
+            progress(1)
+    outcomes.sort(key=lambda o: o.display)
+    return RunResult(outcomes, skipped, work.files, copied, time.perf_counter() - start, jobs)
+

@@ -1,0 +1,309 @@
+"""TM401-TM403, TM940-TM942: apply the API tables to calls, Tensor methods and names."""
+
+from __future__ import annotations
+
+import libcst as cst
+import numpy as np
+
+from ...migrator.context import ModuleContext
+from ...migrator.findings import ERROR, WARNING
+from ...migrator.rule import API, Rule, register, rule_classes
+from . import BY_TORCH_NAME, METHODS
+from .docs import API_META, INIT_META, METHOD_META, NO_KERNEL, NO_MAPPING, UNSAFE_ARGUMENT
+from .source_args import call_arguments, split_call, translate_args
+from .spec import ApiMapping, CallTranslation, Refusal
+from .table_mint import MINT, MINT_TARGETS
+
+_TYPE_CHECKS = ("isinstance", "issubclass")
+_INITIALIZER = "mindspore.common.initializer.initializer"
+# Method names numpy arrays or Python builtins also have: the receiver may not be a tensor.
+AMBIGUOUS = frozenset(
+    name
+    for kind in (np.ndarray, list, dict, str, set, tuple, bytes, int, float, object)
+    for name in dir(kind)
+    if not name.startswith("_") and callable(getattr(kind, name))
+)
+
+
+def _rewritten(mapping: ApiMapping) -> bool:
+    """Whether applying a method mapping can change the call (not only check it)."""
+    leaf = mapping.torch.rsplit(".", 1)[1]
+    return (
+        mapping.form != "call"
+        or not mapping.mindspore.endswith("Tensor." + leaf)
+        or bool(mapping.rename or mapping.defaults or mapping.transform or mapping.drop)
+    )
+
+
+# Ambiguous names are counted as torch uses only where the table would rewrite them; they are then
+# reported instead, and count as unconverted while they remain.
+_UNSURE = frozenset(name for name, m in METHODS.items() if name in AMBIGUOUS and m.translatable and _rewritten(m))
+COUNTED_METHODS = frozenset(name for name in METHODS if name not in AMBIGUOUS or name in _UNSURE)
+
+
+def plain(mapping: ApiMapping) -> bool:
+    """A mapping whose callee can be swapped anywhere, even where it is only referenced."""
+    return (
+        mapping.translatable
+        and mapping.form == "call"
+        and not (mapping.rename or mapping.drop or mapping.defaults or mapping.transform or mapping.unsafe_args)
+        and (mapping.positional is None)
+    )
+
+
+@register
+class ApiTableRule(Rule):
+    meta = API_META
+    extra = (METHOD_META, INIT_META, NO_MAPPING, UNSAFE_ARGUMENT, NO_KERNEL)
+    stage = API
+    order = 100
+    triggers = ("torch",)
+    methods = COUNTED_METHODS
+    torch_only_methods = _UNSURE | frozenset(
+        name for name, mapping in METHODS.items() if not mapping.translatable and name.endswith("_")
+    )
+
+    def __init__(self) -> None:
+        others: set[str] = set()
+        for cls in rule_classes():
+            if cls is not type(self):
+                others |= cls.methods
+        self.foreign_methods = frozenset(others)
+        self.skip: set[int] = set()
+        self.type_checked: set[int] = set()
+        # Findings wait for their statement to be left: another rule may still convert the call.
+        self.pending: dict[int, list[tuple[str, str, str, str, str]]] = {}
+
+    # -- where a name stands ------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call, ctx: ModuleContext) -> None:
+        self.skip.add(id(node.func))
+        if isinstance(node.func, cst.Name) and node.func.value in _TYPE_CHECKS and len(node.args) == 2:
+            classes = node.args[1].value
+            items = [e.value for e in classes.elements] if isinstance(classes, (cst.Tuple, cst.List)) else [classes]
+            self.type_checked.update(id(item) for item in items)
+
+    def visit_Arg(self, node: cst.Arg, ctx: ModuleContext) -> None:
+        if node.keyword is not None:
+            self.skip.add(id(node.keyword))
+
+    def visit_ImportFrom(self, node: cst.ImportFrom, ctx: ModuleContext) -> None:
+        if not isinstance(node.names, cst.ImportStar):
+            self.skip.update(id(alias.name) for alias in node.names)
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: ModuleContext) -> None:
+        self.skip.add(id(node.attr))
+
+    def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
+        return self._reference(original, updated, ctx)
+
+    def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
+        if original.value not in ctx.aliases:
+            return updated
+        return self._reference(original, updated, ctx)
+
+    def _reference(self, original, updated, ctx: ModuleContext):
+        if id(original) in self.skip:
+            return updated
+        qualified = ctx.qualname(original)
+        mapping = BY_TORCH_NAME.get(qualified or "")
+        if mapping is None or not mapping.valid_on(ctx.options.target):
+            return updated
+        swappable = mapping.kind == "name" or plain(mapping)
+        if not swappable and not (id(original) in self.type_checked and mapping.kind == "class"):
+            return updated
+        ctx.applied.add(API_META.id)
+        return ctx.name(mapping.mindspore)
+
+    # -- findings -------------------------------------------------------------------------------
+    def _defer(self, ctx: ModuleContext, mapping: ApiMapping, rule: str, message: str, hint: str,
+               severity: str = ERROR) -> None:
+        if ctx.stack:
+            self.pending.setdefault(id(ctx.stack[-1]), []).append((mapping.torch, rule, message, hint, severity))
+        else:
+            ctx.report(rule, message, hint, severity=severity)
+
+    def _flush(self, original, updated, ctx: ModuleContext):
+        waiting = self.pending.pop(id(original), None)
+        if waiting:
+            left = _remaining_calls(updated, ctx)
+            for torch_name, rule, message, hint, severity in waiting:
+                if torch_name in left or "." + torch_name.rsplit(".", 1)[1] in left:
+                    ctx.report(rule, message, hint, node=original, severity=severity)
+        return updated
+
+    leave_SimpleStatementLine = leave_If = leave_For = leave_While = leave_With = _flush
+    leave_Try = leave_TryStar = leave_FunctionDef = leave_ClassDef = leave_Match = _flush
+
+    # -- calls ----------------------------------------------------------------------------------
+    def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        qualified = ctx.qualname(original.func)
+        if qualified is not None and ctx.qualname(updated.func) != qualified:
+            return updated  # an earlier rule already converted this call
+        if qualified is not None:
+            mapping = BY_TORCH_NAME.get(qualified)
+            if mapping is None or mapping.kind == "method":
+                return updated
+            return self._function(mapping, updated, ctx)
+        func = updated.func
+        if isinstance(func, cst.Attribute):
+            name = func.attr.value
+            mapping = METHODS.get(name)
+            if mapping is not None and name not in self.foreign_methods:
+                return self._method(mapping, updated, ctx)
+        return updated
+
+    def _usable(self, mapping: ApiMapping, ctx: ModuleContext, severity: str = ERROR) -> bool:
+        if not mapping.translatable:
+            self._defer(ctx, mapping, NO_MAPPING.id, f"`{mapping.torch}` has no certain MindSpore mapping", mapping.note)
+            return False
+        target = ctx.options.target
+        if not mapping.valid_on(target):
+            self._defer(
+                ctx,
+                mapping,
+                NO_KERNEL.id,
+                f"`{mapping.torch}` maps to `{mapping.mindspore}`, which MindSpore 2.10 runs on "
+                f"{', '.join(mapping.targets)} only, not on {target}",
+                mapping.note,
+                severity,
+            )
+            return False
+        return True
+
+    def _refused(self, mapping: ApiMapping, refusal: Refusal, ctx: ModuleContext) -> None:
+        argument = f" argument `{refusal.argument}`" if refusal.argument else ""
+        self._defer(
+            ctx,
+            mapping,
+            UNSAFE_ARGUMENT.id,
+            f"`{mapping.torch}`{argument} cannot be carried over with certainty",
+            refusal.reason or mapping.note,
+        )
+
+    def _function(self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
+        target = ctx.options.target
+        mint = MINT.get(mapping.torch)
+        if mint and target in MINT_TARGETS and not any(a.keyword and a.keyword.value == "out" for a in call.args):
+            ctx.applied.add(API_META.id)
+            return call.with_changes(func=ctx.name(mint))
+        if not self._usable(mapping, ctx):
+            return call
+        parts = split_call(call)
+        if parts is None:
+            if plain(mapping):
+                ctx.applied.add(API_META.id)
+                return call.with_changes(func=ctx.name(mapping.mindspore))
+            self._refused(mapping, Refusal("", "arguments spread with * or **; map them by hand"), ctx)
+            return call
+        args, kwargs = parts
+        if mapping.form == "initializer":
+            return self._initializer(mapping, call, args, kwargs, ctx)
+        translation = translate_args(mapping, args, kwargs)
+        if isinstance(translation, Refusal):
+            self._refused(mapping, translation, ctx)
+            return call
+        ctx.applied.add(API_META.id)
+        return call.with_changes(
+            func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
+        )
+
+    def _initializer(self, mapping, call, args, kwargs, ctx: ModuleContext):
+        tensor = args[0].value if args else (kwargs["tensor"].value if "tensor" in kwargs else None)
+        if tensor is None or ctx.dotted(tensor) is None:
+            self._refused(mapping, Refusal("tensor", "the tensor is used three times; bind it to a name first"), ctx)
+            return call
+        translation = translate_args(mapping, args, kwargs)
+        if isinstance(translation, Refusal):
+            self._refused(mapping, translation, ctx)
+            return call
+        init = cst.Call(ctx.name(translation.mindspore), call_arguments(translation, None))
+        fill = cst.Call(
+            ctx.name(_INITIALIZER),
+            [cst.Arg(init), cst.Arg(cst.Attribute(tensor, cst.Name("shape"))),
+             cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("dtype")))],
+        )
+        ctx.applied.add(INIT_META.id)
+        return cst.Call(cst.Attribute(tensor.deep_clone(), cst.Name("set_data")), [cst.Arg(fill)])
+
+    def _method(self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
+        name = call.func.attr.value  # type: ignore[attr-defined]
+        if name in AMBIGUOUS and name not in _UNSURE:
+            return call
+        if name in _UNSURE:
+            self._defer(
+                ctx,
+                mapping,
+                UNSAFE_ARGUMENT.id,
+                f"`.{name}()` is left as it is: numpy arrays and builtins have it too, and for a tensor "
+                f"it becomes `{mapping.mindspore}`",
+                f"if the receiver is a tensor, write the MindSpore form: {mapping.note or mapping.mindspore}",
+            )
+            return call
+        if not self._usable(mapping, ctx, severity=WARNING):
+            return call
+        parts = split_call(call)
+        func: cst.Attribute = call.func  # type: ignore[assignment]
+        if parts is None:
+            return call
+        args, kwargs = parts
+        receiver = cst.Arg(func.value)
+        translation = translate_args(mapping, [receiver, *args], kwargs)
+        if isinstance(translation, Refusal):
+            self._refused(mapping, translation, ctx)
+            return call
+        leaf = translation.mindspore.rsplit(".", 1)[1]
+        if translation.mindspore.startswith("mindspore.Tensor."):
+            rest = CallTranslation(translation.mindspore, translation.args[1:], translation.kwargs)
+            if mapping.form == "attribute":
+                return self._attribute(func.value, leaf, rest, ctx)
+            if leaf == func.attr.value and _unchanged(rest, args, kwargs):
+                return call
+            ctx.applied.add(METHOD_META.id)
+            return call.with_changes(
+                func=func.with_changes(attr=cst.Name(leaf)), args=call_arguments(rest, call)
+            )
+        ctx.applied.add(METHOD_META.id)
+        return call.with_changes(
+            func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
+        )
+
+    def _attribute(self, receiver, leaf: str, rest: CallTranslation, ctx: ModuleContext):
+        attribute = cst.Attribute(receiver, cst.Name(leaf))
+        index = rest.args[0] if rest.args else next(iter(rest.kwargs.values()), None)
+        ctx.applied.add(METHOD_META.id)
+        if index is None:
+            return attribute
+        return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
+
+
+class _Calls(cst.CSTVisitor):
+    def __init__(self, ctx: ModuleContext) -> None:
+        self.ctx = ctx
+        self.names: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.ctx.qualname(node.func)
+        if qualified is not None:
+            self.names.add(qualified)
+        elif isinstance(node.func, cst.Attribute):
+            self.names.add("." + node.func.attr.value)
+
+
+def _remaining_calls(node: cst.CSTNode, ctx: ModuleContext) -> set[str]:
+    """Torch callees (qualified) and method names (`.name`) still called in a statement."""
+    if isinstance(node, cst.BaseCompoundStatement):
+        # Only the header: the body's statements carry their own findings.
+        node = node.with_changes(body=cst.IndentedBlock([]))
+    visitor = _Calls(ctx)
+    node.visit(visitor)
+    return visitor.names
+
+
+def _unchanged(translation: CallTranslation, args: list, kwargs: dict) -> bool:
+    return (
+        len(translation.args) == len(args)
+        and list(translation.kwargs) == list(kwargs)
+        and all(translation.kwargs[k] is kwargs[k] for k in kwargs)
+    )
+
+

@@ -1,0 +1,226 @@
+"""Name analysis on LibCST statements: what a statement reads and binds, and whether it is pure.
+
+The gradient rules move and copy straight-line statements into functions; these helpers decide
+when that keeps the meaning.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+# Builtins whose calls neither mutate their arguments nor have effects a move could reorder
+# against the statements the gradient rules move (``print`` only writes to stdout).
+PURE_BUILTINS = frozenset(
+    {"print", "len", "float", "int", "str", "bool", "repr", "format", "isinstance", "type", "abs",
+     "min", "max", "sum", "round", "range", "tuple", "list", "dict", "zip", "enumerate"}
+)
+
+
+class _Reads(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.stores: set[int] = set()
+        self.bound_inside: set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if id(node) not in self.stores:
+            self.names.add(node.value)
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        inner = _Reads()
+        node.body.visit(inner)
+        params = {p.name.value for p in node.params.params}
+        self.names |= inner.names - params
+        return False
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        for name in _target_names(node.target):
+            self.bound_inside.add(name)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        inner = _Reads()
+        node.body.visit(inner)
+        params = {p.name.value for p in node.params.params}
+        self.names |= inner.names - params
+        for decorator in node.decorators:
+            decorator.visit(self)
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        return False
+
+
+def reads(node: cst.CSTNode) -> set[str]:
+    """Names a node reads (attribute names and keywords excluded; targets of stores excluded)."""
+    visitor = _Reads()
+    for target in _store_nodes(node):
+        visitor.stores.add(id(target))
+    node.visit(visitor)
+    return visitor.names - visitor.bound_inside
+
+
+def _store_nodes(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+    for small in _smalls(node):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(small, cst.Assign):
+            targets = [t.target for t in small.targets]
+        elif isinstance(small, cst.AnnAssign):
+            targets = [small.target]
+        for target in targets:
+            found.extend(_target_name_nodes(target))
+    return found
+
+
+def _target_name_nodes(target: cst.BaseExpression) -> list[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[cst.Name] = []
+        for element in target.elements:
+            out.extend(_target_name_nodes(element.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return _target_name_nodes(target.value)
+    return []
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    return [n.value for n in _target_name_nodes(target)]
+
+
+def _smalls(node: cst.CSTNode) -> Iterable[cst.BaseSmallStatement]:
+    if isinstance(node, cst.SimpleStatementLine):
+        return node.body
+    return ()
+
+
+def binds(node: cst.CSTNode) -> set[str]:
+    """Names a statement binds at its own level (assignments, defs, imports, loop targets...)."""
+    out: set[str] = set()
+    if isinstance(node, cst.SimpleStatementLine):
+        for small in node.body:
+            if isinstance(small, cst.Assign):
+                for target in small.targets:
+                    out.update(_target_names(target.target))
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                out.update(_target_names(small.target))
+            elif isinstance(small, cst.Import):
+                for alias in small.names:
+                    if alias.asname is not None:
+                        out.update(_target_names(alias.asname.name))
+                    else:
+                        out.add(_dotted(alias.name).split(".")[0])
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    out.add(alias.asname.name.value if alias.asname else alias.name.value)  # type: ignore[union-attr]
+        return out
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        return {node.name.value}
+    # Compound statements: every name bound anywhere inside counts.
+    collector = _Binder()
+    node.visit(collector)
+    return collector.names
+
+
+class _Binder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        self.names |= binds(node)
+        return False
+
+    def visit_For(self, node: cst.For) -> None:
+        self.names.update(_target_names(node.target))
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self.names.update(_target_names(node.asname.name))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.names.add(node.name.value)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.names.add(node.name.value)
+        return False
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.names.update(_target_names(node.target))
+
+
+def _dotted(node: cst.CSTNode) -> str:
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def is_simple_assignment(statement: cst.CSTNode) -> bool:
+    """``a = expr`` / ``a, b = expr`` / ``a += expr`` with name targets only, one per line."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if isinstance(small, cst.Assign):
+        return all(_only_names(t.target) for t in small.targets)
+    if isinstance(small, (cst.AugAssign, cst.AnnAssign)):
+        return isinstance(small.target, cst.Name) and (not isinstance(small, cst.AnnAssign) or small.value is not None)
+    return False
+
+
+def _only_names(target: cst.BaseExpression) -> bool:
+    if isinstance(target, cst.Name):
+        return True
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return all(_only_names(e.value) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _only_names(target.value)
+    return False
+
+
+class _Calls(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+def calls(node: cst.CSTNode) -> list[cst.Call]:
+    visitor = _Calls()
+    node.visit(visitor)
+    return visitor.calls
+
+
+def mentions(node: cst.CSTNode, names: set[str]) -> bool:
+    return bool(reads(node) & names) or bool(binds(node) & names)
+
+
+def attribute_reads(node: cst.CSTNode, attr: str) -> list[cst.Attribute]:
+    """Every ``<name>.<attr>`` attribute node in ``node``."""
+    found: list[cst.Attribute] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Attribute(self, inner: cst.Attribute) -> None:
+            if inner.attr.value == attr and isinstance(inner.value, cst.Name):
+                found.append(inner)
+
+    node.visit(_Find())
+    return found

@@ -1,0 +1,37 @@
+"""Per-module facts the autograd rules share through ``ctx.state``."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+
+LEAVES = "autograd.leaves"
+NO_GRAD = "autograd.no_grad"
+CLAIMED = "training.claimed"
+
+
+def claimed(ctx: ModuleContext) -> set[int]:
+    """Statements the training rules (TM2xx) took over; read defensively."""
+    value = ctx.state.get(CLAIMED)
+    return value if isinstance(value, (set, frozenset)) else set()
+
+
+def record_leaves(ctx: ModuleContext, statement: cst.CSTNode, names: list[str], keep: bool) -> None:
+    """``statement`` makes ``names`` leaves; ``keep`` is False for a bare ``x.requires_grad_()``."""
+    table = ctx.state.setdefault(LEAVES, {})
+    table[id(statement)] = (statement, names, keep)  # type: ignore[index]
+
+
+def leaf_names_of(ctx: ModuleContext, statement: cst.CSTNode) -> tuple[list[str], bool] | None:
+    table = ctx.state.get(LEAVES)
+    if not table:
+        return None
+    entry = table.get(id(statement))  # type: ignore[union-attr]
+    if entry is None or entry[0] is not statement:
+        return None
+    return entry[1], entry[2]
+
+
+def no_grad_statements(ctx: ModuleContext) -> set[int]:
+    return ctx.state.setdefault(NO_GRAD, set())  # type: ignore[return-value]

@@ -1,0 +1,1 @@
+"""TM32x: saving and loading state dicts as MindSpore checkpoints."""

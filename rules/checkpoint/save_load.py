@@ -1,0 +1,221 @@
+"""TM320 torch.save(state_dict) → save_checkpoint; TM321 load_state_dict(torch.load) → load_param_into_net."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from ...migrator.aliases import dotted, resolve
+from ...migrator.context import ModuleContext
+from ...migrator.findings import WARNING
+from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ..nn.common import GUESSED, module_receiver, tidy_args
+
+LOAD = define(
+    "TM321",
+    "load_state_dict(torch.load(p)) becomes load_param_into_net(net, load_checkpoint(p))",
+    "Rewrites `model.load_state_dict(torch.load(p))` (also through a name that only feeds "
+    "`load_state_dict`) to `mindspore.load_param_into_net(model, mindspore.load_checkpoint(p))`, "
+    "dropping `map_location=`, `weights_only=` and `strict=`.",
+    "`load_checkpoint` reads a `.ckpt` into a dict of Parameters and `load_param_into_net` copies them "
+    "into the Cell by name. It returns the names it could not load instead of raising as `strict=True` "
+    "does. A `.pth` written by torch is converted with `torch2ms weights IN.pth OUT.ckpt`.",
+    "`mindspore.load_param_into_net(net, mindspore.load_checkpoint('net.ckpt'))`.",
+    examples=(
+        Example(
+            before="import torch\n\ndef restore(model, path):\n    state = torch.load(path, map_location='cpu')\n"
+            "    model.load_state_dict(state, strict=False)\n",
+            after="import mindspore\n\ndef restore(model, path):\n    state = mindspore.load_checkpoint(path)\n"
+            "    # torch2ms: TM932 `.load_state_dict()` converted on a receiver taken to be a Module from its name\n"
+            "    mindspore.load_param_into_net(model, state)\n",
+            findings=("TM932",),
+        ),
+    ),
+    family="checkpoint",
+)
+OTHER = define(
+    "TM937",
+    "torch.save/torch.load of something other than a state_dict",
+    "Reports `torch.save`/`torch.load` calls that do not save or load one Module's `state_dict()`: whole "
+    "pickled models, dicts that bundle optimizer state and epoch counters, tensors.",
+    "A MindSpore checkpoint holds named Parameters; Python objects are saved next to them with "
+    "`append_dict=`.",
+    "`mindspore.save_checkpoint(net, path, append_dict={'epoch': epoch})`; optimizer state: "
+    "`mindspore.save_checkpoint(optimizer, path)`; arrays: `numpy.save`.",
+)
+
+
+@register
+class CheckpointRule(Rule):
+    meta = RuleMeta(
+        id="TM320",
+        title="torch.save(model.state_dict(), p) becomes mindspore.save_checkpoint(model, p)",
+        what="Rewrites `torch.save(model.state_dict(), p)` to `mindspore.save_checkpoint(model, p)`, and "
+        "other `model.state_dict()` calls on Modules to `model.parameters_dict()`.",
+        why="`save_checkpoint` writes every Parameter of the Cell by name, including the non-trainable "
+        "ones (BatchNorm's moving statistics, converted buffers), as `state_dict()` holds parameters and "
+        "buffers (seed 002).",
+        use_instead="`mindspore.save_checkpoint(net, 'net.ckpt')`.",
+        examples=(
+            Example(
+                before="import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    pass\n\nmodel = Net()\n"
+                "torch.save(model.state_dict(), 'net.pth')\nbest = model.state_dict()\n",
+                after="import mindspore\nfrom mindspore import nn\n\nclass Net(nn.Cell):\n    pass\n\nmodel = Net()\n"
+                "mindspore.save_checkpoint(model, 'net.pth')\nbest = model.parameters_dict()\n",
+            ),
+            Example(
+                before="import torch\n\ndef save(model, opt, path):\n    torch.save({'model': model.state_dict(), 'opt': opt.state_dict()}, path)\n",
+                after="import torch\n\ndef save(model, opt, path):\n"
+                "    # torch2ms: TM932 `.state_dict()` converted on a receiver taken to be a Module from its name\n"
+                "    # torch2ms: TM937 `torch.save` of something other than one Module's `state_dict()`\n"
+                "    # torch2ms: TM940 `torch.save` has no certain MindSpore mapping\n"
+                "    torch.save({'model': model.parameters_dict(), 'opt': opt.state_dict()}, path)\n",
+                findings=("TM937",),
+            ),
+        ),
+        family="checkpoint",
+    )
+    stage = API
+    order = 50
+    methods = frozenset({"state_dict", "load_state_dict"})
+    torch_only_methods = frozenset({"state_dict", "load_state_dict"})
+    extra = (LOAD, OTHER)
+
+    def __init__(self) -> None:
+        self.loaded_names: set[str] | None = None
+        self.torch_loaded: set[str] = set()
+
+    def _feeds_only_loading(self, ctx: ModuleContext) -> set[str]:
+        """Names bound only to `torch.load(...)` and read only as `load_state_dict`'s argument."""
+        if self.loaded_names is None:
+            self.loaded_names, self.torch_loaded = _loaded_names(ast.parse(ctx.source), ctx.aliases)
+        return self.loaded_names
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        qualified = ctx.qualname(original.func)
+        if qualified == "torch.save":
+            return self._save(updated, ctx)
+        if qualified == "torch.load":
+            return self._load(original, updated, ctx)
+        func = updated.func
+        if not isinstance(func, cst.Attribute) or ctx.qualname(func) is not None:
+            return updated
+        if func.attr.value == "load_state_dict":
+            return self._load_state_dict(updated, ctx)
+        if func.attr.value == "state_dict" and not updated.args:
+            certainty = module_receiver(func.value, ctx)
+            if certainty is None:
+                return updated
+            if certainty == GUESSED:
+                ctx.report("TM932", "`.state_dict()` converted on a receiver taken to be a Module from its name", "Check that the receiver is a Cell.", severity=WARNING)
+            ctx.applied.add("TM320")
+            return updated.with_changes(func=func.with_changes(attr=cst.Name("parameters_dict")))
+        return updated
+
+    def _save(self, call: cst.Call, ctx: ModuleContext) -> cst.Call:
+        args = call.args
+        if len(args) == 2 and all(a.keyword is None and not a.star for a in args):
+            saved = args[0].value
+            # `model.state_dict()` was already renamed to `parameters_dict()` on the way up.
+            if (
+                isinstance(saved, cst.Call)
+                and not saved.args
+                and isinstance(saved.func, cst.Attribute)
+                and saved.func.attr.value in ("state_dict", "parameters_dict")
+            ):
+                ctx.applied.add("TM320")
+                return call.with_changes(
+                    func=ctx.name("mindspore.save_checkpoint"),
+                    args=tidy_args([args[0].with_changes(value=saved.func.value), args[1]]),
+                )
+        ctx.report("TM937", "`torch.save` of something other than one Module's `state_dict()`", OTHER.use_instead)
+        return call
+
+    def _load(self, original: cst.Call, call: cst.Call, ctx: ModuleContext) -> cst.Call:
+        parent = _assigned_name(original, ctx)
+        if parent is not None and parent in self._feeds_only_loading(ctx):
+            converted = _load_checkpoint(call, ctx)
+            if converted is not None:
+                return converted
+        return call
+
+    def _load_state_dict(self, call: cst.Call, ctx: ModuleContext) -> cst.Call:
+        receiver = call.func.value  # type: ignore[union-attr]
+        certainty = module_receiver(receiver, ctx)
+        positional = [a for a in call.args if a.keyword is None]
+        extra = {a.keyword.value for a in call.args if a.keyword is not None}
+        if certainty is None or len(positional) != 1 or positional[0].star or extra - {"strict", "assign"}:
+            return call
+        state = positional[0].value
+        self._feeds_only_loading(ctx)
+        if any(isinstance(n, cst.Name) and n.value in self.torch_loaded - self.loaded_names for n in _names(state)):
+            ctx.report("TM937", "`load_state_dict` of a value read by `torch.load` that is not a state_dict alone", OTHER.use_instead)
+            return call
+        if isinstance(state, cst.Call) and ctx.qualname(state.func) == "torch.load":
+            state = _load_checkpoint(state, ctx)
+            if state is None:
+                return call
+        if certainty == GUESSED:
+            ctx.report("TM932", "`.load_state_dict()` converted on a receiver taken to be a Module from its name", "Check that the receiver is a Cell.", severity=WARNING)
+        ctx.applied.add("TM321")
+        return cst.Call(func=ctx.name("mindspore.load_param_into_net"), args=tidy_args([cst.Arg(receiver), cst.Arg(state)]))
+
+
+def _load_checkpoint(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
+    """`torch.load(p, map_location=..., weights_only=...)` → `mindspore.load_checkpoint(p)`."""
+    positional = [a for a in call.args if a.keyword is None]
+    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+    if len(positional) != 1 or positional[0].star or keywords - {"map_location", "weights_only", "mmap"}:
+        return None
+    ctx.applied.add("TM321")
+    return cst.Call(func=ctx.name("mindspore.load_checkpoint"), args=[positional[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+
+
+def _assigned_name(call: cst.Call, ctx: ModuleContext) -> str | None:
+    statement = ctx.stack[-1] if ctx.stack else None
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        small = statement.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            if small.value is call:
+                return small.targets[0].target.value
+    return None
+
+
+def _loaded_names(tree: ast.Module, aliases: dict[str, str]) -> tuple[set[str], set[str]]:
+    """(names that only carry a state_dict from `torch.load` to `load_state_dict`, all names
+    bound to a `torch.load` result)."""
+    bound: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            if isinstance(target, ast.Name):
+                is_load = isinstance(node.value, ast.Call) and _resolve(node.value.func, aliases) == "torch.load"
+                bound[target.id] = bound.get(target.id, True) and is_load
+    fed: dict[str, bool] = {}
+    feeding: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict":
+            for arg in node.args[:1]:
+                feeding.add(id(arg))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound:
+            fed[node.id] = fed.get(node.id, True) and id(node) in feeding
+    loaded = {name for name, only_load in bound.items() if only_load}
+    return {name for name in loaded if fed.get(name)}, loaded
+
+
+def _names(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+    node.visit(_Collect())
+    return found
+
+
+def _resolve(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    name = dotted(node)
+    return resolve(name, aliases) if name else None

@@ -1,0 +1,1 @@
+"""Analysis helpers shared by rule families (dataflow over LibCST statements)."""

@@ -1,0 +1,1 @@
+"""TM31x: torch.utils.data Dataset and DataLoader to mindspore.dataset."""

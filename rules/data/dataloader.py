@@ -1,0 +1,174 @@
+"""TM310 Dataset subclasses become plain classes; TM311 DataLoader → GeneratorDataset(...).batch(...)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.findings import NOTE
+from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ..nn.common import keyword, literal_bool, tidy_args
+from ..nn.facts import DATASET_BASES, facts
+
+LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
+# DataLoader's positional parameters, in order.
+PARAMS = (
+    "dataset batch_size shuffle sampler batch_sampler num_workers collate_fn pin_memory drop_last "
+    "timeout worker_init_fn multiprocessing_context generator"
+).split()
+# Arguments that only tune speed or memory placement: the batches are the same without them.
+DROPPED = frozenset({"pin_memory", "pin_memory_device", "timeout", "prefetch_factor", "persistent_workers", "in_order"})
+UNMAPPED = {
+    "sampler": "pass a MindSpore sampler: `GeneratorDataset(ds, column_names=..., sampler=mindspore.dataset.RandomSampler())`",
+    "batch_sampler": "GeneratorDataset takes `batch_sampler=` and `collate_fn=` together; check its batches by hand",
+    "collate_fn": "`.batch(batch_size, per_batch_map=fn, input_columns=[...])` receives columns, not samples; "
+    "rewrite the collate function for it",
+    "worker_init_fn": "GeneratorDataset has no worker hook; seed with `mindspore.dataset.config.set_seed(n)`",
+    "generator": "seed the shuffle with `mindspore.dataset.config.set_seed(n)`",
+    "multiprocessing_context": "GeneratorDataset takes `python_multiprocessing=True|False`",
+}
+
+SHUFFLE = define(
+    "TM935",
+    "Shuffled order comes from MindSpore's generator",
+    "Notes a DataLoader with `shuffle=True`: its MindSpore form shuffles with MindSpore's random "
+    "generator, so the batches come in another order than torch's.",
+    "Both shuffle uniformly, but the two generators differ, so runs are not comparable batch by batch.",
+    "Seed it with `mindspore.dataset.config.set_seed(n)`; compare with `shuffle=False`.",
+    severity=NOTE,
+)
+NOT_MAPPED = define(
+    "TM936",
+    "DataLoader or Dataset that cannot be converted with certainty",
+    "Reports a DataLoader whose arguments have no MindSpore counterpart (samplers, collate_fn, "
+    "worker_init_fn) or whose dataset's samples have no known number of columns.",
+    "GeneratorDataset needs the column names of each sample, and batches columns rather than samples.",
+    "`mindspore.dataset.GeneratorDataset(ds, column_names=['data', 'label'], shuffle=True)"
+    ".batch(32, drop_remainder=True)`.",
+)
+DATASET = define(
+    "TM310",
+    "A Dataset subclass becomes a plain class",
+    "Removes `torch.utils.data.Dataset` (and `IterableDataset`) from the bases of a class.",
+    "`mindspore.dataset.GeneratorDataset` reads any Python object with `__getitem__` and `__len__` "
+    "(or `__iter__`); no base class is needed.",
+    "`class Pairs:` with `__getitem__` and `__len__`.",
+    examples=(
+        Example(
+            before="from torch.utils.data import Dataset\n\nclass Pairs(Dataset):\n    def __len__(self):\n        return 4\n\n"
+            "    def __getitem__(self, i):\n        return i, i * 2\n",
+            after="\nclass Pairs:\n    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return i, i * 2\n",
+        ),
+    ),
+    family="data",
+)
+
+
+@register
+class DataLoaderRule(Rule):
+    meta = RuleMeta(
+        id="TM311",
+        title="DataLoader becomes GeneratorDataset(...).batch(...)",
+        what="Rewrites `DataLoader(ds, batch_size=B, shuffle=S, drop_last=D, num_workers=N)` to "
+        "`mindspore.dataset.GeneratorDataset(ds, column_names=[...], shuffle=S, num_parallel_workers=N)"
+        ".batch(B, drop_remainder=D)`. The column names come from what the dataset class's `__getitem__` "
+        "returns (two or more values); `pin_memory`, `timeout`, `persistent_workers` and `prefetch_factor` "
+        "are dropped.",
+        why="A MindSpore dataset is iterated like a DataLoader: `for x, y in loader:` yields batched "
+        "Tensors, and `len(loader)` is the number of batches. `shuffle=False` is passed explicitly "
+        "because GeneratorDataset shuffles a random-access source by default.",
+        use_instead="`ds.GeneratorDataset(train_set, column_names=['data', 'label'], shuffle=True).batch(32)`.",
+        examples=(
+            Example(
+                before="from torch.utils.data import DataLoader, Dataset\n\nclass Pairs(Dataset):\n    def __len__(self):\n"
+                "        return 4\n\n    def __getitem__(self, i):\n        return i, i * 2\n\n"
+                "loader = DataLoader(Pairs(), batch_size=2, drop_last=True, pin_memory=True)\n",
+                after="import mindspore.dataset as ds\n\nclass Pairs:\n    def __len__(self):\n"
+                "        return 4\n\n    def __getitem__(self, i):\n        return i, i * 2\n\n"
+                "loader = ds.GeneratorDataset(Pairs(), column_names=[\"data\", \"label\"], shuffle=False).batch(2, drop_remainder=True)\n",
+            ),
+            Example(
+                before="from torch.utils.data import DataLoader\n\ndef make(data):\n    return DataLoader(data, batch_size=8)\n",
+                after="import torch\n\ndef make(data):\n"
+                "    # torch2ms: TM936 DataLoader not converted: the number of columns of `data` is not known\n"
+                "    # torch2ms: TM940 `torch.utils.data.DataLoader` has no certain MindSpore mapping\n"
+                "    return torch.utils.data.DataLoader(data, batch_size=8)\n",
+                findings=("TM936",),
+            ),
+        ),
+        family="data",
+    )
+    stage = API
+    order = 50
+    triggers = ("DataLoader", "Dataset")
+    extra = (SHUFFLE, NOT_MAPPED, DATASET)
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext):
+        bases = [b for b in updated.bases if ctx.qualname(b.value) not in DATASET_BASES or b.keyword is not None]
+        if len(bases) == len(updated.bases):
+            return updated
+        ctx.applied.add("TM310")
+        if not bases and not updated.keywords:
+            return updated.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(bases=tidy_args(bases))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        if ctx.qualname(original.func) not in LOADERS:
+            return updated
+        named: dict[str, cst.Arg] = {}
+        for index, arg in enumerate(updated.args):
+            if arg.star or (arg.keyword is None and index >= len(PARAMS)):
+                return self._refuse(updated, ctx, "its arguments are unpacked")
+            named[arg.keyword.value if arg.keyword is not None else PARAMS[index]] = arg
+        for name in named:
+            if name in UNMAPPED:
+                value = named[name].value
+                if not (isinstance(value, cst.Name) and value.value == "None"):
+                    return self._refuse(updated, ctx, f"`{name}=` has no GeneratorDataset counterpart", UNMAPPED[name])
+        if "dataset" not in named:
+            return self._refuse(updated, ctx, "it has no dataset argument")
+        batch_size = named["batch_size"].value if "batch_size" in named else cst.Integer("1")
+        if isinstance(batch_size, cst.Name) and batch_size.value == "None":
+            return self._refuse(updated, ctx, "`batch_size=None` yields unbatched samples", "iterate the GeneratorDataset without `.batch()`")
+        dataset = named["dataset"].value
+        columns = self._columns(dataset, ctx)
+        if columns is None:
+            source = cst.Module([]).code_for_node(dataset)
+            return self._refuse(updated, ctx, f"the number of columns of `{source}` is not known")
+        shuffle = named["shuffle"].value if "shuffle" in named else cst.Name("False")
+        if isinstance(shuffle, cst.Name) and shuffle.value == "None":
+            shuffle = cst.Name("False")
+        if literal_bool(shuffle) is not False:
+            ctx.report("TM935", "the shuffled order comes from MindSpore's generator, not torch's", SHUFFLE.use_instead, severity=NOTE)
+        source_args = [
+            cst.Arg(dataset),
+            keyword("column_names", cst.List([cst.Element(cst.SimpleString(f'"{c}"')) for c in columns])),
+            keyword("shuffle", shuffle),
+        ]
+        workers = named.get("num_workers")
+        if workers is not None and not (isinstance(workers.value, cst.Integer) and workers.value.value == "0"):
+            source_args.append(keyword("num_parallel_workers", workers.value))
+        batch_args = [cst.Arg(batch_size)]
+        if "drop_last" in named:
+            batch_args.append(keyword("drop_remainder", named["drop_last"].value))
+        source = cst.Call(func=ctx.name("mindspore.dataset.GeneratorDataset"), args=tidy_args(source_args))
+        ctx.applied.add("TM311")
+        return cst.Call(func=cst.Attribute(value=source, attr=cst.Name("batch")), args=tidy_args(batch_args))
+
+    def _columns(self, dataset: cst.BaseExpression, ctx: ModuleContext) -> list[str] | None:
+        known = facts(ctx)
+        name = None
+        if isinstance(dataset, cst.Call) and isinstance(dataset.func, cst.Name):
+            name = dataset.func.value
+        elif isinstance(dataset, cst.Name):
+            kind = known.names.get(dataset.value)
+            if kind is not None and kind.startswith("dataset:"):
+                name = kind[8:]
+        arity = known.datasets.get(name) if name is not None else None
+        if arity is None or arity < 2:
+            return None
+        return ["data", "label"] if arity == 2 else [f"column_{i}" for i in range(arity)]
+
+    def _refuse(self, updated: cst.Call, ctx: ModuleContext, reason: str, hint: str = "") -> cst.Call:
+        ctx.report("TM936", f"DataLoader not converted: {reason}", hint or NOT_MAPPED.use_instead)
+        return updated

@@ -1,0 +1,1 @@
+"""TM3xx: nn structure: Module to Cell, containers, parameters, buffers, devices, modes, layer attributes."""

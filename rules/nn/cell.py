@@ -1,0 +1,261 @@
+"""TM301 Module → Cell and forward → construct; TM302 containers; TM306 layer attribute names."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from .facts import Facts, cst_kind, facts
+from .module_api import with_set_train
+from .layers import CONTAINERS, NO_COUNTERPART, canonical, param_name
+
+# References renamed wherever they occur (bases, calls, isinstance, annotations).
+NAME_RENAMES = {
+    "torch.nn.Module": "mindspore.nn.Cell",
+    "torch.nn.modules.module.Module": "mindspore.nn.Cell",
+    **CONTAINERS,
+}
+
+ATTRIBUTES = define(
+    "TM306",
+    "Layer attributes take MindSpore's parameter names",
+    "Renames the attributes of layers whose kind the file shows (`self.bn = nn.BatchNorm2d(...)`, "
+    "`bn = nn.BatchNorm2d(...)`, `model = Net()`): BatchNorm `weight`/`bias`/`running_mean`/`running_var` "
+    "→ `gamma`/`beta`/`moving_mean`/`moving_variance`, LayerNorm and GroupNorm `weight`/`bias` → "
+    "`gamma`/`beta`, Embedding `weight` → `embedding_table`, PReLU `weight` → `w`. A layer whose kind "
+    "cannot be seen keeps its attribute names.",
+    "MindSpore's layers register their parameters under these names (`parameters_and_names()` lists "
+    "`bn.gamma`, `bn.moving_mean`, `emb.embedding_table`); `self.bn.weight` does not exist on a "
+    "`nn.BatchNorm2d` Cell. Dense and Conv2d keep `weight`/`bias` with torch's (out, in, ...) layout.",
+    "`self.bn.gamma`, `self.bn.moving_mean`, `self.emb.embedding_table`.",
+    examples=(
+        Example(
+            before="import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.emb = nn.Embedding(10, 4)\n\n    def first(self):\n        return self.emb.weight[0]\n",
+            after="from mindspore import nn\n\nclass Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.emb = nn.Embedding(10, 4)\n\n    def first(self):\n        return self.emb.embedding_table[0]\n",
+        ),
+    ),
+    family="nn",
+)
+NO_ATTRIBUTE = define(
+    "TM930",
+    "Layer attribute without a MindSpore counterpart",
+    "Reports attributes of torch layers that MindSpore's layers do not have (`bn.num_batches_tracked`).",
+    "MindSpore's BatchNorm keeps no step counter; code that reads it needs another source for the count.",
+    "Keep a step counter of your own (`self.steps += 1`) where the count is needed.",
+)
+
+
+@register
+class CellRule(Rule):
+    meta = RuleMeta(
+        id="TM301",
+        title="nn.Module becomes nn.Cell, forward becomes construct",
+        what="Rewrites `class Net(nn.Module)` to `class Net(nn.Cell)`, renames the `forward` method of "
+        "every Module class of the file (also classes that derive from one of them) to `construct`, and "
+        "explicit `.forward(` calls on Modules (`self.block.forward(x)`, `super().forward(x)`) to "
+        "`.construct(`. `super().__init__()` stays: Cell's constructor takes no arguments either.",
+        why="A MindSpore Cell runs its `construct` method when called; a Cell with only a `forward` "
+        "method raises when called (seed 002: `nn.Module` is the base of every network, `forward` "
+        "defines the computation).",
+        use_instead="`class Net(nn.Cell)` with `def construct(self, x):`.",
+        examples=(
+            Example(
+                before="import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.scale = 2.0\n\n    def forward(self, x):\n        return x * self.scale\n\n"
+                "class Deeper(Net):\n    def forward(self, x):\n        return super().forward(x) * 2\n",
+                after="from mindspore import nn\n\nclass Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.scale = 2.0\n\n    def construct(self, x):\n        return x * self.scale\n\n"
+                "class Deeper(Net):\n    def construct(self, x):\n        return super().construct(x) * 2\n",
+            ),
+            Example(
+                before="from torch.nn import Module\n\nclass Head(Module):\n    def forward(self, x):\n        return x\n\n"
+                "def check(m):\n    return isinstance(m, Module)\n",
+                after="from mindspore import nn\n\nclass Head(nn.Cell):\n    def construct(self, x):\n        return x\n\n"
+                "def check(m):\n    return isinstance(m, nn.Cell)\n",
+            ),
+        ),
+        family="nn",
+    )
+    stage = API
+    order = 50
+    triggers = ("torch",)
+    methods = frozenset({"forward"})
+    extra = (ATTRIBUTES, NO_ATTRIBUTE)
+
+    def __init__(self) -> None:
+        self.ignore: set[int] = set()
+
+    # -- references to torch.nn.Module and the containers -------------------------------------
+    def visit_Import(self, node, ctx: ModuleContext) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node, ctx: ModuleContext) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: ModuleContext) -> None:
+        self.ignore.add(id(node.attr))
+
+    def leave_Attribute(self, original, updated, ctx: ModuleContext):
+        return self._rename(original, updated, ctx)
+
+    def leave_Name(self, original, updated, ctx: ModuleContext):
+        if id(original) in self.ignore:
+            return updated
+        return self._rename(original, updated, ctx)
+
+    def _rename(self, original, updated, ctx: ModuleContext):
+        target = NAME_RENAMES.get(ctx.qualname(original) or "")
+        if target is None:
+            return updated
+        ctx.applied.add("TM302" if target != "mindspore.nn.Cell" else "TM301")
+        return ctx.name(target)
+
+    # -- classes, methods and attributes: walked here because such statements may not mention torch
+    def _top_level(self, original, updated, ctx: ModuleContext):
+        if len(ctx.stack) != 1 or ctx.stack[0] is not original:
+            return updated
+        known = facts(ctx)
+        if not known.classes and not known.names:
+            return updated
+        walker = _Structure(ctx, known)
+        result = updated.visit(walker)
+        return result
+
+    leave_ClassDef = leave_FunctionDef = leave_SimpleStatementLine = _top_level
+    leave_For = leave_While = leave_If = leave_With = leave_Try = _top_level
+
+    def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        known = facts(ctx)
+        if not any(known.mode_dependent(kind) for kind in known.names.values()):
+            return updated
+        body = with_set_train(list(updated.body), ctx)
+        return updated if body is None else updated.with_changes(body=body)
+
+
+@register
+class ContainerRule(Rule):
+    """Containers are renamed by CellRule's reference pass; this class carries their docs."""
+
+    meta = RuleMeta(
+        id="TM302",
+        title="Sequential, ModuleList and ModuleDict become SequentialCell, CellList and CellDict",
+        what="Renames `nn.Sequential` → `nn.SequentialCell`, `nn.ModuleList` → `nn.CellList`, "
+        "`nn.ModuleDict` → `nn.CellDict`, in calls, base classes and `isinstance` checks.",
+        why="These are MindSpore's containers: their cells are registered, so their parameters are "
+        "found by `trainable_params()` and saved with the network, with the same `0.weight`-style names "
+        "(seed 002: children in a container are registered and managed recursively).",
+        use_instead="`nn.SequentialCell(nn.Dense(20, 10), nn.ReLU())`, `nn.CellList([...])`.",
+        examples=(
+            Example(
+                before="import torch.nn as nn\n\nclass Half(nn.Module):\n    def forward(self, x):\n        return x / 2\n\n"
+                "layers = nn.ModuleList([Half(), Half()])\nbody = nn.Sequential(Half(), Half())\n"
+                "table = nn.ModuleDict({'a': Half()})\nok = isinstance(body, nn.Sequential)\n",
+                after="from mindspore import nn\n\nclass Half(nn.Cell):\n    def construct(self, x):\n        return x / 2\n\n"
+                "layers = nn.CellList([Half(), Half()])\nbody = nn.SequentialCell(Half(), Half())\n"
+                "table = nn.CellDict({'a': Half()})\nok = isinstance(body, nn.SequentialCell)\n",
+            ),
+        ),
+        family="nn",
+    )
+    stage = API
+    order = 50
+
+
+class _Structure(cst.CSTTransformer):
+    """forward → construct and layer attribute renames over one top-level statement."""
+
+    def __init__(self, ctx: ModuleContext, known: Facts) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.known = known
+        # Innermost last: the Module class name, or None for other classes and functions.
+        self.scopes: list[tuple[str, str | None]] = []
+        self.statements: list[cst.CSTNode] = []
+        self.mode_dependent = any(known.mode_dependent(kind) for kind in known.names.values())
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, _STATEMENTS):
+            self.statements.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node, updated_node):
+        result = super().on_leave(original_node, updated_node)
+        if isinstance(original_node, _STATEMENTS):
+            self.statements.pop()
+            info = self.ctx.statements.get(id(original_node))
+            if info is not None and result is not original_node and isinstance(result, cst.CSTNode):
+                self.ctx.statements.setdefault(id(result), info)
+        return result
+
+    def _class(self) -> str | None:
+        for kind, name in reversed(self.scopes):
+            if kind == "class":
+                return name
+        return None
+
+    def leave_IndentedBlock(self, original, updated: cst.IndentedBlock):
+        if self._class() is not None or not self.mode_dependent:
+            return updated
+        body = with_set_train(list(updated.body), self.ctx)
+        return updated if body is None else updated.with_changes(body=body)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        name = node.name.value
+        self.scopes.append(("class", name if name in self.known.classes else None))
+
+    def leave_ClassDef(self, original, updated):
+        self.scopes.pop()
+        return updated
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.append(("function", None))
+
+    def leave_FunctionDef(self, original, updated):
+        self.scopes.pop()
+        if updated.name.value == "forward" and self.scopes and self.scopes[-1][0] == "class" and self.scopes[-1][1]:
+            self.ctx.applied.add("TM301")
+            return updated.with_changes(name=cst.Name("construct"))
+        return updated
+
+    def leave_Call(self, original, updated: cst.Call):
+        func = updated.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "forward":
+            return updated
+        receiver = func.value
+        module = False
+        if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
+            module = self._class() is not None
+        elif isinstance(receiver, cst.Name) and receiver.value in self.known.classes:
+            module = True
+        else:
+            module = self.known.is_module_kind(cst_kind(receiver, self.known, self._class()))
+        if not module:
+            return updated
+        self.ctx.applied.add("TM301")
+        return updated.with_changes(func=func.with_changes(attr=cst.Name("construct")))
+
+    def leave_Attribute(self, original, updated: cst.Attribute):
+        attribute = updated.attr.value
+        if attribute not in _RENAMED and attribute not in NO_COUNTERPART:
+            return updated
+        kind = cst_kind(updated.value, self.known, self._class())
+        if kind is None or not kind.startswith("layer:"):
+            return updated
+        layer = canonical(kind[6:])
+        if attribute in NO_COUNTERPART and param_name(layer, "running_mean"):
+            self.ctx.report(
+                "TM930", f"`{layer}` has no `{attribute}` in MindSpore", NO_COUNTERPART[attribute], node=self.statements[-1] if self.statements else None
+            )
+            return updated
+        new = param_name(layer, attribute)
+        if new is None:
+            return updated
+        self.ctx.applied.add("TM306")
+        return updated.with_changes(attr=cst.Name(new))
+
+
+_STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+_RENAMED = frozenset({"weight", "bias", "running_mean", "running_var"})

@@ -1,0 +1,349 @@
+"""What a module's source says about its Modules, layers, devices and datasets.
+
+One ``ast`` pass over the original source, shared by the nn, data and checkpoint rules. A *kind* says
+what an expression holds: ``class:Net`` (a Module class of this file), ``layer:torch.nn.BatchNorm2d``
+or ``list:<kind>`` (a ModuleList/Sequential whose elements share one kind). A name or attribute has a
+kind only when every assignment to it gives that same kind; function parameters of the same name are
+taken to hold what the name holds elsewhere in the file (``def train(model)`` next to
+``model = Net()``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from ...migrator.aliases import dotted, resolve
+from ...migrator.context import ModuleContext
+from .layers import CONTAINERS, MODE_DEPENDENT, canonical, is_layer
+
+AMBIGUOUS = "?"
+# Calls that return their receiver (for a Module): `Net().to(device)` is still a Net.
+PASS_THROUGH = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"})
+_DEVICE_STRING = re.compile(r"^(cpu|cuda|mps|xpu|npu)(:\d+)?$")
+DATASET_BASES = frozenset(
+    {
+        "torch.utils.data.Dataset",
+        "torch.utils.data.dataset.Dataset",
+        "torch.utils.data.IterableDataset",
+        "torch.utils.data.dataset.IterableDataset",
+    }
+)
+
+
+@dataclass
+class ModuleClass:
+    name: str
+    bases: list[str]
+    attrs: dict[str, str] = field(default_factory=dict)
+    buffers: set[str] = field(default_factory=set)
+    mode_dependent: bool = False
+    node: ast.ClassDef | None = None
+
+
+@dataclass
+class Facts:
+    classes: dict[str, ModuleClass] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    devices: set[str] = field(default_factory=set)
+    # Dataset subclasses -> number of values `__getitem__` returns (None when unknown).
+    datasets: dict[str, int | None] = field(default_factory=dict)
+
+    def attr(self, class_name: str, attribute: str) -> str | None:
+        seen = set()
+        stack = [class_name]
+        while stack:
+            name = stack.pop(0)
+            if name in seen or name not in self.classes:
+                continue
+            seen.add(name)
+            info = self.classes[name]
+            if attribute in info.attrs:
+                kind = info.attrs[attribute]
+                return None if kind == AMBIGUOUS else kind
+            stack.extend(info.bases)
+        return None
+
+    def is_module_kind(self, kind: str | None) -> bool:
+        return kind is not None and kind.startswith(("class:", "layer:", "list:"))
+
+    def mode_dependent(self, kind: str | None) -> bool:
+        if kind is None:
+            return False
+        if kind.startswith("class:"):
+            info = self.classes.get(kind[6:])
+            return info is not None and info.mode_dependent
+        if kind.startswith("list:"):
+            return self.mode_dependent(kind[5:])
+        return kind[6:] in MODE_DEPENDENT
+
+    def has_buffers(self, kind: str | None) -> bool:
+        if kind is None or not kind.startswith("class:"):
+            return False
+        info = self.classes.get(kind[6:])
+        return info is not None and (bool(info.buffers) or info.mode_dependent)
+
+
+def facts(ctx: ModuleContext) -> Facts:
+    cached = ctx.state.get("nn.facts")
+    if cached is None:
+        cached = ctx.state["nn.facts"] = analyse(ast.parse(ctx.source), ctx.aliases)
+    return cached  # type: ignore[return-value]
+
+
+# -- the ast pass ---------------------------------------------------------------------------
+def _qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    name = dotted(node)
+    return resolve(name, aliases) if name else None
+
+
+class _Analyser:
+    def __init__(self, tree: ast.Module, aliases: dict[str, str]) -> None:
+        self.tree = tree
+        self.aliases = aliases
+        self.facts = Facts()
+        self.bindings: dict[str, list[ast.AST | None]] = {}
+
+    def run(self) -> Facts:
+        class_defs = [n for n in ast.walk(self.tree) if isinstance(n, ast.ClassDef)]
+        self._find_classes(class_defs)
+        self._collect_bindings()
+        # Kinds of names and attributes may depend on each other: iterate to a fixed point.
+        for _ in range(4):
+            names = self._name_kinds()
+            for info in self.facts.classes.values():
+                info.attrs = self._attr_kinds(info.node)
+            if names == self.facts.names:
+                break
+            self.facts.names = names
+        self._mode_dependence()
+        self._devices()
+        return self.facts
+
+    def _find_classes(self, class_defs: list[ast.ClassDef]) -> None:
+        found = True
+        while found:
+            found = False
+            for node in class_defs:
+                if node.name in self.facts.classes:
+                    continue
+                bases = []
+                module = False
+                for base in node.bases:
+                    qualified = _qualified(base, self.aliases)
+                    if qualified is not None and is_layer(qualified):
+                        module = True
+                    elif isinstance(base, ast.Name) and base.id in self.facts.classes:
+                        module = True
+                        bases.append(base.id)
+                    elif qualified in DATASET_BASES:
+                        self.facts.datasets[node.name] = _getitem_arity(node)
+                if module:
+                    self.facts.classes[node.name] = ModuleClass(node.name, bases, node=node)
+                    self.facts.datasets.pop(node.name, None)
+                    found = True
+                elif node.name not in self.facts.datasets and _defines(node, "__getitem__"):
+                    # Any class with __getitem__ feeds GeneratorDataset, with or without a base.
+                    self.facts.datasets[node.name] = _getitem_arity(node)
+
+    def _collect_bindings(self) -> None:
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._bind(target, node.value)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
+                self._bind(node.target, getattr(node, "value", None) if isinstance(node, ast.AnnAssign) else None)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                self._bind(node.target, None)
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                self._bind(node.optional_vars, None)
+            elif isinstance(node, ast.NamedExpr):
+                self._bind(node.target, node.value)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.bindings.setdefault(node.name, []).append(None)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    self.bindings.setdefault((alias.asname or alias.name).split(".")[0], []).append(None)
+
+    def _bind(self, target: ast.AST, value: ast.AST | None) -> None:
+        if isinstance(target, ast.Name):
+            self.bindings.setdefault(target.id, []).append(value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self._bind(element, None)
+        elif isinstance(target, ast.Starred):
+            self._bind(target.value, None)
+
+    def _name_kinds(self) -> dict[str, str]:
+        kinds = {}
+        for name, values in self.bindings.items():
+            found = {self.kind(v) if v is not None else None for v in values}
+            if len(found) == 1 and None not in found:
+                kinds[name] = found.pop()
+        return kinds
+
+    def _attr_kinds(self, node: ast.ClassDef) -> dict[str, str]:
+        kinds: dict[str, str] = {}
+        info = self.facts.classes[node.name]
+        for sub in _walk_class(node):
+            targets: list[tuple[str, ast.AST | None]] = []
+            if isinstance(sub, ast.Assign):
+                for target in sub.targets:
+                    targets.extend(_self_attrs(target, sub.value))
+            elif isinstance(sub, (ast.AnnAssign, ast.AugAssign)):
+                targets.extend(_self_attrs(sub.target, None))
+            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.args:
+                key = sub.args[0]
+                literal = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+                if sub.func.attr == "register_buffer" and literal:
+                    info.buffers.add(literal)
+                    targets.append((literal, None))
+                elif sub.func.attr in ("add_module", "register_module", "register_parameter") and literal:
+                    targets.append((literal, sub.args[1] if len(sub.args) > 1 else None))
+            for attribute, value in targets:
+                kind = self.kind(value) if value is not None else None
+                previous = kinds.get(attribute)
+                kinds[attribute] = kind or AMBIGUOUS if previous in (None, kind) else AMBIGUOUS
+        return kinds
+
+    def kind(self, value: ast.AST) -> str | None:
+        if isinstance(value, ast.Call):
+            func = value.func
+            qualified = _qualified(func, self.aliases)
+            if qualified is not None and is_layer(qualified):
+                qualified = canonical(qualified)
+                if qualified in CONTAINERS and qualified != "torch.nn.ModuleDict":
+                    element = self._uniform(value.args[0] if len(value.args) == 1 and qualified == "torch.nn.ModuleList" else value.args)
+                    return "list:" + element if element else "layer:" + qualified
+                return "layer:" + qualified
+            if isinstance(func, ast.Name) and func.id in self.facts.classes:
+                return "class:" + func.id
+            if isinstance(func, ast.Name) and func.id in self.facts.datasets:
+                return "dataset:" + func.id
+            if isinstance(func, ast.Attribute) and func.attr in PASS_THROUGH:
+                inner = self.kind(func.value)
+                return inner if self.facts.is_module_kind(inner) else None
+            return None
+        if isinstance(value, ast.Name):
+            return self.facts.names.get(value.id)
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+            return None
+        return None
+
+    def _uniform(self, elements) -> str | None:
+        if isinstance(elements, (ast.ListComp, ast.GeneratorExp)):
+            return self.kind(elements.elt)
+        if isinstance(elements, (ast.List, ast.Tuple)):
+            elements = elements.elts
+        if not isinstance(elements, list) or not elements:
+            return None
+        kinds = {self.kind(e) for e in elements}
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _mode_dependence(self) -> None:
+        changed = True
+        while changed:
+            changed = False
+            for info in self.facts.classes.values():
+                if info.mode_dependent:
+                    continue
+                if any(self.facts.classes.get(b, ModuleClass("", [])).mode_dependent for b in info.bases) or any(
+                    self._mode_node(n) for n in _walk_class(info.node)
+                ):
+                    info.mode_dependent = changed = True
+
+    def _mode_node(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Attribute) and node.attr == "training" and isinstance(node.value, ast.Name):
+            return node.value.id == "self"
+        if isinstance(node, ast.Call):
+            qualified = _qualified(node.func, self.aliases)
+            if qualified is not None and canonical(qualified) in MODE_DEPENDENT:
+                return True
+            if isinstance(node.func, ast.Name) and node.func.id in self.facts.classes:
+                return self.facts.classes[node.func.id].mode_dependent
+        return False
+
+    def _devices(self) -> None:
+        for name, values in self.bindings.items():
+            if values and all(v is not None and self.device_expression(v) for v in values):
+                self.facts.devices.add(name)
+
+    def device_expression(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return bool(_DEVICE_STRING.match(node.value))
+        if isinstance(node, ast.Call):
+            return _qualified(node.func, self.aliases) == "torch.device"
+        if isinstance(node, ast.IfExp):
+            return self.device_expression(node.body) and self.device_expression(node.orelse)
+        if isinstance(node, ast.Name):
+            return node.id in self.facts.devices
+        return False
+
+
+def _walk_class(node: ast.ClassDef):
+    """Every node of a class body, not entering nested classes."""
+    stack = list(node.body)
+    while stack:
+        sub = stack.pop()
+        yield sub
+        stack.extend(c for c in ast.iter_child_nodes(sub) if not isinstance(c, ast.ClassDef))
+
+
+def _self_attrs(target: ast.AST, value: ast.AST | None) -> list[tuple[str, ast.AST | None]]:
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        return [(target.attr, value)]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [pair for element in target.elts for pair in _self_attrs(element, None)]
+    return []
+
+
+def _defines(node: ast.ClassDef, method: str) -> bool:
+    return any(isinstance(item, ast.FunctionDef) and item.name == method for item in node.body)
+
+
+def _getitem_arity(node: ast.ClassDef) -> int | None:
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef) and item.name == "__getitem__":
+            arities = set()
+            for sub in ast.walk(item):
+                if isinstance(sub, ast.Return):
+                    value = sub.value
+                    if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+                        arities.add(len(value.elts))
+                    elif value is None or isinstance(value, (ast.Dict, ast.DictComp, ast.Tuple, ast.List)):
+                        arities.add(None)
+                    else:
+                        arities.add(1 if isinstance(value, (ast.Call, ast.Subscript, ast.Name, ast.BinOp)) else None)
+            return arities.pop() if len(arities) == 1 else None
+    return None
+
+
+def analyse(tree: ast.Module, aliases: dict[str, str]) -> Facts:
+    """Facts about a parsed module, given its torch aliases."""
+    return _Analyser(tree, aliases).run()
+
+
+# -- kinds of LibCST expressions ------------------------------------------------------------
+def cst_kind(node: cst.BaseExpression, known: Facts, current_class: str | None) -> str | None:
+    """The kind of a LibCST expression: `self.bn`, `model.encoder.norm`, `self.layers[0]`."""
+    if isinstance(node, cst.Name):
+        if node.value == "self" and current_class is not None:
+            return "class:" + current_class
+        return known.names.get(node.value)
+    if isinstance(node, cst.Attribute):
+        outer = cst_kind(node.value, known, current_class)
+        if outer is not None and outer.startswith("class:"):
+            return known.attr(outer[6:], node.attr.value)
+        return None
+    if isinstance(node, cst.Subscript):
+        outer = cst_kind(node.value, known, current_class)
+        return outer[5:] if outer is not None and outer.startswith("list:") else None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in PASS_THROUGH:
+        inner = cst_kind(node.func.value, known, current_class)
+        return inner if known.is_module_kind(inner) else None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in known.classes:
+        return "class:" + node.func.value
+    return None

@@ -1,0 +1,204 @@
+"""TM305 parameters()/named_parameters(); TM308 train()/eval() → set_train, and torch's training default."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.findings import WARNING
+from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from .common import GUESSED, KNOWN, method, module_receiver, receiver_kind, split_args
+from .facts import facts
+
+GUESS = define(
+    "TM932",
+    "Receiver taken to be a Module from its name",
+    "Reports a Module method call that was converted although the file does not show that its receiver "
+    "is a Module; only its name (`model`, `net`, `encoder` ...) says so.",
+    "`model.eval()` is a Module call in practice, but a receiver of another type would now call a "
+    "method it lacks.",
+    "Check that the receiver is a Cell; annotate or construct it in the file to make this certain.",
+    severity=WARNING,
+)
+NAMED = define(
+    "TM933",
+    "parameters_and_names() also yields non-trainable Parameters",
+    "Reports `named_parameters()` on a Module that holds statistics or buffers: its MindSpore form also "
+    "yields them (`bn.moving_mean`), under MindSpore's names.",
+    "In MindSpore, BatchNorm statistics and converted buffers are Parameters with requires_grad=False.",
+    "Filter with `if p.requires_grad`, or iterate `net.trainable_params()` for the trainable ones.",
+    severity=WARNING,
+)
+MODE = define(
+    "TM308",
+    "train()/eval() become set_train(); a new Module starts in training mode",
+    "Rewrites `model.train()` → `model.set_train()`, `model.train(False)` → `model.set_train(False)`, "
+    "`model.eval()` → `model.set_train(False)`, and adds `model.set_train()` after a Module that has "
+    "BatchNorm or Dropout layers is constructed (`model = Net()`), unless the next statement sets the mode.",
+    "A torch Module is created in training mode; a MindSpore Cell is created with `training=False`, so "
+    "without `set_train()` its BatchNorm would normalise with the moving statistics and its Dropout "
+    "would do nothing while the torch original trains (seed 002: `eval()` turns Dropout and BatchNorm "
+    "updates off, `train(mode=True)` turns them on).",
+    "`net.set_train()` before training, `net.set_train(False)` before evaluation.",
+    examples=(
+        Example(
+            before="import torch.nn as nn\n\nmodel = nn.Sequential(nn.BatchNorm1d(3))\nmodel.eval()\nmodel.train()\n",
+            after="from mindspore import nn\n\nmodel = nn.SequentialCell(nn.BatchNorm1d(3))\nmodel.set_train(False)\nmodel.set_train()\n",
+        ),
+        Example(
+            before="import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.drop = nn.Dropout(0.5)\n\nnet = Net()\nout = net\n",
+            after="from mindspore import nn\n\nclass Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.drop = nn.Dropout(p=0.5)\n\nnet = Net()\nnet.set_train()\nout = net\n",
+        ),
+    ),
+    family="nn",
+)
+
+
+@register
+class ParametersRule(Rule):
+    meta = RuleMeta(
+        id="TM305",
+        title="parameters() becomes trainable_params(), named_parameters() parameters_and_names()",
+        what="Rewrites `model.parameters()` → `model.trainable_params()` (as in "
+        "`optim.SGD(model.parameters(), lr=0.1)`), and `model.named_parameters()` → "
+        "`model.parameters_and_names()`, on receivers the file shows to be Modules.",
+        why="A Cell lists its trainable Parameters with `trainable_params()`, which is what a torch "
+        "optimizer receives from `parameters()` (BatchNorm statistics are not trainable in either "
+        "framework). `parameters_and_names()` yields (name, Parameter) pairs like `named_parameters()` "
+        "(seed 002), but also the non-trainable ones (TM933).",
+        use_instead="`optim.Adam(net.trainable_params(), lr=1e-3)`; `for name, p in net.parameters_and_names():`.",
+        examples=(
+            Example(
+                before="import torch.nn as nn\n\nclass Net(nn.Module):\n    pass\n\nmodel = Net()\nparams = list(model.parameters())\n"
+                "for name, p in model.named_parameters():\n    print(name)\n",
+                after="from mindspore import nn\n\nclass Net(nn.Cell):\n    pass\n\nmodel = Net()\nparams = list(model.trainable_params())\n"
+                "for name, p in model.parameters_and_names():\n    print(name)\n",
+            ),
+        ),
+        family="nn",
+    )
+    stage = API
+    order = 50
+    methods = frozenset({"parameters", "named_parameters", "train", "eval"})
+    torch_only_methods = frozenset({"named_parameters", "eval"})
+    extra = (GUESS, NAMED, MODE)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        func = updated.func
+        if not isinstance(func, cst.Attribute):
+            return updated
+        name = func.attr.value
+        if name not in self.methods or ctx.qualname(func) is not None:
+            return updated
+        receiver = func.value
+        certainty = module_receiver(receiver, ctx)
+        if certainty is None:
+            return updated
+        if name == "parameters":
+            new = updated.with_changes(func=func.with_changes(attr=cst.Name("trainable_params")))
+            rule = "TM305"
+        elif name == "named_parameters":
+            new = self._named(updated, ctx)
+            if new is None:
+                return updated
+            rule = "TM305"
+            if certainty == KNOWN and facts(ctx).has_buffers(receiver_kind(receiver, ctx)):
+                ctx.report("TM933", "`parameters_and_names()` also yields the non-trainable statistics and buffers", NAMED.use_instead, severity=WARNING)
+        else:
+            new = self._mode(updated, name)
+            if new is None:
+                return updated
+            rule = "TM308"
+        if certainty == GUESSED:
+            ctx.report("TM932", f"`.{name}()` converted on a receiver taken to be a Module from its name", GUESS.use_instead, severity=WARNING)
+        ctx.applied.add(rule)
+        return new
+
+    def _named(self, call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
+        renames = {"prefix": "name_prefix", "recurse": "expand"}
+        args = []
+        for arg in call.args:
+            if arg.star or (arg.keyword is not None and arg.keyword.value not in renames):
+                return None
+            if arg.keyword is not None:
+                arg = arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
+            args.append(arg)
+        return call.with_changes(func=call.func.with_changes(attr=cst.Name("parameters_and_names")), args=args)
+
+    def _mode(self, call: cst.Call, name: str) -> cst.Call | None:
+        positional, keywords = split_args(call)
+        if name == "eval":
+            if call.args:
+                return None
+            args = [cst.Arg(cst.Name("False"))]
+        else:
+            if len(call.args) > 1 or set(keywords) - {"mode"} or any(a.star for a in call.args):
+                return None
+            args = [a.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT) for a in call.args]
+        return call.with_changes(func=call.func.with_changes(attr=cst.Name("set_train")), args=args)
+
+
+def with_set_train(body: list, ctx: ModuleContext) -> list | None:
+    """``body`` with ``name.set_train()`` after each statement that builds a mode-dependent Module,
+    unless the next statement sets the mode; None when nothing is added."""
+    known = facts(ctx)
+    out: list = []
+    added = False
+    for index, statement in enumerate(body):
+        out.append(statement)
+        target = _constructed(statement, known)
+        if target is None:
+            continue
+        following = body[index + 1] if index + 1 < len(body) else None
+        if following is not None and _sets_mode(following, target):
+            continue
+        line = cst.SimpleStatementLine([cst.Expr(method(cst.Name(target), "set_train"))])
+        ctx.copy_position(line, statement)
+        out.append(line)
+        added = True
+    if added:
+        ctx.applied.add("TM308")
+    return out if added else None
+
+
+def _constructed(statement: cst.CSTNode, known) -> str | None:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+        return None
+    target = small.targets[0].target.value
+    kind = known.names.get(target)
+    if kind is None or not known.mode_dependent(kind) or not _constructs(small.value, known):
+        return None
+    return target
+
+
+def _constructs(value: cst.BaseExpression, known) -> bool:
+    """`Net(...)`, `nn.Sequential(...)`, `Net().to(device)`: an expression that builds a Module."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in ("to", "cuda", "cpu", "float", "double"):
+        value = value.func.value
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Name) and value.func.value in known.classes:
+        return True
+    name = ModuleContext.dotted(None, value.func)  # type: ignore[arg-type]
+    return name is not None and name.rsplit(".", 1)[-1][:1].isupper()
+
+
+def _sets_mode(statement: cst.CSTNode, target: str) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine) or not statement.body:
+        return False
+    small = statement.body[0]
+    if not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
+        return False
+    func = small.value.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value in ("set_train", "train", "eval")
+        and isinstance(func.value, cst.Name)
+        and func.value.value == target
+    )
+

@@ -1,0 +1,169 @@
+"""TM303 nn.Parameter → mindspore.Parameter; TM304 register_buffer → a non-trainable Parameter."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from .common import current_class, keyword, literal_bool, split_args, string_value
+
+PARAMETER_NAMES = ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
+
+BUFFER = define(
+    "TM304",
+    "register_buffer becomes a non-trainable Parameter",
+    "Rewrites `self.register_buffer('name', t)` to `self.name = mindspore.Parameter(t, "
+    "requires_grad=False)` (through `setattr` when the name is not a literal), and a non-persistent "
+    "buffer (`persistent=False`) to a plain attribute.",
+    "A torch buffer is state that is saved with the model but never optimised (seed 002: buffers are "
+    "recorded by `state_dict()` and not updated by the optimizer). In MindSpore that is a Parameter with "
+    "`requires_grad=False`: `save_checkpoint` writes it (as it writes BatchNorm's `moving_mean`) and "
+    "`trainable_params()` leaves it out. A non-persistent buffer is not saved, so it is an attribute.",
+    "`self.mask = mindspore.Parameter(mask, requires_grad=False)`.",
+    examples=(
+        Example(
+            before="import torch\nimport torch.nn as nn\n\nclass Norm(nn.Module):\n    def __init__(self, mean):\n"
+            "        super().__init__()\n        self.register_buffer('mean', mean)\n"
+            "        self.register_buffer('scale', mean * 2, persistent=False)\n",
+            after="import mindspore\nfrom mindspore import nn\n\nclass Norm(nn.Cell):\n    def __init__(self, mean):\n"
+            "        super().__init__()\n        self.mean = mindspore.Parameter(mean, requires_grad=False)\n"
+            "        self.scale = mean * 2\n",
+        ),
+    ),
+    family="nn",
+)
+BUFFER_REPORT = define(
+    "TM931",
+    "Buffer or parameter that cannot be converted with certainty",
+    "Reports `register_buffer` and `nn.Parameter` uses whose MindSpore form is not certain: a `None` "
+    "buffer, a call used as a value, a Parameter without data.",
+    "MindSpore holds saved state in Parameters that always have a value.",
+    "Create the state with a value: `self.name = mindspore.Parameter(value, requires_grad=False)`.",
+)
+
+
+@register
+class ParameterRule(Rule):
+    meta = RuleMeta(
+        id="TM303",
+        title="nn.Parameter becomes mindspore.Parameter",
+        what="Rewrites `nn.Parameter(t)` / `torch.nn.Parameter(t, requires_grad=False)` to "
+        "`mindspore.Parameter(t, requires_grad=...)`, and `isinstance(p, nn.Parameter)` checks.",
+        why="A Parameter assigned to a Cell attribute is registered under the attribute's name, found by "
+        "`trainable_params()` and saved by `save_checkpoint`, as an `nn.Parameter` is in a Module "
+        "(seed 002: a Parameter is a Tensor that registers itself when assigned to a Module).",
+        use_instead="`self.scale = mindspore.Parameter(ops.ones(3))`.",
+        examples=(
+            Example(
+                before="import torch.nn as nn\n\nclass Scale(nn.Module):\n    def __init__(self, init):\n"
+                "        super().__init__()\n        self.scale = nn.Parameter(init)\n"
+                "        self.shift = nn.Parameter(data=init, requires_grad=False)\n",
+                after="import mindspore\nfrom mindspore import nn\n\nclass Scale(nn.Cell):\n    def __init__(self, init):\n"
+                "        super().__init__()\n        self.scale = mindspore.Parameter(init)\n"
+                "        self.shift = mindspore.Parameter(default_input=init, requires_grad=False)\n",
+            ),
+        ),
+        family="nn",
+    )
+    stage = API
+    order = 50
+    methods = frozenset({"register_buffer"})
+    torch_only_methods = frozenset({"register_buffer"})
+    extra = (BUFFER, BUFFER_REPORT)
+
+    def visit_Import(self, node, ctx) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node, ctx) -> bool:
+        return False
+
+    def __init__(self) -> None:
+        self.ignore: set[int] = set()
+
+    def visit_Attribute(self, node: cst.Attribute, ctx: ModuleContext) -> None:
+        self.ignore.add(id(node.attr))
+
+    def leave_Name(self, original, updated, ctx: ModuleContext):
+        if id(original) in self.ignore:
+            return updated
+        return self._rename(original, updated, ctx)
+
+    def leave_Attribute(self, original, updated, ctx: ModuleContext):
+        return self._rename(original, updated, ctx)
+
+    def _rename(self, original, updated, ctx: ModuleContext):
+        if ctx.qualname(original) not in PARAMETER_NAMES:
+            return updated
+        ctx.applied.add("TM303")
+        return ctx.name("mindspore.Parameter")
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        if ctx.qualname(original.func) in PARAMETER_NAMES:
+            if not original.args:
+                ctx.report("TM931", "`nn.Parameter()` without data", BUFFER_REPORT.use_instead)
+                return updated
+            args = [
+                a.with_changes(keyword=cst.Name("default_input")) if a.keyword is not None and a.keyword.value == "data" else a
+                for a in updated.args
+            ]
+            return updated.with_changes(args=args)
+        return updated
+
+    # register_buffer is a statement of its own in practice; as a value it is reported.
+    def leave_SimpleStatementLine(self, original, updated: cst.SimpleStatementLine, ctx: ModuleContext):
+        body = []
+        changed = False
+        for small in updated.body:
+            call = small.value if isinstance(small, cst.Expr) else None
+            new = self._buffer(call, ctx) if isinstance(call, cst.Call) else None
+            if new is not None:
+                body.append(new.with_changes(semicolon=small.semicolon))
+                changed = True
+            else:
+                body.append(small)
+        return updated.with_changes(body=body) if changed else updated
+
+    def _buffer(self, call: cst.Call, ctx: ModuleContext) -> cst.BaseSmallStatement | None:
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "register_buffer":
+            return None
+        owner = func.value
+        positional, keywords = split_args(call)
+        values = positional + [keywords[k] for k in ("name", "tensor") if k in keywords]
+        if len(values) != 2 or any(a.star for a in call.args) or set(keywords) - {"name", "tensor", "persistent"}:
+            return None
+        name_arg, tensor_arg = values[0].value, values[1].value
+        if isinstance(tensor_arg, cst.Name) and tensor_arg.value == "None":
+            ctx.report("TM931", "`register_buffer` with a `None` value", BUFFER_REPORT.use_instead)
+            return None
+        persistent = literal_bool(keywords["persistent"].value) if "persistent" in keywords else True
+        if persistent is None:
+            ctx.report("TM931", "`register_buffer` with a computed `persistent=`", BUFFER_REPORT.use_instead)
+            return None
+        if not (isinstance(owner, cst.Name) and owner.value == "self" and current_class(ctx)):
+            return None
+        value = tensor_arg
+        if persistent:
+            value = cst.Call(
+                func=ctx.name("mindspore.Parameter"),
+                args=[
+                    cst.Arg(value=tensor_arg, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                    keyword("requires_grad", cst.Name("False")),
+                ],
+            )
+        ctx.applied.add("TM304")
+        name = string_value(name_arg)
+        if name is not None and name.isidentifier():
+            target = cst.Attribute(value=owner, attr=cst.Name(name))
+            return cst.Assign(targets=[cst.AssignTarget(target=target)], value=value)
+        return cst.Expr(
+            cst.Call(
+                func=cst.Name("setattr"),
+                args=[
+                    cst.Arg(owner, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                    cst.Arg(name_arg, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                    cst.Arg(value),
+                ],
+            )
+        )

@@ -1,0 +1,261 @@
+"""Analyse one scope (a function body or the module body): its gradient-state events, the parameter
+set of each, the flow of G, and the forward region of every live backward. The result is a plan
+the rewrite applies, or the problems that keep the scope as it is."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ..common.dataflow import usage
+from .events import READS, TRANSFORMS, Event, event_of, is_optimizer, manual_update_of, mentions_grad
+from .facts import ModuleFacts
+from .forward import Region, ScopeInfo, build_region, is_pure
+from .gradstate import INIT, GradFlow, Liveness, index_scope, leaves, liveness
+
+
+@dataclass
+class Problem:
+    rule: str
+    message: str
+    stmt: cst.CSTNode
+
+
+@dataclass
+class Plan:
+    scope: ScopeInfo
+    events: dict[int, Event]
+    psets: list[str]
+    manual: set[str]  # psets that are models updated by hand (weights: M.trainable_params())
+    flow: GradFlow
+    live: Liveness
+    regions: list[Region] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
+    init_unknown: bool = False
+    handled: list[Event] = field(default_factory=list)  # the events this plan claims
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and bool(self.regions)
+
+
+def function_params(node: cst.CSTNode) -> list[str]:
+    if not isinstance(node, cst.FunctionDef):
+        return []
+    params = node.params
+    names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.append(star.name.value)
+    return names
+
+
+def scope_body(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    if isinstance(node, cst.Module):
+        return node.body
+    if isinstance(node.body, cst.IndentedBlock):
+        return node.body.body
+    return ()
+
+
+def analyze(node: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts, closures: set[str]) -> Plan | None:
+    body = scope_body(node)
+    places = index_scope(body)
+    events: dict[int, Event] = {}
+    grad_reads: list[cst.CSTNode] = []
+    inside_manual: set[int] = set()
+    for stmt in leaves(body):
+        if id(stmt) in inside_manual:
+            continue
+        event = None
+        if isinstance(stmt, cst.SimpleStatementLine):
+            event = event_of(stmt, ctx, facts)
+        elif isinstance(stmt, (cst.For, cst.With)):
+            event = manual_update_of(stmt, ctx)
+            if event is not None:
+                inside_manual.update(id(s) for s in leaves([stmt]))
+        if event is not None:
+            events[id(stmt)] = event
+        elif isinstance(stmt, cst.SimpleStatementLine) and mentions_grad(stmt):
+            grad_reads.append(stmt)
+    backwards = [e for e in events.values() if e.kind == "backward"]
+    scope = ScopeInfo(body, node, places, set(facts.models), ctx.aliases, lambda name: facts.is_pure_model(name, ctx.aliases), function_params(node), events, dict(facts.optimizers), set(facts.losses))
+    if isinstance(node, cst.FunctionDef) and node.name.value in closures:
+        plan = Plan(scope, events, [], set(), GradFlow({}, ()), Liveness({}, set(), set()))
+        for event in backwards:
+            plan.problems.append(Problem("TM921", "this backward() runs inside an optimizer closure (`optimizer.step(closure)`, LBFGS)", event.stmt))
+            plan.handled.append(event)
+        return plan if backwards else None
+    steps = [e for e in events.values() if e.kind in READS or e.kind in TRANSFORMS or e.kind == "closure_step"]
+    if not backwards or not steps:
+        return None
+    # Parameter sets.
+    optimizers: list[str] = []
+    manual: set[str] = set()
+    for event in events.values():
+        if event.kind in ("step", "scaler_step", "unscale", "closure_step") and event.target and event.target not in optimizers:
+            optimizers.append(event.target)
+        elif event.kind == "reset" and is_optimizer(event.target, facts) and event.target not in optimizers:
+            optimizers.append(event.target)
+        elif event.kind == "manual":
+            manual.add(event.target)
+    psets = optimizers + sorted(manual)
+    flow = GradFlow(events, psets)
+    plan = Plan(scope, events, psets, manual, flow, Liveness({}, set(), set()))
+    for event in events.values():
+        if event.kind == "closure_step":
+            plan.problems.append(Problem("TM921", f"`{event.target}.step(closure)` re-evaluates the loss inside the optimizer (LBFGS)", event.stmt))
+    for line, _, hook in facts.hooks:
+        plan.problems.append(Problem("TM922", f"gradient hooks (`{hook}` at line {line}) change what `.grad` receives", backwards[0].stmt))
+        break
+    for stmt in grad_reads:
+        plan.problems.append(Problem("TM927", "`.grad` is read here, outside the update statements", stmt))
+    for event in events.values():
+        if event.kind in ("step", "scaler_step", "unscale"):
+            event.psets = (event.target,) if event.target else ()
+        elif event.kind == "manual":
+            event.psets = (event.target,)
+        elif event.kind == "reset" or event.kind in ("clip_norm", "clip_value"):
+            resolved = _resolve_model(event, optimizers, manual, facts, plan)
+            if resolved is None:
+                plan.problems.append(Problem("TM926", f"cannot tell which optimizer holds the parameters of `{event.target or '...'}`", event.stmt))
+                event.psets = ()
+            else:
+                event.psets = resolved
+    exit_state = flow.run(body)
+    init_zero = isinstance(node, cst.Module) or all(
+        all(s == INIT or s[0] == "reset" for s in exit_state.get(p, ())) for p in psets
+    ) if exit_state is not None else True
+    plan.live = live = liveness(flow, init_zero)
+    plan.init_unknown = bool(live.init_read) and not init_zero
+    # Backwards, grouped where consecutive ones add up into the same G.
+    ordered = [e for e in (events.get(id(s)) for s in leaves(body)) if e is not None and e.kind == "backward"]
+    groups: list[list[Event]] = []
+    for event in ordered:
+        if id(event.stmt) not in flow.visited:
+            continue
+        live_sets = [p for p in psets if (("bw", id(event.stmt)), p) in live.needed]
+        if not live_sets:
+            continue
+        plan.handled.append(event)
+        if len(live_sets) > 1:
+            plan.problems.append(Problem("TM924", "this backward() feeds the gradients of several optimizers (" + ", ".join(f"`{p}`" for p in live_sets) + ")", event.stmt))
+            continue
+        event.psets = (live_sets[0],)
+        if groups and _adds_to(groups[-1][-1], event, live_sets[0], plan):
+            groups[-1].append(event)
+        else:
+            groups.append([event])
+    if not plan.handled:
+        return None
+    for event in events.values():
+        if event.kind != "backward":
+            plan.handled.append(event)
+    if plan.problems:
+        return plan
+    for group in groups:
+        region = build_region(group, group[0].psets[0], scope) if len(group) > 1 else None
+        if region is None or region.problem:
+            for event in group:
+                plan.regions.append(build_region([event], event.psets[0], scope))
+        else:
+            plan.regions.append(region)
+    for region in plan.regions:
+        if region.problem:
+            plan.problems.append(Problem(region.problem[0], region.problem[1], region.backwards[-1].stmt))
+        if ctx.options.target == "cpu":
+            pass
+    _shared_statements(plan)
+    _check_scalers(plan)
+    return plan
+
+
+def _resolve_model(event: Event, optimizers: list[str], manual: set[str], facts: ModuleFacts, plan: Plan) -> tuple[str, ...] | None:
+    target = event.target
+    if target is None:
+        return None
+    if target in optimizers:
+        return (target,)
+    owned = [o for o in facts.optimizers_of(target) if o in optimizers]
+    if owned:
+        return tuple(owned)
+    if target in manual:
+        return (target,)
+    if len(optimizers) == 1 and not manual and not facts.optimizers.get(optimizers[0]):
+        plan.notes.append(Problem("TM201", f"assumes `{optimizers[0]}` holds exactly the parameters of `{target}`", event.stmt))
+        return (optimizers[0],)
+    if len(manual) == 1 and not optimizers and event.kind != "reset":
+        return (next(iter(manual)),)
+    return None
+
+
+def _adds_to(previous: Event, event: Event, pset: str, plan: Plan) -> bool:
+    """``event`` adds to exactly what ``previous`` left, and nothing else reads that value."""
+    flow = plan.flow
+    if flow.incoming.get(id(event.stmt), {}).get(pset) != frozenset({("bw", id(previous.stmt))}):
+        return False
+    if plan.live.zero_mode.get((id(event.stmt), pset), True):
+        return False
+    source = ("bw", id(previous.stmt))
+    for key, seen in flow.incoming.items():
+        other = plan.events[key]
+        if other is not event and (other.kind in READS or other.kind in TRANSFORMS or other.kind == "backward") and source in seen.get(pset, ()):
+            return False
+    places = plan.scope.places
+    return places[id(previous.stmt)].block is places[id(event.stmt)].block
+
+
+def _shared_statements(plan: Plan) -> None:
+    """A statement in two forward regions runs twice: allowed only when it has no side effect."""
+    seen: dict[int, Region] = {}
+    for region in plan.regions:
+        if region.problem:
+            continue
+        for stmt in region.stmts:
+            if id(stmt) in seen or id(stmt) in region.copies:
+                if not is_pure(stmt, plan.scope):
+                    plan.problems.append(
+                        Problem("TM923", "this forward computation would run twice (once per optimizer's gradient); a model with state (BatchNorm) or randomness (dropout) would then differ", stmt)
+                    )
+                    return
+            seen[id(stmt)] = region
+
+
+def _check_scalers(plan: Plan) -> None:
+    steps: dict[str, list[Event]] = {}
+    for event in plan.events.values():
+        if event.kind == "scaler_step":
+            steps.setdefault(event.scaler, []).append(event)
+    for event in plan.events.values():
+        if event.kind == "scaler_update" and len(steps.get(event.scaler, [])) != 1:
+            plan.problems.append(Problem("TM926", f"`{event.scaler}.update()` follows several (or no) `{event.scaler}.step()` calls", event.stmt))
+        if event.kind == "scaler_step":
+            sources = plan.flow.incoming.get(id(event.stmt), {}).get(event.target, frozenset())
+            kinds = {plan.events[s[1]].kind if s[0] in ("bw", "xf") else s[0] for s in sources}
+            if "unscale" in kinds and len(kinds) > 1:
+                plan.problems.append(Problem("TM926", "the gradients reach `scaler.step()` unscaled on some paths and scaled on others", event.stmt))
+            event.detail["unscaled"] = kinds == {"unscale"}
+        if event.kind in ("clip_norm", "clip_value"):
+            sources = plan.flow.incoming.get(id(event.stmt), {})
+            for p in event.psets:
+                if any(s[0] == "bw" and plan.events[s[1]].scaler for s in sources.get(p, ())):
+                    plan.problems.append(Problem("TM926", "clipping scaled gradients: call `scaler.unscale_(optimizer)` before clipping", event.stmt))
+
+
+def step_closures(tree: ast.Module) -> set[str]:
+    """Names of functions passed to ``optimizer.step(closure)``."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "step" and len(node.args) == 1:
+            if isinstance(node.args[0], ast.Name):
+                names.add(node.args[0].id)
+    return names
+
+
+def uses_of(stmt: cst.CSTNode) -> set[str]:
+    return set(usage(stmt).read_names)

@@ -1,0 +1,236 @@
+"""TM201: the zero_grad/backward/step training step becomes ``forward_fn`` + ``value_and_grad`` +
+``optimizer(grads)``; TM202-TM206 are the parts of it (accumulation, clipping, loss scaling, several
+optimizers, manual updates) reported under their own ids."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.findings import ERROR, NOTE, WARNING
+from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
+from . import examples, findings
+from .analysis import Plan, analyze, scope_body, step_closures
+from .facts import collect
+from .gradstate import leaves
+from .rewrite import apply, cuda_autocast
+
+CLAIMED = "training.claimed"
+_FAMILY_IDS = {"clip_norm": "TM203", "clip_value": "TM203", "unscale": "TM204", "scaler_step": "TM204", "scaler_update": "TM204", "manual": "TM206"}
+
+
+def _loss_hint() -> str:
+    return findings.IDIOM
+
+
+@register
+class TrainingStepRule(Rule):
+    meta = RuleMeta(
+        id="TM201",
+        title="zero_grad/backward/step becomes value_and_grad and optimizer(grads)",
+        what="Rewrites a training step, wherever it stands (a loop over a loader, a `train()` function, "
+        "an `if` around the update): the statements whose values flow into the loss become "
+        "`forward_fn`, `grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters, "
+        "has_aux=...)` is built once before the loop, `loss.backward()` becomes the call "
+        "`(loss, aux), grads = grad_fn(...)`, `optimizer.step()` becomes `optimizer(grads)`, and a "
+        "`zero_grad()` that only clears what the next backward overwrites disappears.",
+        why="PyTorch adds gradients into `.grad` state during `backward()`; MindSpore differentiates a "
+        "function and returns the gradients as values (seed: 训练网络与梯度求导). `has_aux=True` keeps "
+        "the extra outputs out of the differentiation: without it MindSpore sums the gradients of all "
+        "outputs (seed: 梯度求导, has_aux).",
+        use_instead=findings.IDIOM,
+        examples=examples.TM201,
+        severity=WARNING,
+        family="training",
+    )
+    extra = (
+        RuleMeta("TM202", "Gradient accumulation keeps G across iterations", examples.ACCUMULATION_WHAT, examples.ACCUMULATION_WHY, examples.ACCUMULATION_USE, examples.TM202, WARNING, "training"),
+        RuleMeta("TM203", "Gradient clipping on the gradient values", examples.CLIP_WHAT, examples.CLIP_WHY, examples.CLIP_USE, examples.TM203, WARNING, "training"),
+        RuleMeta("TM204", "GradScaler becomes a MindSpore loss scaler", examples.SCALER_WHAT, examples.SCALER_WHY, examples.SCALER_USE, examples.TM204, WARNING, "training"),
+        RuleMeta("TM205", "One gradient value per optimizer", examples.SEVERAL_WHAT, examples.SEVERAL_WHY, examples.SEVERAL_USE, examples.TM205, WARNING, "training"),
+        RuleMeta("TM206", "Manual updates through p.grad", examples.MANUAL_WHAT, examples.MANUAL_WHY, examples.MANUAL_USE, examples.TM206, WARNING, "training"),
+    )
+    stage = GRADIENT
+    order = 50
+    triggers = ("backward", "GradScaler")
+    methods = frozenset({"backward", "zero_grad"})
+    torch_only_methods = frozenset({"backward", "zero_grad"})
+
+    def __init__(self) -> None:
+        self.facts = None
+        self.closures: set[str] = set()
+        self.plans: dict[int, Plan] = {}
+
+    # -- analysis on the original tree: claims and findings ---------------------------------------
+    def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        tree = ast.parse(ctx.source)
+        self.facts = collect(tree, ctx.aliases)
+        self.closures = step_closures(tree)
+        claimed = ctx.state.setdefault(CLAIMED, set())
+        for scope in _scopes(node):
+            plan = analyze(scope, ctx, self.facts, self.closures)
+            if plan is None:
+                continue
+            for event in plan.handled:
+                _claim(claimed, event.stmt)
+            if plan.problems or not plan.regions:
+                _report_problems(plan, ctx)
+                continue
+            self.plans[id(scope)] = plan
+            _report_notes(plan, ctx)
+
+    # -- rewrite on the updated tree --------------------------------------------------------------
+    def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
+        _propagate_claims(original, updated, ctx)
+        return self._rewrite(original, updated, ctx)
+
+    def leave_Module(self, original, updated, ctx: ModuleContext):
+        _propagate_claims(original, updated, ctx)
+        return self._rewrite(original, updated, ctx)
+
+    def _leave_compound(self, original, updated, ctx: ModuleContext):
+        _propagate_claims(original, updated, ctx)
+        return updated
+
+    leave_For = leave_While = leave_If = leave_Else = leave_With = leave_Try = leave_IndentedBlock = _leave_compound
+
+    def _rewrite(self, original, updated, ctx: ModuleContext):
+        before = self.plans.get(id(original))
+        if before is None:
+            return updated
+        _align(scope_body(original), scope_body(updated), ctx)
+        plan = analyze(updated, ctx, self.facts, self.closures)
+        if plan is None or not plan.ok or len(plan.regions) != len(before.regions):
+            for region in before.regions:
+                ctx.report("TM926", "the training step changed under other rules and was left unconverted", findings.IDIOM, node=region.backwards[-1].stmt)
+            return updated
+        body = apply(plan, ctx)
+        ctx.applied.add("TM201")
+        kinds = {e.kind for e in plan.events.values()}
+        ctx.applied.update(_FAMILY_IDS[k] for k in kinds if k in _FAMILY_IDS)
+        if plan.live.init_read or any(not z for z in plan.live.zero_mode.values()):
+            ctx.applied.add("TM202")
+        if len(plan.psets) > 1:
+            ctx.applied.add("TM205")
+        if isinstance(updated, cst.Module):
+            return updated.with_changes(body=body)
+        return updated.with_changes(body=updated.body.with_changes(body=body))
+
+    # -- GradScaler construction ------------------------------------------------------------------
+    def leave_Call(self, original, updated, ctx: ModuleContext):
+        qualified = ctx.qualname(original.func)
+        if qualified not in ("torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.cpu.amp.GradScaler", "torch.amp.grad_scaler.GradScaler"):
+            return updated
+        from .scaler import scaler_call
+
+        new, problem = scaler_call(updated, ctx)
+        if new is None:
+            ctx.report("TM204", problem, examples.SCALER_USE, severity=ERROR)
+            return updated
+        ctx.applied.add("TM204")
+        return new
+
+    def visit_With(self, node: cst.With, ctx: ModuleContext) -> None:
+        if len(node.items) != 1:
+            return
+        item = node.items[0].item
+        func = item.func if isinstance(item, cst.Call) else item
+        if ctx.qualname(func) not in ("torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast"):
+            return
+        if ctx.options.target == "cpu" and cuda_autocast(item, ctx):
+            ctx.report("TM925", "CUDA autocast is disabled in torch without CUDA; with --target cpu the forward runs in float32", findings.AUTOCAST.use_instead, node=node, severity=WARNING)
+        else:
+            ctx.report("TM925", "autocast region left as it is: MindSpore sets mixed precision per network", findings.AUTOCAST.use_instead, node=node, severity=ERROR)
+
+
+def _scopes(module: cst.Module):
+    yield module
+    stack = list(module.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, cst.FunctionDef):
+            yield stmt
+            stack.extend(scope_body(stmt))
+        elif isinstance(stmt, cst.ClassDef):
+            if isinstance(stmt.body, cst.IndentedBlock):
+                stack.extend(stmt.body.body)
+        else:
+            stack.extend(s for s in leaves([stmt]) if isinstance(s, (cst.FunctionDef, cst.ClassDef)) and s is not stmt)
+
+
+def _claim(claimed: set, stmt: cst.CSTNode) -> None:
+    claimed.add(id(stmt))
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            claimed.add(id(small))
+            if isinstance(small, cst.Expr):
+                claimed.add(id(small.value))
+
+
+def _report_problems(plan: Plan, ctx: ModuleContext) -> None:
+    for problem in plan.problems:
+        meta_hint = {
+            "TM920": findings.HIDDEN_FORWARD, "TM921": findings.CLOSURE_STEP, "TM922": findings.HOOKS,
+            "TM923": findings.DUPLICATED_FORWARD, "TM924": findings.JOINT, "TM926": findings.UNSUPPORTED_SHAPE,
+            "TM927": findings.GRAD_READ,
+        }.get(problem.rule, findings.UNSUPPORTED_SHAPE)
+        ctx.report(problem.rule, problem.message + "; the training step is left unconverted", meta_hint.use_instead, node=problem.stmt, severity=ERROR)
+    reported = {id(p.stmt) for p in plan.problems}
+    for event in plan.handled:
+        if event.kind == "backward" and id(event.stmt) not in reported:
+            ctx.report("TM926", "left unconverted with the rest of its training step", findings.IDIOM, node=event.stmt, severity=ERROR)
+
+
+def _report_notes(plan: Plan, ctx: ModuleContext) -> None:
+    for note in plan.notes:
+        ctx.report(note.rule, note.message, findings.IDIOM, node=note.stmt, severity=NOTE)
+    if plan.init_unknown:
+        first = next(r for r in plan.regions if r.pset in plan.live.init_read)
+        ctx.report(
+            "TM202",
+            "gradients accumulated after the last optimizer step of a call start from zero at the next call (torch keeps them in `.grad`)",
+            examples.ACCUMULATION_USE,
+            node=first.backwards[-1].stmt,
+            severity=WARNING,
+        )
+
+
+def _propagate_claims(original, updated, ctx: ModuleContext) -> None:
+    """Claims were made on the original statements; other rules see the rebuilt ones."""
+    claimed = ctx.state.get(CLAIMED)
+    if not claimed:
+        return
+    from .gradstate import child_blocks
+
+    if isinstance(original, cst.Module):
+        pairs = [(original.body, updated.body)]
+    elif isinstance(original, (cst.FunctionDef,)):
+        pairs = [(scope_body(original), scope_body(updated))]
+    elif isinstance(original, cst.IndentedBlock):
+        pairs = [(original.body, updated.body)]
+    elif isinstance(original, cst.Else):
+        pairs = [(original.body.body, updated.body.body)] if isinstance(original.body, cst.IndentedBlock) else []
+    else:
+        pairs = list(zip(child_blocks(original), child_blocks(updated)))
+    for old_block, new_block in pairs:
+        if len(old_block) != len(new_block):
+            continue
+        for old, new in zip(old_block, new_block):
+            if id(old) in claimed and new is not old:
+                _claim(claimed, new)
+
+
+def _align(original, updated, ctx: ModuleContext) -> None:
+    """Give the statements other rules rebuilt the positions of the ones they came from."""
+    if len(original) != len(updated):
+        return
+    from .gradstate import child_blocks
+
+    for old, new in zip(original, updated):
+        if new is not old:
+            ctx.copy_position(new, old)
+        if type(old) is type(new) and not isinstance(old, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+            for a, b in zip(child_blocks(old), child_blocks(new)):
+                _align(a, b, ctx)

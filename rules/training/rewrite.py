@@ -1,0 +1,253 @@
+"""Apply a plan: forward regions become ``forward_fn`` + ``grad_fn``, the events become statements on
+explicit gradient values."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ..common.dataflow import fresh_name, usage
+from . import emit
+from .analysis import Plan
+from .events import Event
+from .forward import Region, _compound_targets, loop_target_names
+
+AUTOCAST = frozenset({"torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast"})
+
+
+def suffix_of(pset: str) -> str:
+    last = pset.rsplit(".", 1)[-1]
+    lowered = last.lower()
+    for prefix in ("optimizer", "optim", "opt"):
+        if lowered.startswith(prefix) and len(last) > len(prefix):
+            return last[len(prefix) :].strip("_")
+        if lowered.endswith(prefix) and len(last) > len(prefix):
+            return last[: -len(prefix)].strip("_")
+    return last
+
+
+class Namer:
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = set(taken)
+
+    def __call__(self, base: str) -> str:
+        chosen = fresh_name(base, self.taken)
+        self.taken.add(chosen)
+        return chosen
+
+
+def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
+    scope = plan.scope
+    taken = set(ctx.bound_names) | set(scope.reads())
+    namer = Namer(taken)
+    live = plan.live
+    many = len(plan.psets) > 1
+    sfx = {p: ("_" + suffix_of(p) if many else "") for p in plan.psets}
+    accumulating = {p for (key, p), zero in live.zero_mode.items() if not zero and (("bw", key), p) in live.needed}
+    accumulating |= {p for (source, p) in live.needed if source[0] == "reset"} | set(live.init_read)
+    gvar = {p: namer(("accum_grads" if p in accumulating else "grads") + sfx[p]) for p in plan.psets}
+    call_grads = {p: namer("grads" + sfx[p]) if p in accumulating else gvar[p] for p in plan.psets}
+    weights = {p: (emit.template("__M__.trainable_params()", M=p).body[0].value if p in plan.manual else emit.name(p + ".parameters")) for p in plan.psets}
+    replace: dict[int, list] = {}
+    before: dict[int, list] = {}
+    per_pset: dict[str, int] = {}
+    for region in plan.regions:
+        per_pset[region.pset] = per_pset.get(region.pset, 0) + 1
+    counters: dict[str, int] = {}
+    hoisted: dict[str, cst.CSTNode] = {}
+    for region in plan.regions:
+        p = region.pset
+        if len(plan.regions) == 1:
+            rsfx = ""
+        else:
+            counters[p] = counters.get(p, 0) + 1
+            rsfx = "_" + suffix_of(p) + (str(counters[p]) if per_pset[p] > 1 else "")
+        fn, grad_fn = namer("forward_fn" + rsfx), namer("grad_fn" + rsfx)
+        first_target = region.first_name or "_"
+        outputs = [region.first] + [cst.Name(a) for a in region.aux]
+        body = _region_body(region, ctx)
+        definition = emit.forward_def(fn, region.params, body, outputs)
+        make = emit.value_and_grad(grad_fn, fn, weights[p], bool(region.aux))
+        zero_mode = live.zero_mode.get((id(region.backwards[0].stmt), p), False)
+        target = gvar[p] if zero_mode else call_grads[p]
+        call = emit.grad_call(grad_fn, region.params, [first_target, *region.aux], target)
+        call = call.with_changes(leading_lines=getattr(region.call_at, "leading_lines", ()))
+        ctx.copy_position(call, region.call_at)
+        for stmt in region.stmts:
+            if id(stmt) not in region.copies:
+                replace[id(stmt)] = []
+        hoist = _hoist_point(region, plan, weights[p])
+        if hoist is None:
+            replace[id(region.call_at)] = [definition, make, call]
+        else:
+            before.setdefault(id(hoist), []).extend([definition, make])
+            hoisted.setdefault(p, hoist)
+            if id(region.call_at) in region.copies:
+                before.setdefault(id(region.call_at), []).append(call)
+            else:
+                replace[id(region.call_at)] = [call]
+        last = region.backwards[-1]
+        for event in region.backwards:
+            replace[id(event.stmt)] = []
+        if not zero_mode:
+            replace[id(last.stmt)] = [emit.accumulate(gvar[p], call_grads[p])]
+    for p in live.init_read:
+        anchor = hoisted.get(p)
+        zeros = emit.zeros(gvar[p], weights[p])
+        if anchor is not None:
+            before.setdefault(id(anchor), []).append(zeros)
+        else:
+            first = next(r for r in plan.regions if r.pset == p)
+            replace.setdefault(id(first.call_at), []).insert(0, zeros)
+    finite: dict[str, str] = {}
+    for event in plan.events.values():
+        if id(event.stmt) not in plan.flow.visited:
+            continue
+        new = _event(event, plan, gvar, weights, namer, finite, ctx)
+        if new is not None:
+            replace[id(event.stmt)] = new
+    return emit.rebuild(scope.body, replace, before)
+
+
+def _event(event: Event, plan: Plan, gvar, weights, namer, finite, ctx) -> list | None:
+    kind = event.kind
+    live = plan.live
+    if kind == "reset":
+        needed = [p for p in event.psets if (("reset", id(event.stmt)), p) in live.needed]
+        return [emit.zeros(gvar[p], weights[p]) for p in needed]
+    if kind == "step":
+        return [emit.step(event.target, gvar[event.target])]
+    if kind == "unscale":
+        return [emit.unscale(gvar[event.target], event.scaler)]
+    if kind == "scaler_step":
+        out: list = []
+        if not event.detail.get("unscaled"):
+            out.append(emit.unscale(gvar[event.target], event.scaler))
+        name = finite.setdefault(event.scaler, namer("grads_finite"))
+        return out + emit.finite_step(event.target, gvar[event.target], name)
+    if kind == "scaler_update":
+        name = finite.setdefault(event.scaler, namer("grads_finite"))
+        return [emit.adjust(event.scaler, name)]
+    if kind == "clip_norm":
+        p = event.psets[0]
+        args = event.call.args
+        max_norm = _arg(args, 1, "max_norm")
+        norm_type = _arg(args, 2, "norm_type")
+        if norm_type is not None and not _is_two(norm_type):
+            return None
+        if event.assign_to is None and _literal(max_norm) is not None and _literal(max_norm) >= 0.01:
+            return [emit.clip_global_norm(gvar[p], max_norm)]
+        norm = event.assign_to.value if isinstance(event.assign_to, cst.Name) else namer("grad_norm")
+        return emit.clip_norm_exact(gvar[p], max_norm, norm)
+    if kind == "clip_value":
+        p = event.psets[0]
+        return [emit.clip_value(gvar[p], _arg(event.call.args, 1, "clip_value"))]
+    if kind == "manual":
+        p = event.psets[0]
+        param = event.detail["param"]
+        grad = namer("grad")
+        values = [v.visit(_Rename("__grad__", grad)) for v in event.detail["updates"]]
+        out = [emit.manual_update(param, grad, weights[p], gvar[p], values)]
+        if event.detail.get("reset") and (("reset", id(event.stmt)), p) in live.needed:
+            out.append(emit.zeros(gvar[p], weights[p]))
+        return out
+    return None
+
+
+class _Rename(cst.CSTTransformer):
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def leave_Name(self, original, updated):
+        return updated.with_changes(value=self.new) if updated.value == self.old else updated
+
+
+def _arg(args, position: int, keyword: str):
+    for arg in args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [a.value for a in args if a.keyword is None]
+    return positional[position] if len(positional) > position else None
+
+
+def _literal(expr) -> float | None:
+    try:
+        value = ast.literal_eval(cst.Module([]).code_for_node(expr)) if expr is not None else None
+    except (ValueError, SyntaxError):
+        return None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _is_two(expr) -> bool:
+    return _literal(expr) == 2.0
+
+
+def _region_body(region: Region, ctx: ModuleContext) -> list:
+    body = []
+    for stmt in region.stmts:
+        if isinstance(stmt, cst.With) and _autocast(stmt, ctx) and ctx.options.target == "cpu":
+            inner = list(stmt.body.body)
+            if inner:
+                inner[0] = inner[0].with_changes(leading_lines=list(stmt.leading_lines) + list(inner[0].leading_lines))
+            body.extend(inner)
+        else:
+            body.append(stmt)
+    return body
+
+
+def _autocast(stmt: cst.With, ctx: ModuleContext) -> bool:
+    if len(stmt.items) != 1:
+        return False
+    item = stmt.items[0].item
+    func = item.func if isinstance(item, cst.Call) else item
+    if ctx.qualname(func) not in AUTOCAST:
+        return False
+    return cuda_autocast(item, ctx)
+
+
+def cuda_autocast(item, ctx: ModuleContext) -> bool:
+    """An autocast that is disabled on a machine without CUDA: ``torch.cuda.amp.autocast()`` or device "cuda"."""
+    func = item.func if isinstance(item, cst.Call) else item
+    qualified = ctx.qualname(func)
+    if qualified == "torch.cuda.amp.autocast":
+        return True
+    if not isinstance(item, cst.Call):
+        return False
+    device = _arg(item.args, 0, "device_type")
+    return isinstance(device, cst.SimpleString) and device.evaluated_value == "cuda"
+
+
+def _hoist_point(region: Region, plan: Plan, weights: cst.BaseExpression) -> cst.CSTNode | None:
+    """The outermost loop around the region whose body leaves the closures and weights unchanged."""
+    loop = region.loop
+    if loop is None:
+        return None
+    scope = plan.scope
+    reads: set[str] = set()
+    writes: set[str] = set()
+    for stmt in region.stmts:
+        found = usage(stmt)
+        reads |= set(found.read_names)
+        writes |= found.writes
+    closures = reads - set(region.params) - writes
+    root = cst.Module([]).code_for_node(weights).split(".")[0].split("(")[0]
+    if root in _bound_in(loop):
+        return None
+    candidate = loop
+    while True:
+        outer = scope.places[id(candidate)].loop
+        if outer is None:
+            return candidate
+        bound = _bound_in(outer)
+        if bound & closures or root in bound:
+            return candidate
+        candidate = outer
+
+
+def _bound_in(loop: cst.CSTNode) -> set[str]:
+    names = loop_target_names(loop)
+    for child in loop.body.body:
+        names |= usage(child).writes | _compound_targets(child)
+    return names

@@ -1,0 +1,22 @@
+"""``mindspore.ops``: functional operators, operator classes and gradient transforms."""
+
+from __future__ import annotations
+
+from .._grad import GradOperation, stop_gradient  # noqa: F401
+from .._missing import module_getattr
+from ._functional import *  # noqa: F401,F403
+from ._functional import (  # noqa: F401
+    abs,
+    all,
+    any,
+    max,
+    min,
+    pow,
+    round,
+    sum,
+)
+from ._primitives import *  # noqa: F401,F403
+from ._primitives import partial  # noqa: F401
+from . import functional, operations  # noqa: F401,E402
+
+__getattr__ = module_getattr(__name__)

@@ -1,0 +1,192 @@
+"""torch.autograd: backward, grad, Variable, grad-mode managers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ... import core as C
+from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+from .._tensor import Tensor, wrap
+
+__all__ = [
+    "Function",
+    "Variable",
+    "backward",
+    "enable_grad",
+    "grad",
+    "no_grad",
+    "set_grad_enabled",
+]
+
+NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
+
+
+def _as_list(x: Any) -> list:
+    if x is None:
+        return []
+    if isinstance(x, C.Tensor):
+        return [x]
+    return list(x)
+
+
+def _seeds(outputs: list, grads: list, create_graph: bool) -> list:
+    seeds = []
+    for i, out in enumerate(outputs):
+        g = grads[i] if i < len(grads) else None
+        if not out.requires_grad:
+            raise RuntimeError(NO_GRAD_FN.format(i))
+        if g is None:
+            if out._data.size != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs"
+                )
+            g_arr = np.ones_like(out._data)
+            seeds.append(wrap(g_arr) if create_graph else g_arr)
+        elif isinstance(g, C.Tensor):
+            if tuple(g.shape) != tuple(out.shape):
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a shape "
+                    f"of {out.shape}."
+                )
+            seeds.append(g if create_graph else g._data)
+        else:
+            arr = np.asarray(g, out._data.dtype)
+            seeds.append(wrap(arr) if create_graph else arr)
+    return seeds
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
+    outputs = _as_list(tensors)
+    grads = _as_list(grad_tensors if grad_tensors is not None else grad_variables)
+    if retain_graph is None:
+        retain_graph = create_graph
+    seeds = _seeds(outputs, grads, create_graph)
+    wanted = None if inputs is None else {id(t) for t in _as_list(inputs)}
+    if wanted is None:
+        capture = _capture
+    else:
+
+        def capture(t: Any) -> bool:
+            return id(t) in wanted
+
+    targets = None if inputs is None else _as_list(inputs)
+    captured = C.backprop(outputs, seeds, create_graph, retain_graph, capture, targets)
+    seen = {id(s) for s in seeds}
+    for t, g in captured:
+        if t._ctx is not None and not t._retains_grad and wanted is None:
+            continue
+        _accumulate(t, g, create_graph, seen)
+
+
+def _capture(t: Any) -> bool:
+    return t._ctx is None or t._retains_grad
+
+
+def _accumulate(t: Tensor, g: Any, create_graph: bool, seen: set) -> None:
+    if create_graph:
+        t.grad = g if t.grad is None else C.add(t.grad, g)
+        return
+    if g.__class__ is not np.ndarray:
+        g = np.asarray(g)
+    if g.dtype != t._data.dtype:
+        g = g.astype(t._data.dtype)
+    existing = t.grad
+    if existing is None:
+        if (
+            g.base is not None
+            or id(g) in seen
+            or not g.flags.writeable
+            or g.shape != t._data.shape
+        ):
+            g = np.array(np.broadcast_to(g, t._data.shape))
+        seen.add(id(g))
+        t.grad = wrap(g)
+    elif existing.requires_grad:
+        t.grad = wrap(existing._data + g)
+    else:
+        existing._data += g
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple:
+    outs = _as_list(outputs)
+    ins = _as_list(inputs)
+    for t in ins:
+        if not t.requires_grad:
+            raise RuntimeError(
+                "One of the differentiated Tensors does not require grad"
+            )
+    seeds = _seeds(outs, _as_list(grad_outputs), create_graph)
+    if retain_graph is None:
+        retain_graph = create_graph
+    wanted = {id(t) for t in ins}
+    found = {
+        id(t): g
+        for t, g in C.backprop(
+            outs, seeds, create_graph, retain_graph, lambda t: id(t) in wanted, ins
+        )
+    }
+    result = []
+    for t in ins:
+        g = found.get(id(t))
+        if g is None:
+            if materialize_grads:
+                result.append(wrap(np.zeros_like(t._data)))
+                continue
+            if not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior."
+                )
+            result.append(None)
+        elif isinstance(g, C.Tensor):
+            result.append(g)
+        else:
+            g = np.asarray(g)
+            result.append(
+                wrap(g.copy() if g.base is not None or not g.flags.writeable else g)
+            )
+    return tuple(result)
+
+
+def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:
+    """Deprecated wrapper: returns the tensor itself (with requires_grad set when asked)."""
+    if requires_grad:
+        data.requires_grad_(True)
+    return data
+
+
+class Function:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("shims: torch.autograd.Function is not implemented")
+
+
+def __getattr__(name: str) -> Any:
+    raise NotImplementedError(f"shims: torch.autograd.{name} is not implemented")
+
+
+def _unused(*_: Sequence) -> None:
+    return None

@@ -1,0 +1,98 @@
+"""TM310/TM311: Dataset subclasses and DataLoader → GeneratorDataset(...).batch(...)."""
+
+from __future__ import annotations
+
+import pytest
+
+from torch2ms.migrator.convert import convert_source
+
+PAIRS = (
+    "import numpy as np\nfrom torch.utils.data import DataLoader, Dataset\n\nclass Pairs(Dataset):\n"
+    "    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return np.float32(i), i\n\n"
+)
+PAIRS_OUT = (
+    "import numpy as np\nimport mindspore.dataset as ds\n\nclass Pairs:\n"
+    "    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return np.float32(i), i\n\n"
+)
+
+
+def convert(source: str):
+    result = convert_source(source, "case.py")
+    assert convert_source(result.code, "case.py").code == result.code
+    compile(result.code, "case.py", "exec")
+    return result
+
+
+@pytest.mark.parametrize(
+    ("loader", "expected"),
+    [
+        pytest.param(
+            "DataLoader(Pairs())",
+            'ds.GeneratorDataset(Pairs(), column_names=["data", "label"], shuffle=False).batch(1)',
+            id="defaults",
+        ),
+        pytest.param(
+            "DataLoader(train_set, 2, False, drop_last=True, pin_memory=True, timeout=5)",
+            'ds.GeneratorDataset(train_set, column_names=["data", "label"], shuffle=False).batch(2, drop_remainder=True)',
+            id="positional-and-dropped",
+        ),
+        pytest.param(
+            "DataLoader(train_set, batch_size=2, num_workers=0, persistent_workers=False, prefetch_factor=None)",
+            'ds.GeneratorDataset(train_set, column_names=["data", "label"], shuffle=False).batch(2)',
+            id="no-workers",
+        ),
+        pytest.param(
+            "DataLoader(train_set, batch_size=2, num_workers=4, sampler=None)",
+            'ds.GeneratorDataset(train_set, column_names=["data", "label"], shuffle=False, num_parallel_workers=4).batch(2)',
+            id="workers",
+        ),
+    ],
+)
+def test_loader(loader: str, expected: str) -> None:
+    result = convert(PAIRS + f"train_set = Pairs()\nloader = {loader}\n")
+    assert result.code == PAIRS_OUT + f"train_set = Pairs()\nloader = {expected}\n"
+    assert not result.findings
+
+
+def test_shuffle_noted() -> None:
+    result = convert(PAIRS + "loader = DataLoader(Pairs(), batch_size=2, shuffle=True)\n")
+    assert 'shuffle=True).batch(2)' in result.code
+    assert [f.rule for f in result.findings] == ["TM935"]
+
+
+def test_three_columns() -> None:
+    code = convert(
+        "import torch.utils.data as tud\n\nclass T(tud.Dataset):\n    def __len__(self):\n        return 3\n\n"
+        "    def __getitem__(self, i):\n        return i, i, i\n\nloader = tud.DataLoader(T(), batch_size=2)\n"
+    ).code
+    assert 'column_names=["column_0", "column_1", "column_2"]' in code
+
+
+def test_other_bases_kept() -> None:
+    code = convert("from torch.utils.data import Dataset\n\nclass Mixin:\n    pass\n\nclass D(Mixin, Dataset):\n    pass\n").code
+    assert "class D(Mixin):" in code
+
+
+@pytest.mark.parametrize(
+    ("loader", "reason"),
+    [
+        pytest.param("DataLoader(Pairs(), batch_size=2, sampler=object())", "`sampler=`", id="sampler"),
+        pytest.param("DataLoader(Pairs(), batch_size=2, collate_fn=lambda b: b)", "`collate_fn=`", id="collate_fn"),
+        pytest.param("DataLoader(Pairs(), batch_size=2, worker_init_fn=print)", "`worker_init_fn=`", id="worker_init_fn"),
+        pytest.param("DataLoader(Pairs(), batch_size=None)", "batch_size=None", id="unbatched"),
+        pytest.param("DataLoader(other, batch_size=2)", "number of columns", id="unknown-dataset"),
+        pytest.param("DataLoader(*args)", "unpacked", id="star-args"),
+    ],
+)
+def test_refused(loader: str, reason: str) -> None:
+    result = convert(PAIRS + f"loader = {loader}\n")
+    assert "DataLoader(" in result.code
+    assert any(f.rule == "TM936" and reason in f.message for f in result.findings)
+
+
+def test_single_value_items_refused() -> None:
+    result = convert(
+        "import torch\nfrom torch.utils.data import DataLoader, Dataset\n\nclass One(Dataset):\n    def __len__(self):\n"
+        "        return 2\n\n    def __getitem__(self, i):\n        return torch.ones(2) * i\n\nloader = DataLoader(One(), batch_size=2)\n"
+    )
+    assert any(f.rule == "TM936" for f in result.findings)

@@ -1,0 +1,125 @@
+"""TM305 parameters()/named_parameters(), TM307 devices, TM308 train/eval and torch's training default."""
+
+from __future__ import annotations
+
+import pytest
+
+from torch2ms.migrator.convert import convert_source
+
+NET = "import torch.nn as nn\n\nclass Net(nn.Module):\n    pass\n\n"
+NET_OUT = "from mindspore import nn\n\nclass Net(nn.Cell):\n    pass\n\n"
+BN_NET = (
+    "import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.drop = nn.Dropout(0.1)\n\n"
+)
+
+
+def convert(source: str):
+    result = convert_source(source, "case.py")
+    assert convert_source(result.code, "case.py").code == result.code  # idempotent
+    compile(result.code, "case.py", "exec")
+    return result
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param(
+            NET + "net = Net()\nparams = list(net.parameters())\nnames = [n for n, _ in net.named_parameters(prefix='m', recurse=True)]\n",
+            NET_OUT + "net = Net()\nparams = list(net.trainable_params())\nnames = [n for n, _ in net.parameters_and_names(name_prefix='m', expand=True)]\n",
+            id="parameters",
+        ),
+        pytest.param(
+            NET + "net = Net()\nnet.eval()\nnet.train()\nnet.train(False)\nnet.train(mode=True)\n",
+            NET_OUT + "net = Net()\nnet.set_train(False)\nnet.set_train()\nnet.set_train(False)\nnet.set_train(True)\n",
+            id="modes",
+        ),
+        pytest.param(
+            "import torch.nn as nn\n\nclass Net(nn.Module):\n    def freeze(self):\n        self.eval()\n        super().train(False)\n",
+            "from mindspore import nn\n\nclass Net(nn.Cell):\n    def freeze(self):\n        self.set_train(False)\n        super().set_train(False)\n",
+            id="modes-on-self",
+        ),
+        pytest.param(
+            "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\ndef step(model, x, y):\n"
+            "    x, y = x.to(device), y.to(device)\n    model = model.to(device)\n    out = model(x).cpu()\n    return out\n",
+            "\ndef step(model, x, y):\n    out = model(x)\n    return out\n",
+            id="devices",
+        ),
+        pytest.param(
+            "import torch\n\ndef f(model):\n    if model:\n        model.cpu()\n    return model\n",
+            "\ndef f(model):\n    if model:\n        pass\n    return model\n",
+            id="emptied-block",
+        ),
+    ],
+)
+def test_rewrites(before: str, after: str) -> None:
+    result = convert(before)
+    assert result.code == after
+    assert not [f for f in result.findings if f.severity == "error"]
+
+
+def test_set_train_after_construction_of_mode_dependent_module() -> None:
+    code = convert(BN_NET + "def main():\n    model = Net()\n    print(model)\n").code
+    assert "    model = Net()\n    model.set_train()\n    print(model)\n" in code
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        pytest.param("net = Net()\nnet.eval()\n", id="mode-set-next"),
+        pytest.param("class Holder:\n    def __init__(self):\n        self.net = Net()\n", id="attribute"),
+        pytest.param("nets = [Net()]\nother = nets[0]\n", id="not-a-construction"),
+    ],
+)
+def test_no_extra_set_train(tail: str) -> None:
+    code = convert(BN_NET + tail).code
+    assert "set_train()" not in code
+
+
+def test_no_set_train_without_mode_dependent_layers() -> None:
+    code = convert(NET + "net = Net()\n").code
+    assert "set_train" not in code
+
+
+@pytest.mark.parametrize(
+    ("source", "kept"),
+    [
+        pytest.param("import torch\n\ndef go(trainer):\n    trainer.train()\n", "trainer.train()", id="not-a-module"),
+        pytest.param("import torch\n\ndef build(thing):\n    return list(thing.parameters())\n", "thing.parameters()", id="unknown-receiver"),
+        pytest.param("import torch\n\ndef f(x, other):\n    return x.to(other)\n", "x.to(other)", id="to-unknown"),
+        pytest.param("import torch\n\ndef f(m):\n    return m.eval(1)\n", "m.eval(1)", id="eval-with-args"),
+    ],
+)
+def test_not_rewritten(source: str, kept: str) -> None:
+    assert kept in convert(source).code
+
+
+@pytest.mark.parametrize(
+    ("source", "expected", "rule"),
+    [
+        pytest.param("import torch\n\ndef f(model):\n    model.eval()\n", "model.set_train(False)", "TM932", id="guessed-module"),
+        pytest.param("import torch\n\ndef f(x):\n    return x.cuda(1)\n", "return x\n", "TM934", id="gpu-note"),
+        pytest.param(
+            "import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.bn = nn.BatchNorm1d(2)\n\nnet = Net()\nfor n, p in net.named_parameters():\n    pass\n",
+            "net.parameters_and_names()",
+            "TM933",
+            id="named-with-statistics",
+        ),
+    ],
+)
+def test_rewritten_with_finding(source: str, expected: str, rule: str) -> None:
+    result = convert(source)
+    assert expected in result.code
+    assert rule in {f.rule for f in result.findings}
+
+
+def test_device_kept_while_used() -> None:
+    code = convert("import torch\n\ndevice = torch.device('cpu')\nprint(device)\n").code
+    assert "device = torch.device('cpu')" in code
+
+
+def test_to_keeps_dtype() -> None:
+    code = convert("import torch\n\ndef f(x, device):\n    return x.to(device, torch.float64)\n").code
+    assert "device" not in code.split("def f")[1].split(":", 1)[1]
+    assert "float64" in code

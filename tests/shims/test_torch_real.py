@@ -1,0 +1,606 @@
+"""The torch facade against real torch 2.13, side by side in one process."""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import importlib
+import io
+import re
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from torch2ms.shims import core as C
+from torch2ms.shims import torch as shim
+
+sys.path.insert(0, str(Path(__file__).parent))
+import _torch_programs as programs
+
+pytestmark = pytest.mark.real
+
+SEEDS = Path("/work/shared/seeds")
+R = np.random.default_rng(2024)
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return pytest.importorskip("torch")
+
+
+def _r(*shape, low=-1.0, high=1.0):
+    return R.uniform(low, high, shape).astype(np.float32)
+
+
+def _away(*shape):
+    return (R.uniform(0.2, 1.0, shape) * R.choice([-1.0, 1.0], shape)).astype(
+        np.float32
+    )
+
+
+def _pos(*shape):
+    return R.uniform(0.5, 2.0, shape).astype(np.float32)
+
+
+IDX = np.array([[1, 0, 3], [2, 2, 0]])
+TGT = np.array([2, 0, 1])
+
+# primitive -> list of (expression over the torch API, input arrays); inputs require grad.
+PRIMITIVE_CASES = {
+    "add": [
+        (lambda t, a, b: a + b, [_r(2, 3), _r(3)]),
+        (lambda t, a: t.add(a, 2.0, alpha=3), [_r(4)]),
+    ],
+    "sub": [
+        (lambda t, a, b: a - b, [_r(2, 1), _r(1, 3)]),
+        (lambda t, a: 1 - a, [_r(3)]),
+    ],
+    "mul": [(lambda t, a, b: a * b, [_r(2, 3), _r(2, 1)])],
+    "div": [
+        (lambda t, a, b: a / b, [_r(2, 3), _pos(3)]),
+        (lambda t, a: 2 / a, [_pos(3)]),
+    ],
+    "pow": [
+        (lambda t, a, b: a**b, [_pos(2, 3), _r(2, 3)]),
+        (lambda t, a: a**3, [_r(4)]),
+        (lambda t, a: 2**a, [_r(3)]),
+    ],
+    "neg": [(lambda t, a: -a, [_r(3)])],
+    "abs": [(lambda t, a: a.abs(), [_away(3, 2)])],
+    "exp": [(lambda t, a: a.exp(), [_r(3)])],
+    "log": [(lambda t, a: a.log(), [_pos(3)])],
+    "log1p": [(lambda t, a: a.log1p(), [_pos(3)])],
+    "sqrt": [(lambda t, a: a.sqrt(), [_pos(3)])],
+    "sin": [(lambda t, a: a.sin(), [_r(3)])],
+    "cos": [(lambda t, a: a.cos(), [_r(3)])],
+    "tanh": [(lambda t, a: a.tanh(), [_r(3)])],
+    "sigmoid": [(lambda t, a: a.sigmoid(), [_r(5) * 6])],
+    "relu": [(lambda t, a: a.relu(), [_away(2, 3)])],
+    "erf": [
+        (lambda t, a: t.erf(a), [_r(4)]),
+        (lambda t, a: t.nn.functional.gelu(a), [_r(5) * 3]),
+    ],
+    "clamp": [
+        (
+            lambda t, a: a.clamp(-0.5, 0.5),
+            [np.array([-0.9, -0.2, 0.1, 0.8], np.float32)],
+        )
+    ],
+    "maximum": [(lambda t, a, b: t.maximum(a, b), [_r(3), _r(3)])],
+    "minimum": [(lambda t, a, b: t.minimum(a, b), [_r(3), _r(2, 3)])],
+    "where": [(lambda t, a, b: t.where(a > 0, a, b), [_away(2, 3), _r(2, 3)])],
+    "sign": [(lambda t, a: a.sign() * a, [_away(3)])],
+    "floor": [(lambda t, a: a.floor() + a, [_r(3) * 3])],
+    "ceil": [(lambda t, a: a.ceil() + a, [_r(3) * 3])],
+    "round": [(lambda t, a: a.round() + a, [np.array([0.3, 1.4, -0.8], np.float32)])],
+    "cast": [(lambda t, a: a.double() * 2, [_r(3)])],
+    "copy": [(lambda t, a: a.clone(), [_r(3)])],
+    "sum": [(lambda t, a: a.sum(1), [_r(2, 3)]), (lambda t, a: a.sum(), [_r(2, 3)])],
+    "mean": [
+        (lambda t, a: a.mean((0, 2), keepdim=True), [_r(2, 3, 2)]),
+        (lambda t, a: a.mean(), [_r(3)]),
+    ],
+    "max": [(lambda t, a: a.max(), [_r(2, 3)]), (lambda t, a: a.amax(1), [_r(2, 3)])],
+    "min": [(lambda t, a: a.min(), [_r(2, 3)])],
+    "matmul": [
+        (lambda t, a, b: a @ b, [_r(2, 3), _r(3, 4)]),
+        (lambda t, a, b: a @ b, [_r(2, 2, 3), _r(3, 2)]),
+        (lambda t, a, b: a @ b, [_r(3), _r(2, 3, 2)]),
+        (lambda t, a, b: a @ b, [_r(2, 3), _r(3)]),
+        (lambda t, a, b: t.bmm(a, b), [_r(2, 2, 3), _r(2, 3, 2)]),
+    ],
+    "linear": [
+        (
+            lambda t, x, w, b: t.nn.functional.linear(x, w, b),
+            [_r(2, 3), _r(4, 3), _r(4)],
+        )
+    ],
+    "reshape": [
+        (lambda t, a: a.view(3, 2), [_r(2, 3)]),
+        (lambda t, a: a.flatten(), [_r(2, 3)]),
+    ],
+    "transpose": [
+        (lambda t, a: a.permute(2, 0, 1), [_r(2, 3, 4)]),
+        (lambda t, a: a.t(), [_r(2, 3)]),
+    ],
+    "squeeze": [(lambda t, a: a.squeeze(1), [_r(2, 1, 3)])],
+    "unsqueeze": [(lambda t, a: a.unsqueeze(-1), [_r(2, 3)])],
+    "sum_to": [(lambda t, a, b: a * b, [_r(4, 1, 3), _r(2, 3)])],
+    "broadcast_to": [(lambda t, a: a.expand(2, 3), [_r(1, 3)])],
+    "concat": [(lambda t, a, b: t.cat([a, b], 1), [_r(2, 1), _r(2, 3)])],
+    "stack": [(lambda t, a, b: t.stack([a, b], -1), [_r(2, 3), _r(2, 3)])],
+    "getitem": [
+        (lambda t, a: a[:, 1], [_r(2, 3)]),
+        (lambda t, a: a[t.tensor([0, 2, 0])], [_r(3, 2)]),
+        (lambda t, a: a.split([1, 2], 1)[1], [_r(2, 3)]),
+    ],
+    "index_add": [(lambda t, a: a[t.tensor([1, 1, 0])] * 2, [_r(3, 2)])],
+    "gather": [(lambda t, a: a.gather(1, t.tensor(IDX)), [_r(2, 4)])],
+    "scatter_add": [(lambda t, a: a.gather(0, t.tensor([[0, 0], [0, 1]])), [_r(2, 2)])],
+    "pad": [(lambda t, a: t.nn.functional.pad(a, (1, 2), value=0.5), [_r(2, 3)])],
+    "softmax": [(lambda t, a: a.softmax(1), [_r(2, 4)])],
+    "log_softmax": [(lambda t, a: a.log_softmax(0), [_r(3, 2)])],
+    "im2col": [
+        (
+            lambda t, x, w: t.nn.functional.conv2d(x, w, None, 2, 1),
+            [_r(1, 2, 5, 5), _r(3, 2, 3, 3)],
+        )
+    ],
+    "col2im": [(lambda t, x: t.nn.functional.avg_pool2d(x, 2), [_r(1, 2, 4, 4)])],
+}
+NON_DIFFERENTIABLE_CASES = {
+    "eq": lambda t, a, b: a == b,
+    "ne": lambda t, a, b: a != b,
+    "lt": lambda t, a, b: a < b,
+    "le": lambda t, a, b: a <= b,
+    "gt": lambda t, a, b: a > b,
+    "ge": lambda t, a, b: a >= b,
+    "logical_and": lambda t, a, b: t.logical_and(a > 0, b > 0),
+    "logical_or": lambda t, a, b: t.logical_or(a > 0, b > 0),
+    "logical_not": lambda t, a, b: t.logical_not(a > 0),
+    "argmax": lambda t, a, b: a.argmax(1),
+    "argmin": lambda t, a, b: a.argmin(0),
+}
+
+FUNCTIONAL_CASES = {
+    "conv2d_groups": (
+        lambda t, x, w, b: t.nn.functional.conv2d(x, w, b, 1, "same", 2, 2),
+        [_r(2, 4, 6, 6), _r(4, 2, 3, 3), _r(4)],
+    ),
+    "max_pool2d": (
+        lambda t, x: t.nn.functional.max_pool2d(x, 3, 2, 1),
+        [_r(2, 2, 7, 7)],
+    ),
+    "max_pool2d_ceil": (
+        lambda t, x: t.nn.functional.max_pool2d(x, 2, 2, 0, 1, True),
+        [_r(1, 2, 5, 5)],
+    ),
+    "avg_pool2d_pad": (
+        lambda t, x: t.nn.functional.avg_pool2d(x, 3, 2, 1),
+        [_r(1, 2, 6, 6)],
+    ),
+    "avg_pool2d_exclude": (
+        lambda t, x: t.nn.functional.avg_pool2d(x, 3, 2, 1, True, False),
+        [_r(1, 2, 6, 6)],
+    ),
+    "batch_norm": (
+        lambda t, x, w, b: t.nn.functional.batch_norm(x, None, None, w, b, True),
+        [_r(4, 3, 2, 2), _pos(3), _r(3)],
+    ),
+    "layer_norm": (
+        lambda t, x, w, b: t.nn.functional.layer_norm(x, (3,), w, b),
+        [_r(2, 3), _pos(3), _r(3)],
+    ),
+    "cross_entropy": (
+        lambda t, x: t.nn.functional.cross_entropy(x, t.tensor(TGT)),
+        [_r(3, 4)],
+    ),
+    "cross_entropy_all": (
+        lambda t, x, w: t.nn.functional.cross_entropy(
+            x, t.tensor([1, -100, 3]), weight=w.detach(), label_smoothing=0.1
+        ),
+        [_r(3, 4), _pos(4)],
+    ),
+    "cross_entropy_4d": (
+        lambda t, x: t.nn.functional.cross_entropy(x, t.tensor([[[0, 1], [2, 1]]])),
+        [_r(1, 3, 2, 2)],
+    ),
+    "cross_entropy_probs": (
+        lambda t, x, p: t.nn.functional.cross_entropy(x, p.detach().softmax(1)),
+        [_r(3, 4), _r(3, 4)],
+    ),
+    "nll_sum": (
+        lambda t, x: t.nn.functional.nll_loss(x, t.tensor(TGT), reduction="sum"),
+        [_r(3, 4)],
+    ),
+    "mse": (
+        lambda t, x, y: t.nn.functional.mse_loss(x, y.detach()),
+        [_r(3, 2), _r(3, 2)],
+    ),
+    "l1": (
+        lambda t, x, y: t.nn.functional.l1_loss(x, y.detach(), reduction="sum"),
+        [_r(5), _r(5)],
+    ),
+    "smooth_l1": (
+        lambda t, x: t.nn.functional.smooth_l1_loss(x, t.zeros(4), beta=0.5),
+        [np.array([0.1, 1.0, -2.0, 0.3], np.float32)],
+    ),
+    "bce": (
+        lambda t, p: t.nn.functional.binary_cross_entropy(p, t.tensor([0.0, 1.0, 0.3])),
+        [_pos(3) / 2.5],
+    ),
+    "bce_logits": (
+        lambda t, x: t.nn.functional.binary_cross_entropy_with_logits(
+            x, t.tensor([0.0, 1.0, 0.3]), pos_weight=t.tensor([2.0])
+        ),
+        [_r(3) * 4],
+    ),
+    "gelu_tanh": (
+        lambda t, x: t.nn.functional.gelu(x, approximate="tanh"),
+        [_r(6) * 3],
+    ),
+    "var_std": (lambda t, x: x.var(0) + x.std(), [_r(4, 3)]),
+    "logsumexp": (lambda t, x: x.logsumexp(1), [_r(2, 3)]),
+    "silu_leaky": (
+        lambda t, x: t.nn.functional.silu(x) + t.nn.functional.leaky_relu(x, 0.1),
+        [_away(5)],
+    ),
+    "norm": (lambda t, x: x.norm(), [_r(2, 3)]),
+    "repeat": (lambda t, x: x.repeat(2, 3), [_r(2, 3)]),
+    "max_dim": (lambda t, x: x.max(1).values + x.min(0)[0].sum(), [_r(3, 4)]),
+    "embedding": (
+        lambda t, w: t.nn.functional.embedding(t.tensor([[0, 2], [2, 1]]), w),
+        [_r(3, 4)],
+    ),
+    "masked_fill": (lambda t, x: x.masked_fill(x > 0.2, -1.0), [_r(3, 3)]),
+}
+
+
+def _run(t, fn, arrays):
+    leaves = [t.tensor(a.copy(), requires_grad=True) for a in arrays]
+    out = fn(t, *leaves)
+    if out.dtype.is_floating_point and out.requires_grad:
+        v = t.tensor(
+            np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape)).astype(np.float32)
+        ).to(out.dtype)
+        (out * v).sum().backward()
+    grads = [None if x.grad is None else x.grad.numpy().copy() for x in leaves]
+    return out.detach().numpy().copy(), grads
+
+
+def _compare(torch, fn, arrays):
+    ref_out, ref_grads = _run(torch, fn, arrays)
+    out, grads = _run(shim, fn, arrays)
+    assert out.dtype == ref_out.dtype
+    np.testing.assert_allclose(out, ref_out, rtol=1e-4, atol=1e-5)
+    for g, rg in zip(grads, ref_grads):
+        assert (g is None) == (rg is None)
+        if g is not None:
+            assert g.dtype == rg.dtype
+            np.testing.assert_allclose(g, rg, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(C.PRIMITIVES))
+def test_primitive_matches_torch(torch, name):
+    if name in NON_DIFFERENTIABLE_CASES:
+        a, b = _r(3, 4), _r(3, 4)
+        ref = NON_DIFFERENTIABLE_CASES[name](
+            torch, torch.tensor(a), torch.tensor(b)
+        ).numpy()
+        got = NON_DIFFERENTIABLE_CASES[name](
+            shim, shim.tensor(a), shim.tensor(b)
+        ).numpy()
+        assert got.dtype == ref.dtype
+        np.testing.assert_array_equal(got, ref)
+        return
+    assert name in PRIMITIVE_CASES, f"primitive {name!r} has no conformance case"
+    for fn, arrays in PRIMITIVE_CASES[name]:
+        _compare(torch, fn, arrays)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONAL_CASES))
+def test_functional_matches_torch(torch, name):
+    fn, arrays = FUNCTIONAL_CASES[name]
+    _compare(torch, fn, arrays)
+
+
+GRAD_FN_EXPRESSIONS = [
+    "x + 1",
+    "x - y",
+    "x * 2",
+    "x / y",
+    "x ** 2",
+    "x ** y",
+    "2 ** x",
+    "-x",
+    "x.abs()",
+    "x.exp()",
+    "x.log()",
+    "x.sqrt()",
+    "x.sin()",
+    "x.cos()",
+    "x.tanh()",
+    "x.sigmoid()",
+    "x.relu()",
+    "F.gelu(x)",
+    "x.clamp(0, 1)",
+    "torch.where(x > 0.5, x, y)",
+    "torch.maximum(x, y)",
+    "x.sum()",
+    "x.sum(1)",
+    "x.mean()",
+    "x.mean(0)",
+    "x.max()",
+    "x.max(1)[0]",
+    "x.amax(1)",
+    "x.min()",
+    "x @ w",
+    "x[None] @ w",
+    "x @ w[0]",
+    "w[0] @ w[1]",
+    "F.linear(x, w, w[0])",
+    "F.linear(x, w)",
+    "x.view(3, 2)",
+    "x.reshape(-1)",
+    "x.T",
+    "x.t()",
+    "x.transpose(0, 1)",
+    "x.permute(1, 0)",
+    "x[None].squeeze()",
+    "x[None].squeeze(0)",
+    "x.unsqueeze(0)",
+    "x.flatten()",
+    "torch.cat([x, x])",
+    "torch.stack([x, x])",
+    "x.split(1)[0]",
+    "x.chunk(2)[0]",
+    "x[0]",
+    "x[:, 1:]",
+    "x[[0, 1]]",
+    "x.gather(1, torch.tensor([[0], [1]]))",
+    "x.softmax(1)",
+    "x.log_softmax(1)",
+    "F.cross_entropy(x, torch.tensor([0, 1]))",
+    "F.nll_loss(x, torch.tensor([0, 1]))",
+    "F.mse_loss(x, y)",
+    "F.l1_loss(x, y)",
+    "F.smooth_l1_loss(x, y)",
+    "F.binary_cross_entropy(x.sigmoid(), y.sigmoid())",
+    "F.binary_cross_entropy_with_logits(x, y)",
+    "x.clone()",
+    "x.double()",
+    "x[:1].expand(2, 3)",
+    "F.dropout(x, 0.5)",
+    "x.repeat(2, 1)",
+    "x.norm()",
+    "x.var()",
+    "x.std()",
+    "x.logsumexp(1)",
+    "1 - x",
+    "1 / x",
+    "x.square()",
+    "x.log1p()",
+    "x.sign()",
+    "x.floor()",
+    "x.mean(1, keepdim=True)",
+    "x.sum((0, 1))",
+    "F.conv2d(i, k)",
+    "F.max_pool2d(i, 2)",
+    "F.avg_pool2d(i, 2)",
+    "F.layer_norm(i, (5,))",
+    "F.batch_norm(i, None, None, training=True)",
+    "F.embedding(torch.tensor([1, 0]), w)",
+    "x.masked_fill(x > 2, 0.)",
+]
+
+
+@pytest.mark.parametrize("expr", GRAD_FN_EXPRESSIONS)
+def test_grad_fn_names(torch, expr):
+    names = []
+    for t in (torch, shim):
+        env = {"torch": t, "F": t.nn.functional}
+        env["x"] = t.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        env["y"] = t.tensor([[0.5, 2.0, 1.0], [1.0, 3.0, 2.0]], requires_grad=True)
+        env["w"] = t.tensor(
+            np.arange(9, dtype=np.float32).reshape(3, 3), requires_grad=True
+        )
+        env["i"] = t.tensor(_r(1, 2, 5, 5), requires_grad=True)
+        env["k"] = t.tensor(_r(3, 2, 3, 3), requires_grad=True)
+        out = eval(expr, env)
+        names.append(type(out.grad_fn).__name__)
+    assert names[1] == names[0]
+
+
+@pytest.mark.parametrize(
+    "expr,raises",
+    [
+        ("x * 2", True),
+        ("x ** 2 + y", True),
+        ("x + y", False),
+        ("(x - y).sum()", False),
+        ("x.exp()", True),
+    ],
+)
+def test_second_backward(torch, expr, raises):
+    messages = []
+    for t in (torch, shim):
+        x = t.tensor(1.0, requires_grad=True)
+        y = t.tensor(2.0, requires_grad=True)
+        z = eval(expr)
+        z.backward()
+        try:
+            z.backward()
+            messages.append(None)
+        except RuntimeError as err:
+            messages.append(str(err))
+    assert messages[0] == messages[1]
+    assert (messages[0] is not None) == raises
+    if raises:
+        assert messages[1].startswith(
+            "Trying to backward through the graph a second time"
+        )
+
+
+def _seed_blocks():
+    for path in sorted(SEEDS.glob("00[01]_*.txt")):
+        text = path.read_text()
+        for i, block in enumerate(re.findall(r"```python\n(.*?)```", text, re.DOTALL)):
+            if "import torch" in block and "mindspore" not in block:
+                yield pytest.param(block, id=f"{path.name[:3]}-{i}")
+
+
+def _shim_import(name, globals=None, locals=None, fromlist=(), level=0):
+    """``import torch...`` inside a block resolves to the facade; everything else imports normally."""
+    if level == 0 and (name == "torch" or name.startswith("torch.")):
+        module = importlib.import_module("torch2ms.shims." + name)
+        return module if fromlist else shim
+    return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+def _printed(block: str, torch_module) -> str:
+    env = {}
+    if torch_module is shim:
+        env["__builtins__"] = dict(vars(builtins), __import__=_shim_import)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(block, "<seed>", "exec"), env)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("block", list(_seed_blocks()))
+def test_seed_examples_print_the_same(torch, block):
+    assert _printed(block, shim) == _printed(block, torch)
+
+
+NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam", "adamw"])
+def test_training_matches_torch(torch, optimizer):
+    ref = programs.mlp_training(torch, optimizer)
+    got = programs.mlp_training(shim, optimizer)
+    assert len(ref) == len(got)
+    for a, b in zip(ref, got):
+        assert NUMBER.sub("#", a) == NUMBER.sub("#", b)
+        np.testing.assert_allclose(
+            [float(v) for v in NUMBER.findall(b)],
+            [float(v) for v in NUMBER.findall(a)],
+            rtol=1e-4,
+            atol=1e-5,
+        )
+
+
+def test_autograd_semantics_print_the_same(torch):
+    assert programs.autograd_semantics(shim) == programs.autograd_semantics(torch)
+
+
+def _scaler_run(t, scaler):
+    w = t.tensor([1.0, -2.0], requires_grad=True)
+    opt = t.optim.SGD([w], lr=0.1)
+    log = [scaler.is_enabled(), scaler.get_scale()]
+    for step in range(4):
+        opt.zero_grad()
+        loss = (w * w).sum() * (float("inf") if step == 1 else 1.0)
+        scaler.scale(loss).backward()
+        scaler.unscale_(opt)
+        log.append(w.grad.tolist())
+        scaler.step(opt)
+        scaler.update()
+        log += [scaler.get_scale(), w.tolist()]
+    log.append(sorted(scaler.state_dict().items()))
+    return log
+
+
+@pytest.mark.parametrize(
+    "make", ["amp_cpu", "amp_default", "cuda_amp", "amp_cpu_growth"]
+)
+def test_grad_scaler_matches_torch(torch, make):
+    def build(t):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if make == "amp_cpu":
+                s = t.amp.GradScaler("cpu")
+            elif make == "amp_cpu_growth":
+                s = t.amp.GradScaler("cpu", init_scale=4.0, growth_interval=2)
+            elif make == "amp_default":
+                s = t.amp.GradScaler()
+            else:
+                s = t.cuda.amp.GradScaler()
+        return s, sorted((w.category.__name__, str(w.message)) for w in caught)
+
+    ref_scaler, ref_warnings = build(torch)
+    scaler, got_warnings = build(shim)
+    assert got_warnings == ref_warnings
+    assert repr(_scaler_run(shim, scaler)) == repr(_scaler_run(torch, ref_scaler))
+
+
+def test_module_surface_matches_torch(torch):
+    def describe(t):
+        nn = t.nn
+        t.manual_seed(0)
+        m = nn.Sequential(
+            nn.Conv2d(1, 4, 3, padding=1),
+            nn.BatchNorm2d(4),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(16, 3),
+            nn.LayerNorm(3),
+            nn.Embedding(5, 2),
+            nn.GELU(),
+            nn.Softmax(dim=1),
+        )
+        sd = m.state_dict()
+        return [
+            repr(m),
+            [(k, tuple(v.shape), str(v.dtype)) for k, v in sd.items()],
+            [n for n, _ in m.named_parameters()],
+            [n for n, _ in m.named_buffers()],
+            [type(c).__name__ for c in m.children()],
+            repr(m.load_state_dict(sd)),
+            m.training,
+            m.eval().training,
+            repr(nn.CrossEntropyLoss()),
+        ]
+
+    assert describe(shim) == describe(torch)
+
+
+def test_schedulers_match_torch(torch):
+    def lrs(t):
+        out = []
+        for make in (
+            lambda o: t.optim.lr_scheduler.StepLR(o, 2, 0.5),
+            lambda o: t.optim.lr_scheduler.ExponentialLR(o, 0.9),
+            lambda o: t.optim.lr_scheduler.CosineAnnealingLR(o, 4, 0.01),
+            lambda o: t.optim.lr_scheduler.LambdaLR(o, lambda e: 1 / (e + 1)),
+        ):
+            opt = t.optim.SGD([t.zeros(1, requires_grad=True)], lr=0.1)
+            sched = make(opt)
+            for _ in range(9):
+                opt.step()
+                sched.step()
+                out.append(sched.get_last_lr()[0])
+        return out
+
+    np.testing.assert_allclose(lrs(shim), lrs(torch), rtol=1e-12)
+
+
+def test_clip_grad_matches_torch(torch):
+    def run(t):
+        a = t.tensor([3.0, -4.0], requires_grad=True)
+        b = t.tensor([[12.0]], requires_grad=True)
+        (a.sum() * 0 + (a * a).sum() / 2 + (b * b).sum() / 2).backward()
+        norm = t.nn.utils.clip_grad_norm_([a, b], 5.0)
+        c = t.tensor([0.5, -3.0], requires_grad=True)
+        (c * c).sum().backward()
+        t.nn.utils.clip_grad_value_([c], 1.0)
+        return [norm.item(), a.grad.tolist(), b.grad.tolist(), c.grad.tolist()]
+
+    got, ref = run(shim), run(torch)
+    np.testing.assert_allclose(got[0], ref[0], rtol=1e-6)
+    for g, r in zip(got[1:], ref[1:]):
+        np.testing.assert_allclose(g, r, rtol=1e-6)
