@@ -12,12 +12,20 @@ import click
 
 from ..shims import importer
 
-_RUNNER_FILES = {os.path.normcase(os.path.abspath(f)) for f in (__file__, runpy.__file__)}
+_THIS_FILE = os.path.abspath(__file__)
+
+
+def _is_runner_frame(tb: TracebackType) -> bool:
+    frame = tb.tb_frame
+    return (
+        frame.f_globals.get("__name__") in ("runpy", "contextlib")
+        or os.path.abspath(frame.f_code.co_filename) == _THIS_FILE
+    )
 
 
 def _user_traceback(tb: TracebackType | None) -> TracebackType | None:
     """Drop the leading frames of this runner and runpy, so the script's own frames come first."""
-    while tb is not None and os.path.normcase(os.path.abspath(tb.tb_frame.f_code.co_filename)) in _RUNNER_FILES:
+    while tb is not None and _is_runner_frame(tb):
         tb = tb.tb_next
     return tb
 
@@ -45,9 +53,11 @@ def run_script(path: str, args: tuple[str, ...] = (), backend: str = "shim") -> 
         return _exit_code(stop.code)
     except KeyboardInterrupt:
         return 130
-    except BaseException as error:  # the script's own error, shown as Python would show it
+    except Exception as error:  # noqa: BLE001 - the script's own error, shown as Python shows it
         sys.stdout.flush()
-        traceback.print_exception(type(error), error, _user_traceback(error.__traceback__), file=sys.stderr)
+        traceback.print_exception(
+            type(error), error, _user_traceback(error.__traceback__), file=sys.stderr
+        )
         return 1
     finally:
         sys.stdout.flush()

@@ -19,9 +19,20 @@ from ..migrator.weights import WeightsError, convert_file
     type=click.Path(exists=True, dir_okay=False),
     help="The PyTorch file that defines the model; its layer kinds decide the names (Embedding vs Linear).",
 )
-@click.option("--model", help="The Module class in --model-source whose state_dict this is (default: any that fits).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def command(source: str, target: str, model_source: str | None, model: str | None, fmt: str) -> None:
+@click.option(
+    "--model",
+    help="The Module class in --model-source whose state_dict this is (default: any that fits).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+def command(
+    source: str, target: str, model_source: str | None, model: str | None, fmt: str
+) -> None:
     """Convert the state_dict in SOURCE into the MindSpore checkpoint TARGET.
 
     Names follow MindSpore's layers (BatchNorm weight/bias/running_mean/running_var →
@@ -57,7 +68,9 @@ def command(source: str, target: str, model_source: str | None, model: str | Non
             )
         )
         return
-    click.echo(f"{target}: {len(conversion.entries)} tensors, {len(conversion.renamed)} renamed, {len(conversion.dropped)} dropped")
+    click.echo(
+        f"{target}: {len(conversion.entries)} tensors, {len(conversion.renamed)} renamed, {len(conversion.dropped)} dropped"
+    )
     for old, new in conversion.renamed:
         click.echo(f"  {old} -> {new}")
     for name, why in conversion.dropped:

@@ -9,7 +9,7 @@ import libcst as cst
 
 from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
 from .context import ModuleContext, Options
-from .engine import StageTransformer
+from .engine import run_stage
 from .findings import ERROR, Finding
 from .index import census, index_statements
 from .rule import STAGES, define, rule_classes
@@ -91,11 +91,14 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
     # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
     # node's id could be reused by a new node that would then inherit a stale entry.
     trees = [module]
+    # Every tree stays alive until the end: positions are keyed by id() of its nodes.
+    trees = [module]
     for stage in STAGES:
         active = [cls() for cls in classes if cls.stage == stage and any(t in source for t in cls.triggers)]
         if active:
             ctx.stack.clear()
-            module = module.visit(StageTransformer(ctx, active))
+            module = run_stage(module, ctx, active)
+            trees.append(module)
             trees.append(module)
     code = module.code
     result.api_total = len(uses.uses)

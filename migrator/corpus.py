@@ -1,6 +1,6 @@
 """Corpus pairs: ``<NNN_slug>/original.py``, ``expected.py`` (the golden conversion) and ``meta.json``.
 
-``python -m torch2ms.migrator.corpus [--update] [PATH]`` lists the pairs whose golden file differs
+``python -m torch2ms.migrator.corpus [--update] [--diff] [PATH]...`` lists the pairs whose golden file differs
 from what the converter produces today; ``--update`` rewrites those golden files.
 """
 
@@ -111,10 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="torch2ms.migrator.corpus")
     parser.add_argument("--update", action="store_true", help="rewrite golden files that differ")
     parser.add_argument("--diff", action="store_true", help="show the differences")
-    parser.add_argument("path", nargs="?", default="corpus")
+    parser.add_argument("paths", nargs="*", default=["corpus"], help="corpus or pair folders")
     args = parser.parse_args(argv)
     stale = 0
-    for pair in discover(args.path):
+    for pair in [pair for path in args.paths for pair in discover(path)]:
         produced = convert_pair(pair).code
         current = read_text(pair.expected) if pair.expected else None
         if current == produced:

@@ -1,16 +1,56 @@
-"""Run the rules of one stage over a module in a single LibCST traversal."""
+"""Run the rules of one stage over a module in a single traversal.
+
+The traversal follows LibCST's own order and semantics (``visit_*`` before the children, ``leave_*``
+after them with the original and the updated node, ``RemoveFromParent``, ``FlattenSentinel``), but
+it is cheaper than ``module.visit(transformer)``:
+
+- a node is rebuilt only when one of its children changed, so unchanged subtrees keep their identity
+  (positions keyed by ``id()`` stay valid for later stages, and unchanged statements are written back
+  from the source text);
+- whitespace, comments and operator tokens are not walked unless a rule handles such nodes;
+- statements that mention no torch API (by the ``ast`` census) are not entered at all.
+"""
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
+import typing
+from dataclasses import fields as dataclass_fields
 from typing import Callable
 
 import libcst as cst
+from libcst._nodes import op as _op_nodes
+from libcst._nodes import whitespace as _whitespace_nodes
 
 from .context import ModuleContext
 from .rule import Rule
 
 _STATEMENT_TYPES = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
 _HANDLERS: dict[type, tuple[dict[str, str], dict[str, str]]] = {}
+
+# Nodes that hold only whitespace, comments or punctuation.
+_TOKEN_TYPES = frozenset(
+    cls
+    for module in (_whitespace_nodes, _op_nodes)
+    for cls in vars(module).values()
+    if isinstance(cls, type) and issubclass(cls, cst.CSTNode) and cls.__module__ == module.__name__
+) | {cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace, cst.RightCurlyBrace}
+_TOKEN_NAMES = frozenset(cls.__name__ for cls in _TOKEN_TYPES)
+
+# How a field is visited: a single node (removal → error / None / MaybeSentinel), a sequence, or
+# a statement body (where a statement line emptied by removals disappears, as in LibCST).
+_REQUIRED, _OPTIONAL, _SENTINEL, _SEQUENCE, _BODY, _ANY = range(6)
+_KINDS = {
+    "visit_required": _REQUIRED,
+    "visit_optional": _OPTIONAL,
+    "visit_sentinel": _SENTINEL,
+    "visit_sequence": _SEQUENCE,
+    "visit_body_sequence": _BODY,
+}
+_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
+_TOKEN_FIELDS: dict[type, frozenset[str]] = {}
 
 
 def _handler_names(cls: type) -> tuple[dict[str, str], dict[str, str]]:
@@ -22,12 +62,192 @@ def _handler_names(cls: type) -> tuple[dict[str, str], dict[str, str]]:
     return cached
 
 
-class StageTransformer(cst.CSTTransformer):
+def _child_fields(cls: type) -> tuple[tuple[str, int], ...]:
+    """The fields LibCST visits for ``cls``, in its order, read from ``_visit_and_replace_children``."""
+    cached = _FIELDS.get(cls)
+    if cached is not None:
+        return cached
+    order: list[tuple[str, int]] = []
+    try:
+        source = textwrap.dedent(inspect.getsource(cls._visit_and_replace_children))
+        function = ast.parse(source).body[0]
+        build = next(n for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == cls.__name__)
+        for keyword in build.keywords:
+            value = keyword.value
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _KINDS:
+                order.append((keyword.arg, _KINDS[value.func.id]))
+            elif isinstance(value, ast.IfExp):
+                order.append((keyword.arg, _ANY))
+    except (OSError, TypeError, SyntaxError, StopIteration, IndexError):
+        order = [(f.name, _ANY) for f in dataclass_fields(cls)]
+    cached = _FIELDS[cls] = tuple(order)
+    return cached
+
+
+def _token_fields(cls: type) -> frozenset[str]:
+    """Fields of ``cls`` that can only hold whitespace, comments or punctuation."""
+    cached = _TOKEN_FIELDS.get(cls)
+    if cached is not None:
+        return cached
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 -- unresolvable annotations: walk every field
+        hints = {}
+    names = set()
+    for name, hint in hints.items():
+        classes = [c for c in _classes_in(hint) if isinstance(c, type) and issubclass(c, cst.CSTNode)]
+        if classes and all(any(issubclass(c, token) for token in _TOKEN_TYPES) for c in classes):
+            names.add(name)
+    cached = _TOKEN_FIELDS[cls] = frozenset(names)
+    return cached
+
+
+def _classes_in(hint) -> list:
+    args = typing.get_args(hint)
+    if not args:
+        return [hint]
+    return [c for arg in args for c in _classes_in(arg)]
+
+
+class StageWalker:
     """Dispatches each node to the handlers of every active rule, in pass order.
 
     Statements that mention no torch API (by the ``ast`` census) are not entered at all.
     A ``visit_*`` handler that returns False keeps the traversal out of that node's children.
     """
+
+    def __init__(self, ctx: ModuleContext, rules: list[Rule]) -> None:
+        self.ctx = ctx
+        visits_by_name: dict[str, list[Callable]] = {}
+        leaves_by_name: dict[str, list[Callable]] = {}
+        for rule in rules:
+            visits, leaves = _handler_names(type(rule))
+            for node_type, attr in visits.items():
+                visits_by_name.setdefault(node_type, []).append(getattr(rule, attr))
+            for node_type, attr in leaves.items():
+                leaves_by_name.setdefault(node_type, []).append(getattr(rule, attr))
+        self.visits_by_name = visits_by_name
+        self.leaves_by_name = leaves_by_name
+        handled = set(visits_by_name) | set(leaves_by_name)
+        self.skip = frozenset() if handled & _TOKEN_NAMES else _TOKEN_TYPES
+        # Per node class: (visit handlers, leave handlers, is a statement, child fields).
+        self.plans: dict[type, tuple[tuple, tuple, bool, tuple]] = {}
+
+    def _plan(self, cls: type) -> tuple[tuple, tuple, bool, tuple]:
+        name = cls.__name__
+        child_fields = _child_fields(cls)
+        if self.skip:
+            tokens = _token_fields(cls)
+            child_fields = tuple(f for f in child_fields if f[0] not in tokens)
+        plan = (
+            tuple(self.visits_by_name.get(name, ())),
+            tuple(self.leaves_by_name.get(name, ())),
+            issubclass(cls, _STATEMENT_TYPES),
+            child_fields,
+        )
+        self.plans[cls] = plan
+        return plan
+
+    def walk(self, node: cst.CSTNode):
+        """The updated node, a ``RemovalSentinel`` or a ``FlattenSentinel``."""
+        cls = type(node)
+        if cls in self.skip:
+            return node
+        plan = self.plans.get(cls) or self._plan(cls)
+        visits, leaves, is_statement, child_fields = plan
+        ctx = self.ctx
+        descend = True
+        if is_statement:
+            ctx.stack.append(node)
+            info = ctx.statements.get(id(node))
+            if info is not None and not info.relevant:
+                descend = False
+        if descend:
+            for handler in visits:
+                if handler(node, ctx) is False:
+                    descend = False
+        updated = node
+        if descend and child_fields:
+            changes = None
+            for field, kind in child_fields:
+                value = getattr(node, field)
+                new = self._field(value, kind)
+                if new is not value:
+                    if changes is None:
+                        changes = {}
+                    changes[field] = new
+            if changes:
+                updated = node.with_changes(**changes)
+        result = updated
+        for handler in leaves:
+            result = handler(node, result, ctx)
+            if not isinstance(result, cst.CSTNode) or type(result) is not cls:
+                break
+        if is_statement and ctx.stack and ctx.stack[-1] is node:
+            ctx.stack.pop()
+        if is_statement and result is not node and isinstance(result, cst.CSTNode) and id(result) not in ctx.statements:
+            # A rebuilt statement keeps its position for the later stages.
+            info = ctx.statements.get(id(node))
+            if info is not None:
+                ctx.statements[id(result)] = info
+        if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
+            raise cst.CSTValidationError(f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}")
+        return result
+
+    def _field(self, value, kind: int):
+        if isinstance(value, cst.CSTNode):
+            result = self.walk(value)
+            if result is value or isinstance(result, cst.CSTNode):
+                return result
+            if isinstance(result, cst.RemovalSentinel):
+                if kind == _OPTIONAL:
+                    return None
+                if kind == _SENTINEL:
+                    return cst.MaybeSentinel.DEFAULT
+                raise TypeError(f"We got a RemovalSentinel while visiting a {type(value).__name__}. This node's parent does not allow it to be removed.")
+            raise TypeError(f"We got a FlattenSentinel while visiting a {type(value).__name__}. This node's parent does not allow for it to be replaced with a sequence.")
+        if isinstance(value, (tuple, list)):
+            return self._sequence(value, kind == _BODY)
+        return value
+
+    def _sequence(self, children, body: bool):
+        out = None
+        for i, child in enumerate(children):
+            if not isinstance(child, cst.CSTNode):
+                if out is not None:
+                    out.append(child)
+                continue
+            result = self.walk(child)
+            if result is child:
+                if out is not None:
+                    out.append(child)
+                continue
+            if out is None:
+                out = list(children[:i])
+            if isinstance(result, cst.RemovalSentinel):
+                continue
+            if isinstance(result, cst.FlattenSentinel):
+                for item in result:
+                    if body and not child._is_removable() and item._is_removable():
+                        continue
+                    out.append(item)
+            else:
+                if body and not child._is_removable() and result._is_removable():
+                    continue
+                out.append(result)
+        return children if out is None else tuple(out)
+
+
+def run_stage(module: cst.Module, ctx: ModuleContext, rules: list[Rule]) -> cst.Module:
+    """One traversal of ``module`` with every rule of a stage."""
+    result = StageWalker(ctx, rules).walk(module)
+    if isinstance(result, cst.RemovalSentinel):
+        return module.with_changes(body=(), header=(), footer=())
+    return result
+
+
+class StageTransformer(cst.CSTTransformer):
+    """The same dispatch as a LibCST transformer (``module.visit(StageTransformer(ctx, rules))``)."""
 
     def __init__(self, ctx: ModuleContext, rules: list[Rule]) -> None:
         super().__init__()
@@ -70,9 +290,4 @@ class StageTransformer(cst.CSTTransformer):
                 break
         if ctx.stack and ctx.stack[-1] is original_node:
             ctx.stack.pop()
-        # A rebuilt statement keeps its position for the later stages.
-        if result is not original_node and isinstance(result, _STATEMENT_TYPES) and id(result) not in ctx.statements:
-            info = ctx.statements.get(id(original_node))
-            if info is not None:
-                ctx.statements[id(result)] = info
         return result

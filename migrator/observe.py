@@ -236,11 +236,21 @@ def _collect(namespace: dict) -> tuple[dict[str, np.ndarray], dict, list[str]]:
 
 
 def observe(
-    script: str, out: str, backend: str, record_init: str | None = None, inject_init: str | None = None, paths: tuple[str, ...] = ()
+    script: str,
+    out: str,
+    backend: str,
+    record_init: str | None = None,
+    inject_init: str | None = None,
+    paths: tuple[str, ...] = (),
+    install: bool = True,
 ) -> int:
-    from ..shims import importer
+    """Run ``script`` and write its observation to ``out``; 0 when it ran to the end.
 
-    importer.install(backend)
+    ``install=False`` when the backend's import hooks are already in place (a forked worker)."""
+    if install:
+        from ..shims import importer
+
+        importer.install(backend)
     script = os.path.abspath(script)
     sys.argv = [script]
     sys.path[:0] = [os.path.dirname(script), *paths]

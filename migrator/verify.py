@@ -20,16 +20,18 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from .compare import Comparison, Difference, compare_observations
 from .corpus import Pair, convert_pair, discover, golden_difference, read_text
-from .observe import read_observation
+from .observe import observe, read_observation
 from .printed import parse_output
 
 DEFAULT_TIMEOUT = {"shim": 120.0, "real": 900.0}
 REAL_FRAMEWORKS = ("torch", "mindspore")
+OBSERVATION = "observation.npz"
 # Fewer threads per side: the sides of several pairs run at once on few cores.
 _CHILD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "GLOG_v": "3", "PYTHONHASHSEED": "0"}
 
@@ -65,9 +67,11 @@ def _child_env() -> dict[str, str]:
 
 
 def run_side(script: str, backend: str, workdir: str, timeout: float, extra: tuple[str, ...] = (), paths: tuple[str, ...] = ()) -> SideRun:
-    """Run ``script`` under the observation harness in a fresh process."""
+    """Run ``script`` under the observation harness in a process of its own."""
     os.makedirs(workdir, exist_ok=True)
-    out = os.path.join(workdir, "observation.npz")
+    if _ZYGOTE.backend == backend:
+        return _fork_side(script, backend, workdir, timeout, extra, paths)
+    out = os.path.join(workdir, OBSERVATION)
     command = [sys.executable, "-m", "torch2ms.migrator.observe", "--backend", backend, "--out", out, *extra]
     for path in paths:
         command += ["--path", path]
@@ -82,13 +86,101 @@ def run_side(script: str, backend: str, workdir: str, timeout: float, extra: tup
         os.killpg(process.pid, signal.SIGKILL)
         stdout, stderr = process.communicate()
         return SideRun("timeout", {}, {}, stdout.decode(errors="replace"), stderr.decode(errors="replace"), time.perf_counter() - start)
-    seconds = time.perf_counter() - start
-    stdout_text, stderr_text = stdout.decode(errors="replace"), stderr.decode(errors="replace")
+    return _finish_side(out, stdout.decode(errors="replace"), stderr.decode(errors="replace"), time.perf_counter() - start)
+
+
+def _finish_side(out: str, stdout: str, stderr: str, seconds: float) -> SideRun:
     if not os.path.exists(out):
-        return SideRun("crashed", {}, {}, stdout_text, stderr_text, seconds)
+        return SideRun("crashed", {}, {}, stdout, stderr, seconds)
     meta, arrays = read_observation(out)
-    meta["records"] = [record.to_dict() for record in parse_output(stdout_text)]
-    return SideRun(meta.get("status", "ok"), meta, arrays, stdout_text, stderr_text, seconds)
+    meta["records"] = [record.to_dict() for record in parse_output(stdout)]
+    return SideRun(meta.get("status", "ok"), meta, arrays, stdout, stderr, seconds)
+
+
+class _Zygote:
+    """A worker process with the backend's frameworks imported once; each side is a fork of it.
+
+    Starting Python and importing the frameworks (seconds for MindSpore, a quarter of a second for
+    NumPy and the facades) costs far more than running a corpus script, so sides are forked from a
+    warm process, which gives each one fresh module state. ``TORCH2MS_VERIFY_FORK=0`` turns this
+    off: every side is then a new interpreter."""
+
+    PRELOAD = {
+        "shim": (
+            "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.data",
+            "mindspore", "mindspore.nn", "mindspore.ops", "mindspore.experimental.optim", "mindspore.dataset", "mindspore.amp",
+        ),
+        # torch.optim imports dynamo (and sympy) at the first step: seconds, paid once here.
+        "real": ("torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch._dynamo", "mindspore", "mindspore.nn", "mindspore.ops", "mindspore.experimental.optim"),
+    }  # fmt: skip
+
+    def __init__(self) -> None:
+        self.backend: str | None = None
+
+    def prepare(self, backend: str) -> None:
+        if self.backend is not None or not hasattr(os, "fork") or os.environ.get("TORCH2MS_VERIFY_FORK") == "0":
+            return
+        for key, value in _CHILD_ENV.items():
+            os.environ.setdefault(key, value)
+        from ..shims import importer
+
+        importer.install(backend)
+        for name in self.PRELOAD[backend]:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001, S112 - the script imports it again and reports what is missing
+                continue
+        self.backend = backend
+
+
+_ZYGOTE = _Zygote()
+
+
+def _fork_side(script: str, backend: str, workdir: str, timeout: float, extra: tuple[str, ...], paths: tuple[str, ...]) -> SideRun:
+    out = os.path.join(workdir, OBSERVATION)
+    stdout_path, stderr_path = os.path.join(workdir, "stdout.txt"), os.path.join(workdir, "stderr.txt")
+    options = dict(zip(extra[::2], extra[1::2]))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # the side: never returns
+        code = 1
+        try:
+            os.setsid()
+            os.chdir(workdir)
+            for fd, path in ((1, stdout_path), (2, stderr_path)):
+                os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), fd)
+            code = observe(script, out, backend, options.get("--record-init"), options.get("--inject-init"), paths, install=False)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+    status = "ok"
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        if time.perf_counter() - start > timeout:
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            status = "timeout"
+            break
+        time.sleep(0.002)
+    seconds = time.perf_counter() - start
+    stdout, stderr = (_read(path) for path in (stdout_path, stderr_path))
+    if status == "timeout":
+        return SideRun("timeout", {}, {}, stdout, stderr, seconds)
+    return _finish_side(out, stdout, stderr, seconds)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
 
 
 # -- where a difference comes from ----------------------------------------------------------------
@@ -146,16 +238,19 @@ def _transfer_init(pair: Pair, backend: str) -> bool:
 
 
 def verify_pair(pair: Pair, backend: str = "shim", rtol: float | None = None, atol: float | None = None, timeout: float | None = None) -> dict:
+    """Convert, run both sides, compare. The report's status is pass, fail or error (see the CLI contract).
+
+    A golden mismatch (expected.py is not what the converter produces) fails the pair whatever the numbers say."""
     start = time.perf_counter()
-    rtol = pair.rtol if rtol is None else rtol
-    atol = pair.atol if atol is None else atol
-    timeout = timeout or DEFAULT_TIMEOUT[backend]
     report: dict = {"name": pair.name, "status": "pass", "backend": backend, "rules": [], "findings": [], "first_difference": None, "compared": 0}
+    golden: list[str] = []
 
     def finish(status: str, reason: str | None = None) -> dict:
-        report["status"] = status
-        if reason:
-            report["reason"] = reason
+        reasons = [f"golden mismatch: {golden[0]}"] if golden else []
+        reasons += [reason] if reason else []
+        report["status"] = "fail" if golden else status
+        if reasons:
+            report["reason"] = "; ".join(reasons)
         report["seconds"] = round(time.perf_counter() - start, 3)
         return report
 
@@ -174,47 +269,38 @@ def verify_pair(pair: Pair, backend: str = "shim", rtol: float | None = None, at
         report["findings"] = [f"line {f.line}: {f.rule} {f.message}" for f in findings]
         if result.failed:
             return finish("error", "the original could not be parsed")
-    golden = None
-    if pair.expected is not None and result is not None:
-        golden = golden_difference(read_text(pair.expected), result.code)
-        report["golden"] = "match" if golden is None else "mismatch"
+        if pair.expected is not None:
+            difference = golden_difference(read_text(pair.expected), result.code)
+            report["golden"] = "match" if difference is None else "mismatch"
+            golden += [difference] if difference else []
 
-    with tempfile.TemporaryDirectory(prefix="torch2ms-verify-") as workdir:
-        converted = pair.converted
-        if converted is None:
-            converted = os.path.join(workdir, "converted.py")
-            with open(converted, "w", encoding="utf-8") as handle:
-                handle.write(result.code)
-        init = os.path.join(workdir, "init.npz")
-        transfer = _transfer_init(pair, backend)
-        original_side = run_side(pair.original, backend, os.path.join(workdir, "original"), timeout, ("--record-init", init) if transfer else ())
-        if original_side.status != "ok":
-            return finish("error", f"the original failed: {original_side.error}")
-        inject = ("--inject-init", init) if transfer and os.path.exists(init) else ()
-        paths = (os.path.dirname(os.path.abspath(pair.original)),)
-        converted_side = run_side(converted, backend, os.path.join(workdir, "converted"), timeout, inject, paths)
+    transfer = _transfer_init(pair, backend)
+    original_side, converted_side = _run_both(pair, result.code if result is not None else "", backend, timeout or DEFAULT_TIMEOUT[backend], transfer)
     report["sides_seconds"] = [round(original_side.seconds, 3), round(converted_side.seconds, 3)]
+    if original_side.status != "ok":
+        return finish("error", f"the original failed: {original_side.error}")
     if converted_side.status != "ok":
         if converted_side.status == "timeout" or _shim_gap(converted_side):
             return finish("error", f"the conversion could not be run: {converted_side.error}")
         return finish("fail", f"the conversion failed: {converted_side.error}")
 
     comparison: Comparison = compare_observations(
-        (original_side.meta, original_side.arrays), (converted_side.meta, converted_side.arrays), rtol, atol, pair.ignored_labels
+        (original_side.meta, original_side.arrays),
+        (converted_side.meta, converted_side.arrays),
+        pair.rtol if rtol is None else rtol,
+        pair.atol if atol is None else atol,
+        pair.ignored_labels,
     )
     report["compared"] = comparison.compared
     report["differences"] = len(comparison.differences)
     if comparison.notes:
         report["notes"] = report.get("notes", []) + comparison.notes
-    init_problems = converted_side.meta.get("init", {}).get("problems", [])
     if transfer:
         report["init"] = converted_side.meta.get("init", {})
     first = comparison.first
     if first is not None:
         report["first_difference"] = {**first.to_dict(), **_origin(read_text(pair.original), first, findings)}
-    if golden is not None:
-        return finish("fail", f"golden mismatch: {golden}")
-    if first is not None:
+        init_problems = converted_side.meta.get("init", {}).get("problems", [])
         if init_problems:
             return finish("error", f"initial state not transferable: {'; '.join(init_problems)}")
         return finish("fail", f"{first.quantity} differs")
@@ -223,7 +309,28 @@ def verify_pair(pair: Pair, backend: str = "shim", rtol: float | None = None, at
     return finish("pass")
 
 
+def _run_both(pair: Pair, converted_code: str, backend: str, timeout: float, transfer: bool) -> tuple[SideRun, SideRun]:
+    """The original, then the conversion (given, or ``converted_code`` written to a temporary file)."""
+    with tempfile.TemporaryDirectory(prefix="torch2ms-verify-") as workdir:
+        converted = pair.converted
+        if converted is None:
+            converted = os.path.join(workdir, "converted.py")
+            with open(converted, "w", encoding="utf-8") as handle:
+                handle.write(converted_code)
+        init = os.path.join(workdir, "init.npz")
+        original_side = run_side(pair.original, backend, os.path.join(workdir, "original"), timeout, ("--record-init", init) if transfer else ())
+        if original_side.status != "ok":
+            return original_side, SideRun("skipped", {}, {}, "", "", 0.0)
+        inject = ("--inject-init", init) if transfer and os.path.exists(init) else ()
+        paths = (os.path.dirname(os.path.abspath(pair.original)),)
+        return original_side, run_side(converted, backend, os.path.join(workdir, "converted"), timeout, inject, paths)
+
+
 # -- many pairs -----------------------------------------------------------------------------------
+
+
+def _worker_init(backend: str) -> None:
+    _ZYGOTE.prepare(backend)
 
 
 def _verify_pair_task(args: tuple) -> dict:
@@ -238,13 +345,18 @@ def _verify_pair_task(args: tuple) -> dict:
 def verify_pairs(
     pairs: list[Pair], backend: str = "shim", rtol: float | None = None, atol: float | None = None, jobs: int | None = None, timeout: float | None = None
 ) -> list[dict]:
-    """Verify pairs in parallel (``jobs`` worker processes, default all cores); reports in pair order."""
+    """Verify pairs in ``jobs`` worker processes (default: all cores); reports in pair order.
+
+    The workers, not this process, load the shims, so the caller's ``torch``/``mindspore`` stay real."""
     tasks = [(pair.to_dict(), backend, rtol, atol, timeout) for pair in pairs]
+    if not tasks:
+        return []
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-    if jobs == 1 or len(tasks) <= 1:
-        return [_verify_pair_task(task) for task in tasks]
-    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if backend == "real" and missing_frameworks():
+        return [_verify_pair_task(task) for task in tasks]  # each reports the missing framework
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init, initargs=(backend,)) as pool:
         return list(pool.map(_verify_pair_task, tasks, chunksize=1))
 
 

@@ -15,8 +15,9 @@ MindSpore 2.10).
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Callable
 
 import numpy as np
 
@@ -72,7 +73,9 @@ class Conversion:
 
 
 # -- layer kinds ----------------------------------------------------------------------------
-def kinds_from_source(source: str, model: str | None = None) -> Callable[[str], str | None]:
+def kinds_from_source(
+    source: str, model: str | None = None
+) -> Callable[[str], str | None]:
     """A function from a module path (`encoder.norm`) to its torch layer, read from model source."""
     tree = ast.parse(source)
     known = analyse(tree, torch_aliases(tree))
@@ -97,8 +100,8 @@ def _walk(known: Facts, root: str, parts: list[str]) -> str | None:
             return None
         if kind.startswith("class:"):
             kind = known.attr(kind[6:], part)
-        elif kind.startswith("list:"):
-            kind = kind[5:] if part.isdigit() else None
+        elif kind.startswith(("list:", "seq:")):
+            kind = known.element(kind, int(part)) if part.isdigit() else None
         else:
             return None
     return kind[6:] if kind is not None and kind.startswith("layer:") else None
@@ -114,15 +117,26 @@ def _guess(group: Mapping[str, np.ndarray]) -> tuple[str | None, str]:
     if weight.ndim == 1 and "bias" in group:
         return LAYER_NORM, ""
     if weight.ndim == 1:
-        return None, "a 1-D weight without bias (LayerNorm(bias=False) or PReLU): kept as `weight`"
+        return (
+            None,
+            "a 1-D weight without bias (LayerNorm(bias=False) or PReLU): kept as `weight`",
+        )
     if weight.ndim == 2 and "bias" not in group:
-        return None, "a 2-D weight without bias (Linear(bias=False) or Embedding): kept as `weight`"
+        return (
+            None,
+            "a 2-D weight without bias (Linear(bias=False) or Embedding): kept as `weight`",
+        )
     if weight.ndim == 3:
-        return "torch.nn.Conv1d", "a 3-D weight, taken as a Conv1d: reshaped to (out, in, 1, k)"
+        return (
+            "torch.nn.Conv1d",
+            "a 3-D weight, taken as a Conv1d: reshaped to (out, in, 1, k)",
+        )
     return None, ""
 
 
-def convert_state(state: Mapping[str, np.ndarray], kind_of: Callable[[str], str | None] | None = None) -> Conversion:
+def convert_state(
+    state: Mapping[str, np.ndarray], kind_of: Callable[[str], str | None] | None = None
+) -> Conversion:
     """Map a state_dict's names and layouts to MindSpore's."""
     groups: dict[str, dict[str, np.ndarray]] = {}
     for key, value in state.items():
@@ -154,18 +168,30 @@ def read_pth(path: str) -> dict[str, np.ndarray]:
     try:
         import torch
     except ImportError as error:
-        raise WeightsError("reading a .pth file needs PyTorch: pip install torch") from error
+        raise WeightsError(
+            "reading a .pth file needs PyTorch: pip install torch"
+        ) from error
     try:
         loaded = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises many types for unreadable files
         raise WeightsError(f"could not read {path} as a state_dict: {error}") from error
-    if isinstance(loaded, Mapping) and not all(isinstance(v, torch.Tensor) for v in loaded.values()):
-        nested = [k for k in ("state_dict", "model", "model_state_dict") if isinstance(loaded.get(k), Mapping)]
+    if isinstance(loaded, Mapping) and not all(
+        isinstance(v, torch.Tensor) for v in loaded.values()
+    ):
+        nested = [
+            k
+            for k in ("state_dict", "model", "model_state_dict")
+            if isinstance(loaded.get(k), Mapping)
+        ]
         if not nested:
-            raise WeightsError(f"{path} holds a dict that is not a state_dict (keys: {', '.join(map(str, list(loaded)[:8]))})")
+            raise WeightsError(
+                f"{path} holds a dict that is not a state_dict (keys: {', '.join(map(str, list(loaded)[:8]))})"
+            )
         loaded = loaded[nested[0]]
     if not isinstance(loaded, Mapping):
-        raise WeightsError(f"{path} does not hold a state_dict but a {type(loaded).__name__}")
+        raise WeightsError(
+            f"{path} does not hold a state_dict but a {type(loaded).__name__}"
+        )
     arrays = {}
     for key, tensor in loaded.items():
         tensor = tensor.detach().cpu()
@@ -182,12 +208,16 @@ def encode_checkpoint(entries: list[tuple[str, np.ndarray]]) -> bytes:
         array = np.ascontiguousarray(array)
         type_name = CKPT_TYPES.get(array.dtype.name)
         if type_name is None:
-            raise WeightsError(f"{name}: dtype {array.dtype} has no MindSpore checkpoint type")
+            raise WeightsError(
+                f"{name}: dtype {array.dtype} has no MindSpore checkpoint type"
+            )
         tensor = bytearray()
         for dim in array.shape:
             tensor += b"\x08" + _varint(dim)
         tensor += _field(2, type_name.encode())
-        tensor += _field(3, array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
+        tensor += _field(
+            3, array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+        )
         value = _field(1, name.encode()) + _field(2, bytes(tensor))
         out += _field(1, value)
     return bytes(out)
@@ -209,11 +239,13 @@ def _field(number: int, payload: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
-def write_ckpt(path: str, entries: list[tuple[str, np.ndarray]], use_mindspore: bool | None = None) -> str:
+def write_ckpt(
+    path: str, entries: list[tuple[str, np.ndarray]], use_mindspore: bool | None = None
+) -> str:
     """Write a checkpoint; returns the writer used ("mindspore" or "encoder")."""
     if use_mindspore is None:
         try:
-            import mindspore  # noqa: F401
+            import mindspore
         except ImportError:
             use_mindspore = False
         else:
@@ -221,7 +253,9 @@ def write_ckpt(path: str, entries: list[tuple[str, np.ndarray]], use_mindspore: 
     if use_mindspore:
         import mindspore
 
-        mindspore.save_checkpoint([{"name": n, "data": mindspore.Tensor(a)} for n, a in entries], path)
+        mindspore.save_checkpoint(
+            [{"name": n, "data": mindspore.Tensor(a)} for n, a in entries], path
+        )
         return "mindspore"
     with open(path, "wb") as handle:
         handle.write(encode_checkpoint(entries))
@@ -229,13 +263,30 @@ def write_ckpt(path: str, entries: list[tuple[str, np.ndarray]], use_mindspore: 
 
 
 def convert_file(
-    source_path: str, target_path: str, model_source: str | None = None, model: str | None = None, use_mindspore: bool | None = None
+    source_path: str,
+    target_path: str,
+    model_source: str | None = None,
+    model: str | None = None,
+    use_mindspore: bool | None = None,
 ) -> Conversion:
     state = read_pth(source_path)
-    kind_of = kinds_from_source(model_source, model) if model_source is not None else None
+    kind_of = (
+        kinds_from_source(model_source, model) if model_source is not None else None
+    )
     conversion = convert_state(state, kind_of)
-    write_ckpt(target_path, [(e.name, e.array) for e in conversion.entries], use_mindspore)
+    write_ckpt(
+        target_path, [(e.name, e.array) for e in conversion.entries], use_mindspore
+    )
     return conversion
 
 
-__all__ = ["Conversion", "WeightsError", "convert_file", "convert_state", "encode_checkpoint", "kinds_from_source", "read_pth", "write_ckpt"]
+__all__ = [
+    "Conversion",
+    "WeightsError",
+    "convert_file",
+    "convert_state",
+    "encode_checkpoint",
+    "kinds_from_source",
+    "read_pth",
+    "write_ckpt",
+]

@@ -32,10 +32,21 @@ class Tally:
 
 def sources(path: str):
     """(relative path, text) of every Python file under a checkout or in a bare git directory."""
-    if os.path.isdir(os.path.join(path, "objects")) and os.path.exists(os.path.join(path, "HEAD")):
-        names = subprocess.run(["git", "--git-dir", path, "ls-tree", "-r", "--name-only", "HEAD"], capture_output=True, text=True, check=True).stdout.split("\n")
+    if os.path.isdir(os.path.join(path, "objects")) and os.path.exists(
+        os.path.join(path, "HEAD")
+    ):
+        names = subprocess.run(
+            ["git", "--git-dir", path, "ls-tree", "-r", "--name-only", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split("\n")
         for name in sorted(n for n in names if n.endswith(".py")):
-            blob = subprocess.run(["git", "--git-dir", path, "show", f"HEAD:{name}"], capture_output=True, check=True).stdout
+            blob = subprocess.run(
+                ["git", "--git-dir", path, "show", f"HEAD:{name}"],
+                capture_output=True,
+                check=True,
+            ).stdout
             yield name, blob.decode("utf-8", errors="replace")
         return
     for root, dirs, files in os.walk(path):
@@ -56,7 +67,11 @@ def backward_lines(text: str) -> list[tuple[int, str]]:
     lines = text.splitlines()
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward":
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "backward"
+        ):
             found.append((node.lineno, lines[node.lineno - 1].strip()))
     return sorted(found)
 
@@ -70,7 +85,7 @@ def measure(path: str, style: str = "functional") -> Tally:
         tally.total += len(original)
         try:
             result = convert_source(text, name, Options(style=style))
-        except Exception as error:  # a crash is reported, never hidden
+        except Exception as error:  # noqa: BLE001 - a crash is reported, never hidden
             tally.errors.append((name, repr(error)))
             tally.silent.extend((name, line) for line, _ in original)
             continue
@@ -78,7 +93,9 @@ def measure(path: str, style: str = "functional") -> Tally:
         finding_lines: dict[int, str] = {}
         for finding in result.findings:
             if finding.severity == "error":
-                finding_lines.setdefault(finding.line, f"{finding.rule} {finding.message}")
+                finding_lines.setdefault(
+                    finding.line, f"{finding.rule} {finding.message}"
+                )
         # Pair each remaining call with an original one of the same text, in order.
         unconverted: list[tuple[int, str]] = []
         pool = list(original)
@@ -103,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     tally = measure(args.path, args.style)
     share = 100.0 * tally.rewritten / tally.total if tally.total else 0.0
-    print(f"backward() calls: {tally.total}; rewritten: {tally.rewritten} ({share:.1f}%); reported: {len(tally.reported)}; silent: {len(tally.silent)}")
+    print(
+        f"backward() calls: {tally.total}; rewritten: {tally.rewritten} ({share:.1f}%); reported: {len(tally.reported)}; silent: {len(tally.silent)}"
+    )
     for name, line, message in tally.reported:
         print(f"reported {name}:{line}: {message}")
     for name, line in tally.silent:

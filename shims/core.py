@@ -3,17 +3,19 @@
 Public API (all names are ``core.<name>``; the layout behind them may change, these names do not):
 
 Tensors and graph
-    ``Tensor(data, requires_grad=False)``: ``__slots__`` node with ``_data`` (the ndarray), ``requires_grad``
-    and ``_ctx`` (the producing ``Node`` or None). ``t.data`` is a get/set property over ``_data`` on the
-    base class; the torch facade overrides ``data`` with torch's meaning (a detached torch Tensor), so
-    code that must work on every facade's tensors reads ``t._data`` (also the fast path). Facade classes subclass it; an op's output has the
-    class ``_out_cls`` of its first Tensor argument: each subclass's own class unless it sets
-    ``_out_cls`` in its body (a Parameter class sets it to its framework's Tensor class). ``wrap(cls, array, requires_grad=False)`` builds one without
-    ``__init__``. Operators (+ - * / ** @, comparisons, unary -, indexing) call the ops below.
-    ``Node``: ``prim``, ``inputs``, ``arrays``, ``params``, ``name`` (settable, e.g. torch's
-    ``AddBackward0``), ``freed`` and ``aux`` (free for a facade).
-    Subclasses keep extra per-tensor state as class-level defaults (instances get a lazy ``__dict__``),
-    since op outputs are created with ``object.__new__``.
+    ``Tensor(data, requires_grad=False)``: ``__slots__`` node with ``_data`` (the ndarray),
+    ``requires_grad`` and ``_ctx`` (the producing ``Node`` or None). ``t.data`` is a get/set property
+    over ``_data`` on the base class; the torch facade overrides ``data`` with torch's meaning (a
+    detached torch Tensor), so code meant for every facade's tensors reads ``t._data`` (also the fast
+    path). Facade classes subclass Tensor. An op's output has the class ``_out_cls`` of its first
+    Tensor argument: each subclass's own class unless it sets ``_out_cls`` in its body (a Parameter
+    class sets it to its framework's Tensor class). Op outputs are made with ``object.__new__``, so
+    subclasses keep extra per-tensor state as class-level defaults (instances get a lazy
+    ``__dict__``). ``wrap(cls, array, requires_grad=False)`` builds one without ``__init__``.
+    Operators (+ - * / ** @, comparisons, unary -, indexing) call the ops below.
+    ``Node``: ``prim``, ``inputs`` (tensors and constants), ``arrays`` (their ndarrays), ``params``,
+    ``seq`` (creation order), ``name`` (None, or a facade's name such as torch's ``AddBackward0``),
+    ``freed`` and ``aux`` (free for a facade).
 
 Grad mode
     ``is_grad_enabled()``, ``set_grad_enabled(flag) -> previous``, ``grad_mode(flag)`` (context manager).
@@ -26,6 +28,7 @@ Primitives (``PRIMITIVES``: name -> ``Primitive``; ``defprim(name, forward, *vjp
     matmul (batched, 1-D aware) linear(x, w, b) reshape transpose(x, axes) swapaxes squeeze unsqueeze
     flatten(x, start, end) sum_to broadcast_to concat(seq, axis) stack(seq, axis) getitem(x, index)
     index_add gather(x, axis, index) scatter_add pad(x, pads, value) softmax/log_softmax(x, axis)
+    softmax_cross_entropy(logits, target)
     im2col col2im.  Composites: split(x, sizes_or_sections, axis) chunk gelu(x, approximate)
     conv2d(x, w, b, stride, padding, dilation, groups) max_pool2d avg_pool2d batch_norm batch_stats
     layer_norm dropout embedding mse_loss l1_loss smooth_l1_loss(beta) nll_loss
@@ -36,14 +39,18 @@ Primitives (``PRIMITIVES``: name -> ``Primitive``; ``defprim(name, forward, *vjp
 Differentiation
     ``grad(outputs, inputs, grad_outputs=None, create_graph=False, allow_unused=False,
     retain_graph=None) -> list[Tensor | None]``.
-    ``backprop(outputs, seeds, create_graph, retain_graph, capture) -> [(tensor, grad)]`` is the
-    lower-level sweep facades use for ``backward()`` (grads are ndarrays unless ``create_graph``).
+    ``backprop(outputs, seeds, create_graph, retain_graph, capture, targets, capture_nonleaf)
+    -> [(tensor, grad)]`` is the lower-level sweep facades use for ``backward()`` (seeds and grads are
+    ndarrays unless ``create_graph``; ``targets`` prunes the sweep to what leads to them). Nodes run
+    in decreasing ``seq``; a VJP is ``vjp(B, g, ans, *args, **params)`` where ``B`` is ``RAW`` (the
+    NumPy forwards, used without ``create_graph``) or ``GRAPH`` (the engine ops, so higher order works).
     Without ``retain_graph`` the visited nodes are freed; running through a freed node that saved
     inputs raises RuntimeError("Trying to backward through the graph a second time ...").
 
 Randomness and initialisers (one shared ``rng``)
     ``manual_seed(n)``, ``rng_normal(shape, mean, std)``, ``rng_uniform(shape, low, high)``,
-    ``rng_bernoulli(shape, p)`` (bool mask), ``rng_randint(low, high, shape)``, ``rng_permutation(n)``,
+    ``rng_bernoulli(shape, p)`` (bool mask), ``rng_randint(low, high, shape)``, ``rng_permutation(n)``;
+    each takes ``gen=`` (a private stream from ``new_generator(seed)``) instead of the shared one.
     ``init_uniform(shape, bound)``, ``init_kaiming_uniform(shape, a, fan_in)``, ``init_kaiming_normal``,
     ``init_xavier_uniform/normal``, ``init_normal``, ``init_linear(out, in, bias) -> (w, b)``,
     ``init_conv(out, in_per_group, kernel, bias) -> (w, b)``, ``fan_in_out``, ``calculate_gain``.
@@ -51,6 +58,7 @@ Randomness and initialisers (one shared ``rng``)
 
 from __future__ import annotations
 
+from . import core_engine as _engine
 from .core_engine import (  # noqa: F401
     DEFAULT_FLOAT,
     F32,
@@ -99,32 +107,22 @@ from .core_ops import (  # noqa: F401
     add,
     argmax,
     argmin,
-    broadcast_to,
     cast,
     ceil,
-    chunk,
     clamp,
-    col2im,
-    concat,
     copy,
     cos,
     div,
     eq,
     erf,
     exp,
-    flatten,
     floor,
-    gather,
     ge,
-    getitem,
     gt,
-    im2col,
-    index_add,
     le,
     linear,
     log,
     log1p,
-    log_softmax,
     logical_and,
     logical_not,
     logical_or,
@@ -138,28 +136,43 @@ from .core_ops import (  # noqa: F401
     mul,
     ne,
     neg,
-    pad,
     pow,
     relu,
-    reshape,
     round,
-    scatter_add,
     sigmoid,
     sign,
     sin,
-    softmax,
-    split,
     sqrt,
-    squeeze,
-    stack,
     sub,
     sum,
+    tanh,
+    where,
+)
+from .core_ops_nn import (  # noqa: F401
+    col2im,
+    im2col,
+    log_softmax,
+    softmax,
+    softmax_cross_entropy,
+)
+from .core_ops_shape import (  # noqa: F401
+    broadcast_to,
+    chunk,
+    concat,
+    flatten,
+    gather,
+    getitem,
+    index_add,
+    pad,
+    reshape,
+    scatter_add,
+    split,
+    squeeze,
+    stack,
     sum_to,
     swapaxes,
-    tanh,
     transpose,
     unsqueeze,
-    where,
 )
 from .core_random import (  # noqa: F401
     calculate_gain,
@@ -173,6 +186,7 @@ from .core_random import (  # noqa: F401
     init_xavier_normal,
     init_xavier_uniform,
     manual_seed,
+    new_generator,
     rng,
     rng_bernoulli,
     rng_normal,
@@ -180,6 +194,10 @@ from .core_random import (  # noqa: F401
     rng_randint,
     rng_uniform,
 )
+
+# Backends for VJPs: RAW runs the NumPy forwards, GRAPH the engine functions of the same names.
+_engine.RAW.__dict__.update({name: prim.forward for name, prim in PRIMITIVES.items()})
+_engine.GRAPH.__dict__.update({name: globals()[name] for name in PRIMITIVES})
 
 
 def _reflected(fn):

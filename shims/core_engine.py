@@ -6,7 +6,7 @@ import heapq
 import itertools
 from collections.abc import Iterable, Sequence
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any, Callable, Self
 
 import numpy as np
 
@@ -40,7 +40,7 @@ class grad_mode:
         self.flag = flag
         self.previous = True
 
-    def __enter__(self) -> grad_mode:
+    def __enter__(self) -> Self:
         self.previous = set_grad_enabled(self.flag)
         return self
 
@@ -66,14 +66,6 @@ class Primitive:
         self.argnum_vjp = argnum_vjp
         self.saves = saves
         self.differentiable = differentiable
-
-    def vjp(self, i: int, B, g, ans, args, params):
-        if self.argnum_vjp is not None:
-            return self.argnum_vjp(i, B, g, ans, *args, **params)
-        maker = self.vjps[i] if i < len(self.vjps) else None
-        if maker is None:
-            return None
-        return maker(B, g, ans, *args, **params)
 
     def __repr__(self) -> str:
         return f"<primitive {self.name}>"
@@ -103,7 +95,17 @@ class Node:
     reverse sweep visits nodes in decreasing ``seq``. ``name`` (None: the primitive's name) and
     ``aux`` are free for a facade."""
 
-    __slots__ = ("__weakref__", "arrays", "aux", "freed", "inputs", "name", "params", "prim", "seq")
+    __slots__ = (
+        "__weakref__",
+        "arrays",
+        "aux",
+        "freed",
+        "inputs",
+        "name",
+        "params",
+        "prim",
+        "seq",
+    )
 
     def __init__(self, prim, inputs, arrays, params):
         self.prim = prim
@@ -167,7 +169,9 @@ class Tensor:
             cls._out_cls = cls
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._data!r}, requires_grad={self.requires_grad})"
+        return (
+            f"{type(self).__name__}({self._data!r}, requires_grad={self.requires_grad})"
+        )
 
 
 Tensor._out_cls = Tensor
@@ -232,7 +236,11 @@ def make_binary(prim: Primitive) -> Callable[[Any, Any], Tensor]:
         out = forward(ad, bd)
         if out.__class__ is not ndarray:
             out = np.asarray(out)
-        if out.dtype is F64 and getattr(ad, "dtype", None) is not F64 and getattr(bd, "dtype", None) is not F64:
+        if (
+            out.dtype is F64
+            and getattr(ad, "dtype", None) is not F64
+            and getattr(bd, "dtype", None) is not F64
+        ):
             out = out.astype(DEFAULT_FLOAT)
         t = new(cls)
         t._data = out
@@ -326,9 +334,10 @@ def backprop(
     retain_graph: bool = False,
     capture: Callable[[Tensor], bool] | None = None,
     targets: Iterable[Tensor] | None = None,
+    capture_nonleaf: bool = True,
 ) -> list[tuple[Tensor, Any]]:
     """Reverse sweep from ``outputs``. Returns ``(tensor, grad)`` for every tensor where ``capture``
-    is true (default: leaves that require grad). Grads are ndarrays, or Tensors with ``create_graph``;
+    is true (default: leaves that require grad); ``capture_nonleaf=False`` asks only about leaves. Grads are ndarrays, or Tensors with ``create_graph``;
     ``grad_outputs`` must match. With ``targets``, only the part of the graph that leads to them runs
     (and only that part is freed), as torch.autograd.grad does."""
     if capture is None:
@@ -357,11 +366,13 @@ def backprop(
             g = grads.pop(k)
             if relevant is not None and k not in relevant:
                 continue
-            if capture(t):
-                captured.append((t, g))
             ctx = t._ctx
             if ctx is None:
+                if capture(t):
+                    captured.append((t, g))
                 continue
+            if capture_nonleaf and capture(t):
+                captured.append((t, g))
             prim = ctx.prim
             if ctx.freed and prim.saves:
                 raise RuntimeError(FREED_MESSAGE)
@@ -370,6 +381,7 @@ def backprop(
             else:
                 args, ans = ctx.arrays, t._data
             vjps = prim.vjps
+            argnum_vjp = prim.argnum_vjp
             params = ctx.params
             i = -1
             for p in ctx.inputs:
@@ -379,8 +391,8 @@ def backprop(
                 pk = id(p)
                 if relevant is not None and pk not in relevant:
                     continue
-                if prim.argnum_vjp is not None:
-                    gi = prim.argnum_vjp(i, B, g, ans, *args, **params)
+                if argnum_vjp is not None:
+                    gi = argnum_vjp(i, B, g, ans, *args, **params)
                 else:
                     maker = vjps[i] if i < len(vjps) else None
                     if maker is None:
@@ -419,8 +431,12 @@ def _leading_to(outputs: Sequence[Tensor], targets: Iterable[Tensor]) -> set[int
             continue
         nodes[id(t)] = t
         if t._ctx is not None:
-            stack.extend(p for p in t._ctx.inputs if isinstance(p, Tensor) and p.requires_grad)
-    for t in sorted((t for t in nodes.values() if t._ctx is not None), key=lambda t: t._ctx.seq):
+            stack.extend(
+                p for p in t._ctx.inputs if isinstance(p, Tensor) and p.requires_grad
+            )
+    for t in sorted(
+        (t for t in nodes.values() if t._ctx is not None), key=lambda t: t._ctx.seq
+    ):
         if any(isinstance(p, Tensor) and id(p) in relevant for p in t._ctx.inputs):
             relevant.add(id(t))
     return relevant
@@ -450,7 +466,9 @@ def grad(
     if retain_graph is None:
         retain_graph = create_graph
     if grad_outputs is None or isinstance(grad_outputs, Tensor):
-        grad_outputs = [grad_outputs] * len(outputs) if grad_outputs is None else [grad_outputs]
+        grad_outputs = (
+            [grad_outputs] * len(outputs) if grad_outputs is None else [grad_outputs]
+        )
     seeds = []
     for out, g in zip(outputs, grad_outputs):
         if g is None:
@@ -463,10 +481,10 @@ def grad(
             g = wrap(out._out_cls, g)
         seeds.append(g)
     wanted = {id(t) for t in inputs}
-    found = dict(
-        (id(t), g)
-        for t, g in backprop(outputs, seeds, create_graph, retain_graph, lambda t: id(t) in wanted, inputs)
+    swept = backprop(
+        outputs, seeds, create_graph, retain_graph, lambda t: id(t) in wanted, inputs
     )
+    found = {id(t): g for t, g in swept}
     result: list[Tensor | None] = []
     for t in inputs:
         g = found.get(id(t))
@@ -496,7 +514,3 @@ def _owned(g: Any) -> ndarray:
 def raw(x: Any) -> Any:
     """The ndarray behind a tensor (constants pass through); used for masks inside VJPs."""
     return x._data if isinstance(x, Tensor) else x
-
-
-def tensors_in(values: Iterable[Any]) -> list[Tensor]:
-    return [v for v in values if isinstance(v, Tensor)]

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 
 from . import core_ops as O
+from . import core_ops_nn as N
+from . import core_ops_shape as S
 from .core_engine import Tensor, raw, wrap
 from .core_random import rng_bernoulli
 
@@ -16,7 +18,9 @@ SQRT1_2 = 1.0 / math.sqrt(2.0)
 
 def gelu(x: Tensor, approximate: str = "none") -> Tensor:
     if approximate == "tanh":
-        inner = O.mul(O.add(x, O.mul(O.mul(O.mul(x, x), x), 0.044715)), math.sqrt(2.0 / math.pi))
+        inner = O.mul(
+            O.add(x, O.mul(O.mul(O.mul(x, x), x), 0.044715)), math.sqrt(2.0 / math.pi)
+        )
         return O.mul(O.mul(x, 0.5), O.add(O.tanh(inner), 1.0))
     return O.mul(O.mul(x, 0.5), O.add(O.erf(O.mul(x, SQRT1_2)), 1.0))
 
@@ -50,32 +54,37 @@ def conv2d(
     groups: int = 1,
 ) -> Tensor:
     """NCHW convolution (cross-correlation) by im2col and one batched matmul."""
-    n, c, h, wd = x.shape
+    n, _, h, wd = x.shape
     o, cg, kh, kw = w.shape
     stride, dilation = _pair(stride), _pair(dilation)
     pads = _conv_pads(padding, (kh, kw), dilation)
-    cols = O.im2col(x, (kh, kw), stride, pads, dilation)
+    cols = N.im2col(x, (kh, kw), stride, pads, dilation)
     oh = (h + pads[0] + pads[1] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (wd + pads[2] + pads[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
     if groups == 1:
-        out = O.matmul(O.reshape(w, (o, cg * kh * kw)), cols)
+        out = O.matmul(S.reshape(w, (o, cg * kh * kw)), cols)
     else:
-        cols = O.reshape(cols, (n, groups, cg * kh * kw, oh * ow))
-        out = O.matmul(O.reshape(w, (groups, o // groups, cg * kh * kw)), cols)
-    out = O.reshape(out, (n, o, oh, ow))
+        cols = S.reshape(cols, (n, groups, cg * kh * kw, oh * ow))
+        out = O.matmul(S.reshape(w, (groups, o // groups, cg * kh * kw)), cols)
+    out = S.reshape(out, (n, o, oh, ow))
     if b is not None:
-        out = O.add(out, O.reshape(b, (1, o, 1, 1)))
+        out = O.add(out, S.reshape(b, (1, o, 1, 1)))
     return out
 
 
-def _pool_geometry(x: Tensor, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool):
+def _pool_geometry(
+    x: Tensor, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool
+):
     kernel = _pair(kernel)
     stride = kernel if stride is None or stride == [] else _pair(stride)
     ph, pw = _pair(padding)
     dilation = _pair(dilation)
     h, w = x.shape[2], x.shape[3]
     sizes, extra = [], []
-    for size, k, s, p, d in ((h, kernel[0], stride[0], ph, dilation[0]), (w, kernel[1], stride[1], pw, dilation[1])):
+    for size, k, s, p, d in (
+        (h, kernel[0], stride[0], ph, dilation[0]),
+        (w, kernel[1], stride[1], pw, dilation[1]),
+    ):
         span = size + 2 * p - d * (k - 1) - 1
         out = (-(-span // s) if ceil_mode else span // s) + 1
         if ceil_mode and (out - 1) * s >= size + p:
@@ -87,14 +96,23 @@ def _pool_geometry(x: Tensor, kernel: Any, stride: Any, padding: Any, dilation: 
 
 
 def max_pool2d(
-    x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False
+    x: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
 ) -> Tensor:
     n, c, h, w = x.shape
-    kernel, stride, pads, dilation, (oh, ow) = _pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
-    cols = O.im2col(O.reshape(x, (n * c, 1, h, w)), kernel, stride, pads, dilation, value=-np.inf)
+    kernel, stride, pads, dilation, (oh, ow) = _pool_geometry(
+        x, kernel_size, stride, padding, dilation, ceil_mode
+    )
+    cols = N.im2col(
+        S.reshape(x, (n * c, 1, h, w)), kernel, stride, pads, dilation, value=-np.inf
+    )
     # The first maximum of each window receives the gradient, as in torch.
     index = np.argmax(raw(cols), axis=1)[:, None, :]
-    return O.reshape(O.gather(cols, 1, index), (n, c, oh, ow))
+    return S.reshape(S.gather(cols, 1, index), (n, c, oh, ow))
 
 
 def avg_pool2d(
@@ -107,8 +125,10 @@ def avg_pool2d(
     divisor_override: int | None = None,
 ) -> Tensor:
     n, c, h, w = x.shape
-    kernel, stride, pads, dilation, (oh, ow) = _pool_geometry(x, kernel_size, stride, padding, 1, ceil_mode)
-    cols = O.im2col(O.reshape(x, (n * c, 1, h, w)), kernel, stride, pads, dilation)
+    kernel, stride, pads, dilation, (oh, ow) = _pool_geometry(
+        x, kernel_size, stride, padding, 1, ceil_mode
+    )
+    cols = N.im2col(S.reshape(x, (n * c, 1, h, w)), kernel, stride, pads, dilation)
     total = O.sum(cols, 1)
     if divisor_override:
         divisor: Any = float(divisor_override)
@@ -117,11 +137,11 @@ def avg_pool2d(
         ones = np.zeros((1, 1, h + 2 * pads[0], w + 2 * pads[2]), raw(x).dtype)
         ones[:, :, : h + 2 * pads[0], : w + 2 * pads[2]] = 1
         grown = (0, pads[1] - pads[0], 0, pads[3] - pads[2])
-        divisor = O._im2col_fwd(ones, kernel, stride, grown, dilation).sum(1)
+        divisor = N._im2col_fwd(ones, kernel, stride, grown, dilation).sum(1)
     else:
         ones = np.ones((1, 1, h, w), raw(x).dtype)
-        divisor = O._im2col_fwd(ones, kernel, stride, pads, dilation).sum(1)
-    return O.reshape(O.div(total, divisor), (n, c, oh, ow))
+        divisor = N._im2col_fwd(ones, kernel, stride, pads, dilation).sum(1)
+    return S.reshape(O.div(total, divisor), (n, c, oh, ow))
 
 
 def batch_stats(x: Tensor) -> tuple[np.ndarray, np.ndarray, int]:
@@ -166,17 +186,25 @@ def batch_norm(
         var = np.asarray(raw(running_var)).reshape(shape)
         centred = O.sub(x, mean.astype(raw(x).dtype))
         var = var.astype(raw(x).dtype)
-    inv = O.div(1.0, O.sqrt(O.add(var, eps))) if isinstance(var, Tensor) else (1.0 / np.sqrt(var + eps)).astype(var.dtype)
+    inv = (
+        O.div(1.0, O.sqrt(O.add(var, eps)))
+        if isinstance(var, Tensor)
+        else (1.0 / np.sqrt(var + eps)).astype(var.dtype)
+    )
     out = O.mul(centred, inv)
     if weight is not None:
-        out = O.mul(out, O.reshape(weight, shape))
+        out = O.mul(out, S.reshape(weight, shape))
     if bias is not None:
-        out = O.add(out, O.reshape(bias, shape))
+        out = O.add(out, S.reshape(bias, shape))
     return out
 
 
 def layer_norm(
-    x: Tensor, normalized_shape: Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-5
+    x: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
 ) -> Tensor:
     if isinstance(normalized_shape, (int, np.integer)):
         normalized_shape = (int(normalized_shape),)
@@ -198,12 +226,14 @@ def dropout(x: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
     if p >= 1.0:
         return O.mul(x, np.zeros((), raw(x).dtype))
     keep = rng_bernoulli(x.shape, 1.0 - p)
-    return O.mul(x, keep.astype(raw(x).dtype) * np.asarray(1.0 / (1.0 - p), raw(x).dtype))
+    return O.mul(
+        x, keep.astype(raw(x).dtype) * np.asarray(1.0 / (1.0 - p), raw(x).dtype)
+    )
 
 
 def embedding(weight: Tensor, ids: Any, padding_idx: int | None = None) -> Tensor:
     ids = np.asarray(raw(ids))
-    out = O.getitem(weight, ids)
+    out = S.getitem(weight, ids)
     if padding_idx is not None and isinstance(out, Tensor) and out.requires_grad:
         keep = (ids != padding_idx)[..., None]
         frozen = wrap(type(out), raw(out))
@@ -230,7 +260,9 @@ def l1_loss(x: Tensor, y: Any, reduction: str = "mean") -> Tensor:
     return _reduce(O.abs(O.sub(x, y)), reduction)
 
 
-def smooth_l1_loss(x: Tensor, y: Any, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+def smooth_l1_loss(
+    x: Tensor, y: Any, reduction: str = "mean", beta: float = 1.0
+) -> Tensor:
     d = O.sub(x, y)
     ad = O.abs(d)
     if beta == 0.0:
@@ -241,33 +273,43 @@ def smooth_l1_loss(x: Tensor, y: Any, reduction: str = "mean", beta: float = 1.0
     return _reduce(O.where(small, quad, lin), reduction)
 
 
-def _flatten_classes(logp: Tensor, target: np.ndarray) -> tuple[Tensor, np.ndarray, tuple]:
+def _flatten_classes(
+    logp: Tensor, target: np.ndarray
+) -> tuple[Tensor, np.ndarray, tuple]:
     """(N, C, d1, ...) -> (N*d1*..., C) so every loss works on rows."""
     if logp.ndim <= 2:
         return logp, target, target.shape
     c = logp.shape[1]
     perm = (0,) + tuple(range(2, logp.ndim)) + (1,)
-    return O.reshape(O.transpose(logp, perm), (-1, c)), target.reshape(-1), target.shape
+    return S.reshape(S.transpose(logp, perm), (-1, c)), target.reshape(-1), target.shape
 
 
 def nll_loss(
-    logp: Tensor, target: Any, weight: Any = None, ignore_index: int = -100, reduction: str = "mean"
+    logp: Tensor,
+    target: Any,
+    weight: Any = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
 ) -> Tensor:
     target = np.asarray(raw(target))
     unbatched = logp.ndim == 1
     if unbatched:
-        logp = O.unsqueeze(logp, 0)
+        logp = S.unsqueeze(logp, 0)
         target = target.reshape(1)
     rows, flat, out_shape = _flatten_classes(logp, target)
     valid = flat != ignore_index
     safe = np.where(valid, flat, 0)
-    picked = O.getitem(rows, (np.arange(flat.shape[0]), safe))
+    picked = S.getitem(rows, (np.arange(flat.shape[0]), safe))
     dtype = raw(logp).dtype
-    w = valid.astype(dtype) if weight is None else raw(weight)[safe].astype(dtype) * valid
+    w = (
+        valid.astype(dtype)
+        if weight is None
+        else raw(weight)[safe].astype(dtype) * valid
+    )
     plain = weight is None and bool(valid.all())
     if reduction == "none":
         loss = O.neg(picked) if plain else O.neg(O.mul(picked, w))
-        return O.reshape(loss, out_shape) if not unbatched else O.reshape(loss, ())
+        return S.reshape(loss, out_shape) if not unbatched else S.reshape(loss, ())
     if reduction == "sum":
         return O.neg(O.sum(picked if plain else O.mul(picked, w)))
     if reduction == "mean":
@@ -286,8 +328,19 @@ def cross_entropy(
     weight: Any = None,
 ) -> Tensor:
     axis = 0 if logits.ndim == 1 else 1
-    logp = O.log_softmax(logits, axis)
     t = raw(target)
+    if (
+        reduction == "mean"
+        and weight is None
+        and label_smoothing <= 0.0
+        and logits.ndim == 2
+        and isinstance(t, np.ndarray)
+        and t.ndim == 1
+        and t.dtype.kind in "iu"
+        and (ignore_index < 0 and t.size and np.minimum.reduce(t) >= 0)
+    ):
+        return N.softmax_cross_entropy(logits, t)
+    logp = N.log_softmax(logits, axis)
     if np.asarray(t).dtype.kind == "f":
         return _soft_cross_entropy(logp, t, axis, reduction, label_smoothing, weight)
     loss = nll_loss(logp, t, weight, ignore_index, reduction)
@@ -295,14 +348,17 @@ def cross_entropy(
         return loss
     t = np.asarray(t)
     c = logits.shape[axis]
-    rows, flat, out_shape = _flatten_classes(logp if logp.ndim > 1 else O.unsqueeze(logp, 0), t.reshape(-1) if logp.ndim == 1 else t)
+    rows, flat, out_shape = _flatten_classes(
+        logp if logp.ndim > 1 else S.unsqueeze(logp, 0),
+        t.reshape(-1) if logp.ndim == 1 else t,
+    )
     valid = flat != ignore_index
     dtype = raw(logp).dtype
     wc = np.ones(c, dtype) if weight is None else raw(weight).astype(dtype)
     smooth = O.neg(O.sum(O.mul(rows, wc), 1))
     smooth = O.mul(smooth, valid.astype(dtype))
     if reduction == "none":
-        smooth = O.reshape(smooth, out_shape if logp.ndim > 1 else ())
+        smooth = S.reshape(smooth, out_shape if logp.ndim > 1 else ())
     elif reduction == "sum":
         smooth = O.sum(smooth)
     elif reduction == "mean":
@@ -331,7 +387,9 @@ def _soft_cross_entropy(logp, probs, axis, reduction, label_smoothing, weight):
     return _reduce(loss, reduction)
 
 
-def binary_cross_entropy(p: Tensor, y: Any, weight: Any = None, reduction: str = "mean") -> Tensor:
+def binary_cross_entropy(
+    p: Tensor, y: Any, weight: Any = None, reduction: str = "mean"
+) -> Tensor:
     # torch clamps each log term at -100.
     logp = O.clamp(O.log(p), -100.0, None)
     log1mp = O.clamp(O.log(O.sub(1.0, p)), -100.0, None)
@@ -342,7 +400,11 @@ def binary_cross_entropy(p: Tensor, y: Any, weight: Any = None, reduction: str =
 
 
 def binary_cross_entropy_with_logits(
-    x: Tensor, y: Any, weight: Any = None, reduction: str = "mean", pos_weight: Any = None
+    x: Tensor,
+    y: Any,
+    weight: Any = None,
+    reduction: str = "mean",
+    pos_weight: Any = None,
 ) -> Tensor:
     # log(1 + exp(-|x|)) + max(-x, 0) is log(1 + exp(-x)) without overflow.
     softplus_neg = O.add(O.log1p(O.exp(O.neg(O.abs(x)))), O.relu(O.neg(x)))
@@ -360,13 +422,19 @@ def logsumexp(x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
     m = np.max(raw(x), axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0).astype(raw(x).dtype)
     out = O.add(O.log(O.sum(O.exp(O.sub(x, m)), axis, True)), m)
-    return out if keepdims else O.squeeze(out, axis) if axis is not None else O.reshape(out, ())
+    return (
+        out
+        if keepdims
+        else S.squeeze(out, axis)
+        if axis is not None
+        else S.reshape(out, ())
+    )
 
 
-def var(x: Tensor, axis: Any = None, correction: int = 1, keepdims: bool = False) -> Tensor:
+def var(
+    x: Tensor, axis: Any = None, correction: int = 1, keepdims: bool = False
+) -> Tensor:
     mean = O.mean(x, axis, True)
     d = O.sub(x, mean)
     n = x._data.size if axis is None else O._count(x.shape, axis)
     return O.div(O.sum(O.mul(d, d), axis, keepdims), float(max(n - correction, 0)))
-
-

@@ -1,4 +1,7 @@
-"""The primitive table: each op's NumPy forward next to its VJP makers, one ``defprim`` per op.
+"""The primitive table, elementwise ops, reductions and linear algebra: one ``defprim`` per op.
+
+Shapes and indexing live in ``core_ops_shape``, softmax and image ops in ``core_ops_nn``; the
+three modules form one table (``core_engine.PRIMITIVES``).
 
 VJPs receive a backend ``B`` (``RAW`` NumPy forwards, or ``GRAPH`` engine ops when differentiating
 with ``create_graph``) so the same line serves first and higher order. Masks are computed on raw
@@ -7,22 +10,23 @@ arrays (``raw``): they are constants of the derivative.
 
 from __future__ import annotations
 
-import builtins
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from . import core_engine as E
-from .core_engine import F64, Tensor, apply, apply_unary, defprim, raw
+from .core_engine import Tensor, apply, apply_unary, defprim, raw
 
 ndarray = np.ndarray
 _SUM_TO_CACHE: dict = {}
+# The ufunc reductions themselves: ndarray.sum/max go through Python wrappers in NumPy.
+_add_reduce = np.add.reduce
+_max_reduce = np.maximum.reduce
 
 
 def _shape(x: Any) -> tuple:
-    return x.shape if hasattr(x, "shape") else ()
+    return getattr(x, "shape", ())
 
 
 def _sum_to_plan(src: tuple, dst: tuple) -> tuple:
@@ -42,7 +46,8 @@ def _sum_to_fwd(x: ndarray, shape: tuple) -> ndarray:
     if xs == shape:
         return x
     axes = _sum_to_plan(xs, shape)
-    return x.sum(axis=axes).reshape(shape) if axes else x.reshape(shape)
+    out = _add_reduce(x, axes) if axes else x
+    return out if out.shape == shape else out.reshape(shape)
 
 
 def _broadcast_fwd(x: ndarray, shape: tuple) -> ndarray:
@@ -123,7 +128,9 @@ P_log1p = defprim("log1p", np.log1p, lambda B, g, ans, x: B.div(g, B.add(x, 1.0)
 P_sqrt = defprim("sqrt", np.sqrt, lambda B, g, ans, x: B.div(g, B.mul(ans, 2.0)))
 P_sin = defprim("sin", np.sin, lambda B, g, ans, x: B.mul(g, B.cos(x)))
 P_cos = defprim("cos", np.cos, lambda B, g, ans, x: B.neg(B.mul(g, B.sin(x))))
-P_tanh = defprim("tanh", np.tanh, lambda B, g, ans, x: B.mul(g, B.sub(1.0, B.mul(ans, ans))))
+P_tanh = defprim(
+    "tanh", np.tanh, lambda B, g, ans, x: B.mul(g, B.sub(1.0, B.mul(ans, ans)))
+)
 
 
 def _sigmoid_fwd(x: ndarray) -> ndarray:
@@ -153,7 +160,9 @@ def _erf_fwd(x: ndarray) -> ndarray:
 P_erf = defprim(
     "erf",
     _erf_fwd,
-    lambda B, g, ans, x: B.mul(g, B.mul(B.exp(B.neg(B.mul(x, x))), 2.0 / math.sqrt(math.pi))),
+    lambda B, g, ans, x: B.mul(
+        g, B.mul(B.exp(B.neg(B.mul(x, x))), 2.0 / math.sqrt(math.pi))
+    ),
 )
 
 
@@ -227,17 +236,21 @@ def _cast_fwd(x: ndarray, dtype: Any) -> ndarray:
     return x.astype(dtype, copy=False)
 
 
-P_cast = defprim("cast", _cast_fwd, lambda B, g, ans, x, dtype: B.cast(g, raw(x).dtype), saves=False)
+P_cast = defprim(
+    "cast", _cast_fwd, lambda B, g, ans, x, dtype: B.cast(g, raw(x).dtype), saves=False
+)
 P_copy = defprim("copy", np.copy, lambda B, g, ans, x: g, saves=False)
 
 
 # ---------------------------------------------------------------------------------- reductions
 def _sum_fwd(x: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
-    return x.sum(axis=axis, keepdims=keepdims)
+    return _add_reduce(x, axis, keepdims=keepdims)
 
 
 def _mean_fwd(x: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
-    return x.mean(axis=axis, keepdims=keepdims)
+    total = _add_reduce(x, axis, keepdims=keepdims)
+    count = _count(x.shape, axis)
+    return total / (x.dtype.type(count) if x.dtype.kind == "f" else count)
 
 
 def _sum_vjp(B, g, ans, x, axis=None, keepdims=False):
@@ -248,7 +261,9 @@ def _sum_vjp(B, g, ans, x, axis=None, keepdims=False):
 
 
 def _count(shape: tuple, axis: Any) -> int:
-    return int(np.prod([shape[a] for a in _norm_axis(axis, len(shape))], dtype=np.int64))
+    if axis is None:
+        return math.prod(shape)
+    return math.prod([shape[a] for a in _norm_axis(axis, len(shape))])
 
 
 def _mean_vjp(B, g, ans, x, axis=None, keepdims=False):
@@ -272,14 +287,26 @@ def _extreme_vjp(B, g, ans, x, axis=None, keepdims=False):
     return B.mul(B.broadcast_to(g, xs), mask.astype(rx.dtype))
 
 
-P_max = defprim("max", lambda x, axis=None, keepdims=False: x.max(axis=axis, keepdims=keepdims), _extreme_vjp)
-P_min = defprim("min", lambda x, axis=None, keepdims=False: x.min(axis=axis, keepdims=keepdims), _extreme_vjp)
+P_max = defprim(
+    "max",
+    lambda x, axis=None, keepdims=False: x.max(axis=axis, keepdims=keepdims),
+    _extreme_vjp,
+)
+P_min = defprim(
+    "min",
+    lambda x, axis=None, keepdims=False: x.min(axis=axis, keepdims=keepdims),
+    _extreme_vjp,
+)
 
 
 def _argmax_fwd(x: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
     out = np.argmax(x, axis=axis)
     if keepdims:
-        out = out.reshape(_keep_shape(x.shape, axis)) if axis is not None else out.reshape((1,) * x.ndim)
+        out = (
+            out.reshape(_keep_shape(x.shape, axis))
+            if axis is not None
+            else out.reshape((1,) * x.ndim)
+        )
     return out.astype(np.int64)
 
 
@@ -338,223 +365,6 @@ P_linear = defprim(
     lambda B, g, ans, x, w, b=None: B.matmul(g, w),
     _linear_vjp_w,
     lambda B, g, ans, x, w, b=None: B.sum_to(g, _shape(b)),
-)
-
-
-# ---------------------------------------------------------------------------------- shapes
-def _reshape_fwd(x: ndarray, shape: tuple) -> ndarray:
-    return x.reshape(shape)
-
-
-def _back_to_shape(B, g, ans, x, *_, **__):
-    return B.reshape(g, _shape(x))
-
-
-P_reshape = defprim("reshape", _reshape_fwd, _back_to_shape, saves=False)
-P_transpose = defprim(
-    "transpose",
-    lambda x, axes=None: x.transpose(axes),
-    lambda B, g, ans, x, axes=None: B.transpose(
-        g, None if axes is None else tuple(np.argsort([a % len(_shape(x)) for a in axes]).tolist())
-    ),
-    saves=False,
-)
-
-
-def _squeeze_fwd(x: ndarray, axis: Any = None) -> ndarray:
-    if axis is None:
-        return x.squeeze()
-    axes = tuple(a for a in _norm_axis(axis, x.ndim) if x.shape[a] == 1)
-    return x.squeeze(axes) if axes else x
-
-
-def _unsqueeze_fwd(x: ndarray, axis: int) -> ndarray:
-    nd = x.ndim + 1
-    axis = axis % nd
-    shape = x.shape[:axis] + (1,) + x.shape[axis:]
-    return x.reshape(shape)
-
-
-P_squeeze = defprim("squeeze", _squeeze_fwd, _back_to_shape, saves=False)
-P_unsqueeze = defprim("unsqueeze", _unsqueeze_fwd, _back_to_shape, saves=False)
-P_sum_to = defprim(
-    "sum_to", _sum_to_fwd, lambda B, g, ans, x, shape: B.broadcast_to(g, _shape(x)), saves=False
-)
-P_broadcast_to = defprim(
-    "broadcast_to", _broadcast_fwd, lambda B, g, ans, x, shape: B.sum_to(g, _shape(x)), saves=False
-)
-
-
-def _concat_fwd(*xs: ndarray, axis: int = 0) -> ndarray:
-    return np.concatenate(xs, axis=axis)
-
-
-def _concat_vjp(i, B, g, ans, *xs, axis=0):
-    nd = len(_shape(ans))
-    ax = axis % nd
-    start = builtins.sum(_shape(x)[ax] for x in xs[:i])
-    index = (slice(None),) * ax + (slice(start, start + _shape(xs[i])[ax]),)
-    return B.getitem(g, index)
-
-
-P_concat = defprim("concat", _concat_fwd, argnum_vjp=_concat_vjp, saves=False)
-
-
-def _stack_fwd(*xs: ndarray, axis: int = 0) -> ndarray:
-    return np.stack(xs, axis=axis)
-
-
-def _stack_vjp(i, B, g, ans, *xs, axis=0):
-    ax = axis % len(_shape(ans))
-    return B.getitem(g, (slice(None),) * ax + (i,))
-
-
-P_stack = defprim("stack", _stack_fwd, argnum_vjp=_stack_vjp, saves=False)
-
-
-def _getitem_fwd(x: ndarray, index: Any) -> ndarray:
-    out = x[index]
-    return out
-
-
-def _is_basic(index: Any) -> bool:
-    items = index if isinstance(index, tuple) else (index,)
-    return all(isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis for i in items)
-
-
-def _index_add_fwd(g: ndarray, shape: tuple, index: Any) -> ndarray:
-    out = np.zeros(shape, g.dtype)
-    if _is_basic(index):
-        out[index] = g
-    else:
-        np.add.at(out, index, g)
-    return out
-
-
-P_getitem = defprim(
-    "getitem", _getitem_fwd, lambda B, g, ans, x, index: B.index_add(g, _shape(x), index)
-)
-P_index_add = defprim(
-    "index_add", _index_add_fwd, lambda B, g, ans, gx, shape, index: B.getitem(g, index), saves=False
-)
-
-
-def _gather_index(shape: tuple, axis: int, index: ndarray) -> tuple:
-    grids = list(np.ogrid[tuple(slice(0, n) for n in index.shape)])
-    grids[axis] = index
-    return tuple(grids)
-
-
-def _gather_fwd(x: ndarray, axis: int, index: ndarray) -> ndarray:
-    axis = axis % x.ndim
-    return x[_gather_index(x.shape, axis, index)]
-
-
-def _scatter_add_fwd(g: ndarray, shape: tuple, axis: int, index: ndarray) -> ndarray:
-    out = np.zeros(shape, g.dtype)
-    np.add.at(out, _gather_index(shape, axis % len(shape), index), g)
-    return out
-
-
-P_gather = defprim(
-    "gather",
-    _gather_fwd,
-    lambda B, g, ans, x, axis, index: B.scatter_add(g, _shape(x), axis, index),
-)
-P_scatter_add = defprim(
-    "scatter_add",
-    _scatter_add_fwd,
-    lambda B, g, ans, gx, shape, axis, index: B.gather(g, axis, index),
-    saves=False,
-)
-
-
-def _pad_fwd(x: ndarray, pads: tuple, value: float = 0.0) -> ndarray:
-    return np.pad(x, pads, mode="constant", constant_values=value)
-
-
-def _pad_vjp(B, g, ans, x, pads, value=0.0):
-    return B.getitem(g, tuple(slice(lo, lo + n) for (lo, _), n in zip(pads, _shape(x))))
-
-
-P_pad = defprim("pad", _pad_fwd, _pad_vjp, saves=False)
-
-
-# ---------------------------------------------------------------------------------- softmax
-def _softmax_fwd(x: ndarray, axis: int = -1) -> ndarray:
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
-    e /= e.sum(axis=axis, keepdims=True)
-    return e
-
-
-def _log_softmax_fwd(x: ndarray, axis: int = -1) -> ndarray:
-    s = x - x.max(axis=axis, keepdims=True)
-    s -= np.log(np.exp(s).sum(axis=axis, keepdims=True))
-    return s
-
-
-P_softmax = defprim(
-    "softmax",
-    _softmax_fwd,
-    lambda B, g, ans, x, axis=-1: B.mul(ans, B.sub(g, B.sum(B.mul(g, ans), axis, True))),
-)
-P_log_softmax = defprim(
-    "log_softmax",
-    _log_softmax_fwd,
-    lambda B, g, ans, x, axis=-1: B.sub(g, B.mul(B.exp(ans), B.sum(g, axis, True))),
-)
-
-
-# ---------------------------------------------------------------------------------- images
-def _im2col_fwd(x: ndarray, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple, value: float = 0.0):
-    """(N, C, H, W) -> (N, C*kh*kw, OH*OW); pads = (top, bottom, left, right)."""
-    n, c, h, w = x.shape
-    kh, kw = kernel
-    sh, sw = stride
-    dh, dw = dilation
-    if any(pads):
-        x = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[1]), (pads[2], pads[3])), constant_values=value)
-    hp, wp = x.shape[2], x.shape[3]
-    oh = (hp - dh * (kh - 1) - 1) // sh + 1
-    ow = (wp - dw * (kw - 1) - 1) // sw + 1
-    s = x.strides
-    windows = np.lib.stride_tricks.as_strided(
-        x, (n, c, kh, kw, oh, ow), (s[0], s[1], s[2] * dh, s[3] * dw, s[2] * sh, s[3] * sw), writeable=False
-    )
-    return windows.reshape(n, c * kh * kw, oh * ow)
-
-
-def _col2im_fwd(cols: ndarray, shape: tuple, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple):
-    n, c, h, w = shape
-    kh, kw = kernel
-    sh, sw = stride
-    dh, dw = dilation
-    hp, wp = h + pads[0] + pads[1], w + pads[2] + pads[3]
-    oh = (hp - dh * (kh - 1) - 1) // sh + 1
-    ow = (wp - dw * (kw - 1) - 1) // sw + 1
-    cols = cols.reshape(n, c, kh, kw, oh, ow)
-    out = np.zeros((n, c, hp, wp), cols.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            out[:, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw] += cols[
-                :, :, i, j
-            ]
-    return out[:, :, pads[0] : pads[0] + h, pads[2] : pads[2] + w]
-
-
-P_im2col = defprim(
-    "im2col",
-    _im2col_fwd,
-    lambda B, g, ans, x, kernel, stride, pads, dilation, value=0.0: B.col2im(
-        g, _shape(x), kernel, stride, pads, dilation
-    ),
-    saves=False,
-)
-P_col2im = defprim(
-    "col2im",
-    _col2im_fwd,
-    lambda B, g, ans, cols, shape, kernel, stride, pads, dilation: B.im2col(g, kernel, stride, pads, dilation),
-    saves=False,
 )
 
 
@@ -660,159 +470,24 @@ matmul = E._BINARY[P_matmul]
 
 
 def linear(x: Tensor, w: Tensor, b: Tensor | None = None) -> Tensor:
-    return apply(P_linear, (x, w, b))
-
-
-def reshape(x: Any, shape: Any) -> Tensor:
-    if isinstance(shape, (int, np.integer)):
-        shape = (int(shape),)
-    return apply_unary(P_reshape, x, {"shape": tuple(shape)})
-
-
-def transpose(x: Any, axes: Any = None) -> Tensor:
-    return apply_unary(P_transpose, x, {"axes": None if axes is None else tuple(axes)})
-
-
-def swapaxes(x: Any, a: int, b: int) -> Tensor:
-    axes = list(range(x.ndim))
-    axes[a], axes[b] = axes[b], axes[a]
-    return transpose(x, axes)
-
-
-def squeeze(x: Any, axis: Any = None) -> Tensor:
-    return apply_unary(P_squeeze, x, {"axis": _axis_arg(axis)})
-
-
-def unsqueeze(x: Any, axis: int) -> Tensor:
-    return apply_unary(P_unsqueeze, x, {"axis": axis})
-
-
-def flatten(x: Any, start: int = 0, end: int = -1) -> Tensor:
-    shape = x.shape
-    nd = len(shape)
-    if nd == 0:
-        return reshape(x, (1,))
-    start, end = start % nd, end % nd
-    new = shape[:start] + (int(np.prod(shape[start : end + 1], dtype=np.int64)),) + shape[end + 1 :]
-    return reshape(x, new)
-
-
-def sum_to(x: Any, shape: tuple) -> Tensor:
-    shape = tuple(shape)
-    if isinstance(x, Tensor) and x._data.shape == shape:
-        return x
-    return apply_unary(P_sum_to, x, {"shape": shape})
-
-
-def broadcast_to(x: Any, shape: tuple) -> Tensor:
-    shape = tuple(shape)
-    if isinstance(x, Tensor) and x._data.shape == shape:
-        return x
-    return apply_unary(P_broadcast_to, x, {"shape": shape})
-
-
-def concat(seq: Sequence[Any], axis: int = 0) -> Tensor:
-    return apply(P_concat, tuple(seq), {"axis": axis})
-
-
-def stack(seq: Sequence[Any], axis: int = 0) -> Tensor:
-    return apply(P_stack, tuple(seq), {"axis": axis})
-
-
-def split(x: Tensor, sizes_or_sections: Any, axis: int = 0) -> list[Tensor]:
-    """torch.split semantics: an int is the size of each chunk; a list gives the sizes."""
-    n = x.shape[axis]
-    if isinstance(sizes_or_sections, (int, np.integer)):
-        size = int(sizes_or_sections)
-        sizes = [size] * (n // size) + ([n % size] if n % size else [])
+    if not (
+        isinstance(x, Tensor)
+        and isinstance(w, Tensor)
+        and (b is None or isinstance(b, Tensor))
+    ):
+        return apply(P_linear, (x, w, b))
+    # The layer hot path, dispatched inline.
+    xd, wd = x._data, w._data
+    bd = None if b is None else b._data
+    out = _linear_fwd(xd, wd, bd)
+    t = object.__new__(x._out_cls)
+    t._data = out
+    if E._grad_enabled and (
+        x.requires_grad or w.requires_grad or (b is not None and b.requires_grad)
+    ):
+        t.requires_grad = True
+        t._ctx = E.Node(P_linear, (x, w, b), (xd, wd, bd), E.EMPTY)
     else:
-        sizes = list(sizes_or_sections)
-    ax = axis % x.ndim
-    out, start = [], 0
-    for s in sizes:
-        out.append(getitem(x, (slice(None),) * ax + (slice(start, start + s),)))
-        start += s
-    return out
-
-
-def chunk(x: Tensor, chunks: int, axis: int = 0) -> list[Tensor]:
-    n = x.shape[axis]
-    size = -(-n // chunks)
-    return split(x, size, axis)
-
-
-def _index_arg(index: Any) -> Any:
-    if isinstance(index, Tensor):
-        return index._data
-    if isinstance(index, tuple):
-        return tuple(i._data if isinstance(i, Tensor) else (np.asarray(i) if isinstance(i, list) else i) for i in index)
-    if isinstance(index, list):
-        return np.asarray(index)
-    return index
-
-
-def getitem(x: Any, index: Any) -> Tensor:
-    return apply_unary(P_getitem, x, {"index": _index_arg(index)})
-
-
-def index_add(g: Any, shape: tuple, index: Any) -> Tensor:
-    return apply_unary(P_index_add, g, {"shape": tuple(shape), "index": _index_arg(index)})
-
-
-def gather(x: Any, axis: int, index: Any) -> Tensor:
-    return apply_unary(P_gather, x, {"axis": axis, "index": np.asarray(raw(index))})
-
-
-def scatter_add(g: Any, shape: tuple, axis: int, index: Any) -> Tensor:
-    return apply_unary(P_scatter_add, g, {"shape": tuple(shape), "axis": axis, "index": np.asarray(raw(index))})
-
-
-def pad(x: Any, pads: Sequence[tuple], value: float = 0.0) -> Tensor:
-    """NumPy-style pads: one (before, after) pair per axis."""
-    return apply_unary(P_pad, x, {"pads": tuple(tuple(p) for p in pads), "value": value})
-
-
-def softmax(x: Any, axis: int = -1) -> Tensor:
-    return apply_unary(P_softmax, x, {"axis": axis})
-
-
-def log_softmax(x: Any, axis: int = -1) -> Tensor:
-    return apply_unary(P_log_softmax, x, {"axis": axis})
-
-
-def im2col(x: Any, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple, value: float = 0.0) -> Tensor:
-    params = {"kernel": kernel, "stride": stride, "pads": pads, "dilation": dilation, "value": value}
-    return apply_unary(P_im2col, x, params)
-
-
-def col2im(cols: Any, shape: tuple, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple) -> Tensor:
-    params = {"shape": tuple(shape), "kernel": kernel, "stride": stride, "pads": pads, "dilation": dilation}
-    return apply_unary(P_col2im, cols, params)
-
-
-ENGINE_FUNCTIONS = {
-    name: fn
-    for name, fn in dict(globals()).items()
-    if callable(fn)
-    and not name.startswith("_")
-    and (getattr(fn, "__module__", None) == __name__ or fn in E._BINARY.values())
-}
-
-
-def _raw_backend() -> dict:
-    table = {name: prim.forward for name, prim in E.PRIMITIVES.items()}
-    table["cast"] = lambda x, dtype: x.astype(dtype, copy=False)
-    table["clamp"] = _clamp_fwd
-    table["sum"] = lambda x, axis=None, keepdims=False: x.sum(axis=axis, keepdims=keepdims)
-    table["getitem"] = lambda x, index: x[index]
-    table["gather"] = _gather_fwd
-    table["where"] = lambda c, a, b: np.where(c, a, b)
-    table["transpose"] = lambda x, axes=None: x.transpose(axes)
-    table["unsqueeze"] = _unsqueeze_fwd
-    table["squeeze"] = _squeeze_fwd
-    return table
-
-
-E.RAW.__dict__.update(_raw_backend())
-E.GRAPH.__dict__.update(ENGINE_FUNCTIONS)
-assert F64  # re-exported dtype constants live in core_engine
+        t.requires_grad = False
+        t._ctx = None
+    return t

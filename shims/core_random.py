@@ -21,8 +21,16 @@ def _shape(shape: Any) -> tuple:
     return tuple(int(n) for n in shape)
 
 
-def rng_normal(shape: Any, mean: float = 0.0, std: float = 1.0, dtype: Any = np.float32) -> np.ndarray:
-    out = rng.standard_normal(_shape(shape), dtype=np.float32 if np.dtype(dtype) == np.float32 else np.float64)
+def rng_normal(
+    shape: Any,
+    mean: float = 0.0,
+    std: float = 1.0,
+    dtype: Any = np.float32,
+    gen: Any = None,
+) -> np.ndarray:
+    out = (gen or rng).standard_normal(
+        _shape(shape), dtype=np.float32 if np.dtype(dtype) == np.float32 else np.float64
+    )
     if std != 1.0:
         out *= std
     if mean != 0.0:
@@ -30,8 +38,16 @@ def rng_normal(shape: Any, mean: float = 0.0, std: float = 1.0, dtype: Any = np.
     return out.astype(dtype, copy=False)
 
 
-def rng_uniform(shape: Any, low: float = 0.0, high: float = 1.0, dtype: Any = np.float32) -> np.ndarray:
-    out = rng.random(_shape(shape), dtype=np.float32 if np.dtype(dtype) == np.float32 else np.float64)
+def rng_uniform(
+    shape: Any,
+    low: float = 0.0,
+    high: float = 1.0,
+    dtype: Any = np.float32,
+    gen: Any = None,
+) -> np.ndarray:
+    out = (gen or rng).random(
+        _shape(shape), dtype=np.float32 if np.dtype(dtype) == np.float32 else np.float64
+    )
     if high - low != 1.0:
         out *= high - low
     if low != 0.0:
@@ -39,29 +55,42 @@ def rng_uniform(shape: Any, low: float = 0.0, high: float = 1.0, dtype: Any = np
     return out.astype(dtype, copy=False)
 
 
-def rng_bernoulli(shape: Any, p: float) -> np.ndarray:
+def rng_bernoulli(shape: Any, p: float, gen: Any = None) -> np.ndarray:
     """Boolean mask, True with probability ``p``."""
-    return rng.random(_shape(shape), dtype=np.float32) < p
+    return (gen or rng).random(_shape(shape), dtype=np.float32) < p
 
 
-def rng_randint(low: int, high: int, shape: Any) -> np.ndarray:
-    return rng.integers(low, high, _shape(shape), dtype=np.int64)
+def rng_randint(low: int, high: int, shape: Any, gen: Any = None) -> np.ndarray:
+    return (gen or rng).integers(low, high, _shape(shape), dtype=np.int64)
 
 
-def rng_permutation(n: int) -> np.ndarray:
-    return rng.permutation(int(n)).astype(np.int64)
+def rng_permutation(n: int, gen: Any = None) -> np.ndarray:
+    return (gen or rng).permutation(int(n)).astype(np.int64)
+
+
+def new_generator(seed: int) -> np.random.Generator:
+    """A private stream (torch.Generator); every ``rng_*`` function takes one as ``gen=``."""
+    return np.random.Generator(np.random.PCG64(int(seed)))
 
 
 def fan_in_out(shape: tuple) -> tuple[int, int]:
     """torch's fan computation: dim 1 is fan-in, dim 0 fan-out, times the receptive field."""
     if len(shape) < 2:
-        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+        raise ValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
     receptive = int(np.prod(shape[2:], dtype=np.int64)) if len(shape) > 2 else 1
     return shape[1] * receptive, shape[0] * receptive
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
-    if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "sigmoid") or nonlinearity.startswith("conv"):
+    if nonlinearity in (
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "sigmoid",
+    ) or nonlinearity.startswith("conv"):
         return 1.0
     if nonlinearity == "tanh":
         return 5.0 / 3
@@ -80,7 +109,12 @@ def init_uniform(shape: Any, bound: float) -> np.ndarray:
     return rng_uniform(shape, -bound, bound)
 
 
-def init_kaiming_uniform(shape: Any, a: float = 0.0, fan_in: int | None = None, nonlinearity: str = "leaky_relu") -> np.ndarray:
+def init_kaiming_uniform(
+    shape: Any,
+    a: float = 0.0,
+    fan_in: int | None = None,
+    nonlinearity: str = "leaky_relu",
+) -> np.ndarray:
     shape = _shape(shape)
     if fan_in is None:
         fan_in = fan_in_out(shape)[0]
@@ -89,7 +123,12 @@ def init_kaiming_uniform(shape: Any, a: float = 0.0, fan_in: int | None = None, 
     return init_uniform(shape, bound)
 
 
-def init_kaiming_normal(shape: Any, a: float = 0.0, fan_in: int | None = None, nonlinearity: str = "leaky_relu") -> np.ndarray:
+def init_kaiming_normal(
+    shape: Any,
+    a: float = 0.0,
+    fan_in: int | None = None,
+    nonlinearity: str = "leaky_relu",
+) -> np.ndarray:
     shape = _shape(shape)
     if fan_in is None:
         fan_in = fan_in_out(shape)[0]
@@ -111,17 +150,31 @@ def init_normal(shape: Any, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
     return rng_normal(shape, mean, std)
 
 
-def init_linear(out_features: int, in_features: int, bias: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+def init_linear(
+    out_features: int, in_features: int, bias: bool = True
+) -> tuple[np.ndarray, np.ndarray | None]:
     """torch.nn.Linear / mindspore.nn.Dense defaults: weight first, then bias."""
     weight = init_kaiming_uniform((out_features, in_features), a=math.sqrt(5))
-    b = init_uniform((out_features,), 1.0 / math.sqrt(in_features) if in_features else 0.0) if bias else None
+    b = (
+        init_uniform(
+            (out_features,), 1.0 / math.sqrt(in_features) if in_features else 0.0
+        )
+        if bias
+        else None
+    )
     return weight, b
 
 
-def init_conv(out_channels: int, in_per_group: int, kernel: tuple, bias: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+def init_conv(
+    out_channels: int, in_per_group: int, kernel: tuple, bias: bool = True
+) -> tuple[np.ndarray, np.ndarray | None]:
     """torch.nn.Conv2d defaults: kaiming_uniform(a=sqrt(5)) weight, then U(+-1/sqrt(fan_in)) bias."""
     shape = (out_channels, in_per_group) + tuple(kernel)
     weight = init_kaiming_uniform(shape, a=math.sqrt(5))
     fan_in = fan_in_out(shape)[0]
-    b = init_uniform((out_channels,), 1.0 / math.sqrt(fan_in) if fan_in else 0.0) if bias else None
+    b = (
+        init_uniform((out_channels,), 1.0 / math.sqrt(fan_in) if fan_in else 0.0)
+        if bias
+        else None
+    )
     return weight, b

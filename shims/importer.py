@@ -1,10 +1,11 @@
 """Serve ``import torch`` and ``import mindspore`` from the facades in ``shims``.
 
-``install()`` puts a finder at the front of ``sys.meta_path``: ``torch``, ``torch.nn.functional``,
-``mindspore``, ``mindspore.nn`` ... then load ``torch2ms.shims.torch...`` and
-``torch2ms.shims.mindspore...`` and are registered under the real names. ``activate()`` is the
-same as a context manager that restores ``sys.modules`` and ``sys.meta_path`` afterwards, so a real
-framework imported before or after stays usable in the same process.
+``install()`` puts a finder at the front of ``sys.meta_path`` so that ``torch``,
+``torch.nn.functional``, ``mindspore``, ``mindspore.nn`` ... load ``torch2ms.shims.torch...`` and
+``torch2ms.shims.mindspore...``, registered under the real names. ``activate()`` does the same for
+a block and then removes the aliases and the finder, so a real framework stays importable in the
+same process. ``install("real")`` only adds a last-resort finder that explains how to install a
+missing framework.
 """
 
 from __future__ import annotations
@@ -59,8 +60,12 @@ class FacadeFinder(importlib.abc.MetaPathFinder):
         except ModuleNotFoundError as error:
             if error.name != facade_name:
                 raise
-            raise ModuleNotFoundError(f"shims: {fullname} is not implemented", name=fullname) from None
-        spec = importlib.machinery.ModuleSpec(fullname, _AliasLoader(module), is_package=hasattr(module, "__path__"))
+            raise ModuleNotFoundError(
+                f"shims: {fullname} is not implemented", name=fullname
+            ) from None
+        spec = importlib.machinery.ModuleSpec(
+            fullname, _AliasLoader(module), is_package=hasattr(module, "__path__")
+        )
         return spec
 
 
@@ -70,7 +75,7 @@ class MissingFrameworkFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         framework = _framework(fullname)
         if framework is None or fullname != framework:
-            return None
+            return
         raise ModuleNotFoundError(
             f"No module named '{framework}': the real backend needs {framework} installed "
             f"({INSTALL_HINTS[framework]}), or run with --backend shim",
@@ -79,7 +84,11 @@ class MissingFrameworkFinder(importlib.abc.MetaPathFinder):
 
 
 def _framework_modules() -> dict[str, ModuleType]:
-    return {name: module for name, module in sys.modules.items() if _framework(name) is not None}
+    return {
+        name: module
+        for name, module in sys.modules.items()
+        if _framework(name) is not None
+    }
 
 
 def _drop_framework_modules() -> None:
@@ -100,7 +109,11 @@ def install(backend: str = "shim") -> None:
 
 
 def uninstall() -> None:
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, (FacadeFinder, MissingFrameworkFinder))]
+    sys.meta_path[:] = [
+        f
+        for f in sys.meta_path
+        if not isinstance(f, (FacadeFinder, MissingFrameworkFinder))
+    ]
 
 
 @contextlib.contextmanager

@@ -25,16 +25,34 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
 PAIR_NAME = re.compile(r"^(0[0-4]\d|1\d\d)_")
-PAIRS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and PAIR_NAME.match(p.name)) if CORPUS.is_dir() else []
+PAIRS = (
+    sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and PAIR_NAME.match(p.name))
+    if CORPUS.is_dir()
+    else []
+)
+META = {
+    name: json.loads((CORPUS / name / "meta.json").read_text(encoding="utf-8"))
+    for name in PAIRS
+}
+# Pairs that run on each backend; report-only pairs (findings left for a hand edit) run on none.
+REAL_PAIRS = [name for name in PAIRS if "real" in META[name].get("backends", ())]
+SHIM_PAIRS = [name for name in PAIRS if "shim" in META[name].get("backends", ())]
 RTOL, ATOL = 1e-4, 1e-5
 
 # Values printed in the seed's result tables (computed there by the real frameworks).
 SEED_VALUES = {
-    "002_seed_tensor_backward": [("z", [3.0]), ("x.grad", [2.0]), ("y.grad", [1.0])],
+    "002_seed_tensor_backward": [("z", [3.0]), ("x.grad", [2.0]), ("y.grad", [1.0])]
+    * 2,
     "003_seed_autograd_backward": [("z", [3.0]), ("x.grad", [2.0]), ("y.grad", [1.0])],
     "004_seed_autograd_grad": [("out", [2.0]), ("out1", [1.0])],
     "005_seed_no_grad": [("z.requires_grad", [1.0]), ("z.requires_grad", [0.0])],
     "006_seed_enable_grad": [("z.requires_grad", [0.0]), ("z.requires_grad", [1.0])],
+}
+
+
+# Pairs whose conversion is right but MindSpore 2.10 computes something else (a finding warns).
+KNOWN_MINDSPORE_DIFFERENCES = {
+    "111_gradient_penalty": "TM917: MindSpore 2.10 PyNative gets this mixed second derivative wrong",
 }
 
 
@@ -57,8 +75,12 @@ def _run_scripts(mode: str, scripts: list[str], result_path: str) -> None:
                         # PyNative is asynchronous: surface pending errors here.
                         import mindspore
 
-                        getattr(getattr(mindspore, "runtime", None), "synchronize", lambda: None)()
-            except BaseException as exc:  # the script's own failure is a result
+                        getattr(
+                            getattr(mindspore, "runtime", None),
+                            "synchronize",
+                            lambda: None,
+                        )()
+            except BaseException as exc:  # noqa: BLE001 - the script's own failure is a result
                 error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
                 if isinstance(exc, NotImplementedError):
                     error = "NotImplementedError: " + error
@@ -74,6 +96,7 @@ def run_batch(mode: str, scripts: list[str]) -> dict[str, dict]:
         completed = subprocess.run(
             [sys.executable, __file__, mode, result_path, *scripts],
             capture_output=True,
+            check=False,
             text=True,
             env=env,
             timeout=900,
@@ -110,21 +133,25 @@ def compare(original: str, converted: str) -> str | None:
     return None
 
 
-def _scripts(kind: str) -> list[str]:
-    return [str(CORPUS / name / kind) for name in PAIRS]
+def _scripts(kind: str, pairs: list[str]) -> list[str]:
+    return [str(CORPUS / name / kind) for name in pairs]
 
 
 @pytest.fixture(scope="module")
 def real_runs():
     pytest.importorskip("torch")
     pytest.importorskip("mindspore")
-    return run_batch("torch", _scripts("original.py")), run_batch("mindspore", _scripts("expected.py"))
+    return run_batch("torch", _scripts("original.py", REAL_PAIRS)), run_batch(
+        "mindspore", _scripts("expected.py", REAL_PAIRS)
+    )
 
 
 @pytest.fixture(scope="module")
 def shim_runs():
-    runs = run_batch("shim", _scripts("original.py") + _scripts("expected.py"))
-    return runs
+    return run_batch(
+        "shim",
+        _scripts("original.py", SHIM_PAIRS) + _scripts("expected.py", SHIM_PAIRS),
+    )
 
 
 def _outcome(runs: dict, path: str) -> dict:
@@ -141,13 +168,29 @@ def test_expected_is_current_conversion(pair: str) -> None:
     result = convert_source(original, "original.py")
     assert result.code == (folder / "expected.py").read_text(encoding="utf-8")
     assert convert_source(result.code, "original.py").code == result.code
-    assert not [f for f in result.findings if f.severity == "error"], result.findings
-    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-    assert set(meta["rules"]) <= set(result.rules_applied)
+    meta = META[pair]
+    rules = {f.rule for f in result.findings}
+    assert set(meta.get("findings", ())) <= rules, result.findings
+    if meta.get("backends"):
+        assert not [f for f in result.findings if f.severity == "error"], (
+            result.findings
+        )
+    assert set(meta["rules"]) <= set(result.rules_applied) | rules
 
 
 @pytest.mark.real
-@pytest.mark.parametrize("pair", PAIRS)
+@pytest.mark.parametrize(
+    "pair",
+    [
+        pytest.param(
+            p,
+            marks=pytest.mark.xfail(reason=KNOWN_MINDSPORE_DIFFERENCES[p], strict=True),
+        )
+        if p in KNOWN_MINDSPORE_DIFFERENCES
+        else p
+        for p in REAL_PAIRS
+    ],
+)
 def test_real_torch_and_mindspore_agree(pair: str, real_runs) -> None:
     torch_runs, ms_runs = real_runs
     original = _outcome(torch_runs, CORPUS / pair / "original.py")
@@ -169,7 +212,7 @@ def test_real_mindspore_prints_seed_values(pair: str, real_runs) -> None:
     assert got == SEED_VALUES[pair]
 
 
-@pytest.mark.parametrize("pair", PAIRS)
+@pytest.mark.parametrize("pair", SHIM_PAIRS)
 def test_shims_agree(pair: str, shim_runs) -> None:
     original = _outcome(shim_runs, CORPUS / pair / "original.py")
     converted = _outcome(shim_runs, CORPUS / pair / "expected.py")
@@ -183,7 +226,7 @@ def test_shims_agree(pair: str, shim_runs) -> None:
 
 
 @pytest.mark.real
-@pytest.mark.parametrize("pair", PAIRS)
+@pytest.mark.parametrize("pair", [p for p in SHIM_PAIRS if p in REAL_PAIRS])
 def test_shim_torch_matches_real_torch(pair: str, shim_runs, real_runs) -> None:
     torch_runs, _ = real_runs
     shim = _outcome(shim_runs, CORPUS / pair / "original.py")

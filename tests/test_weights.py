@@ -5,12 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from torch2ms.cli.main import main
+from torch2ms.migrator.weights import (
+    convert_state,
+    encode_checkpoint,
+    kinds_from_source,
+)
 
 from tests.conftest import require_module
-from torch2ms.cli.main import main
-from torch2ms.migrator.weights import convert_state, encode_checkpoint, kinds_from_source
 
-TORCH_MODEL = '''
+TORCH_MODEL = """
 import torch
 import torch.nn as nn
 
@@ -28,9 +32,9 @@ class Net(nn.Module):
         h = self.norm(self.emb(ids))            # (B, 6, 6)
         h = self.proj(h).sum() + self.bn(self.conv(h.unsqueeze(1))).flatten(1).relu()
         return self.head(h)
-'''
+"""
 
-MS_MODEL = '''
+MS_MODEL = """
 from mindspore import nn, ops
 
 class Net(nn.Cell):
@@ -47,7 +51,7 @@ class Net(nn.Cell):
         h = self.norm(self.emb(ids))
         h = self.proj(h).sum() + ops.relu(self.bn(self.conv(h.unsqueeze(1))).flatten(start_dim=1))
         return self.head(h)
-'''
+"""
 
 
 def _state(**shapes):
@@ -59,13 +63,21 @@ def _state(**shapes):
     ("state", "expected"),
     [
         (
-            {"bn.weight": (3,), "bn.bias": (3,), "bn.running_mean": (3,), "bn.running_var": (3,)},
+            {
+                "bn.weight": (3,),
+                "bn.bias": (3,),
+                "bn.running_mean": (3,),
+                "bn.running_var": (3,),
+            },
             ["bn.gamma", "bn.beta", "bn.moving_mean", "bn.moving_variance"],
         ),
         ({"ln.weight": (4,), "ln.bias": (4,)}, ["ln.gamma", "ln.beta"]),
         ({"fc.weight": (2, 4), "fc.bias": (2,)}, ["fc.weight", "fc.bias"]),
         ({"c.weight": (2, 3, 3, 3), "c.bias": (2,)}, ["c.weight", "c.bias"]),
-        ({"layers.0.weight": (2, 4), "weight": (3,), "bias": (3,)}, ["layers.0.weight", "gamma", "beta"]),
+        (
+            {"layers.0.weight": (2, 4), "weight": (3,), "bias": (3,)},
+            ["layers.0.weight", "gamma", "beta"],
+        ),
     ],
 )
 def test_names_from_shapes(state, expected) -> None:
@@ -73,7 +85,15 @@ def test_names_from_shapes(state, expected) -> None:
 
 
 def test_counter_dropped_and_ambiguous_listed() -> None:
-    state = _state(**{"bn.weight": (3,), "bn.bias": (3,), "bn.running_mean": (3,), "bn.running_var": (3,), "emb.weight": (5, 3)})
+    state = _state(
+        **{
+            "bn.weight": (3,),
+            "bn.bias": (3,),
+            "bn.running_mean": (3,),
+            "bn.running_var": (3,),
+            "emb.weight": (5, 3),
+        }
+    )
     state["bn.num_batches_tracked"] = np.array(4, dtype=np.int64)
     conversion = convert_state(state)
     assert [name for name, _ in conversion.dropped] == ["bn.num_batches_tracked"]
@@ -83,7 +103,14 @@ def test_counter_dropped_and_ambiguous_listed() -> None:
 
 def test_names_from_source() -> None:
     kind_of = kinds_from_source(TORCH_MODEL)
-    state = _state(**{"emb.weight": (10, 6), "proj.weight": (4, 6), "norm.weight": (6,), "norm.bias": (6,)})
+    state = _state(
+        **{
+            "emb.weight": (10, 6),
+            "proj.weight": (4, 6),
+            "norm.weight": (6,),
+            "norm.bias": (6,),
+        }
+    )
     names = [e.name for e in convert_state(state, kind_of).entries]
     assert names == ["emb.embedding_table", "proj.weight", "norm.gamma", "norm.beta"]
 
@@ -95,9 +122,19 @@ def test_source_layers_in_containers() -> None:
         "        super().__init__()\n        self.blocks = nn.ModuleList([Block() for _ in range(2)])\n"
         "        self.tok = nn.Embedding(3, 4)\n"
     )
-    state = _state(**{"blocks.0.norm.weight": (4,), "blocks.1.norm.weight": (4,), "tok.weight": (3, 4)})
+    state = _state(
+        **{
+            "blocks.0.norm.weight": (4,),
+            "blocks.1.norm.weight": (4,),
+            "tok.weight": (3, 4),
+        }
+    )
     conversion = convert_state(state, kinds_from_source(source, "Net"))
-    assert [e.name for e in conversion.entries] == ["blocks.0.norm.gamma", "blocks.1.norm.gamma", "tok.embedding_table"]
+    assert [e.name for e in conversion.entries] == [
+        "blocks.0.norm.gamma",
+        "blocks.1.norm.gamma",
+        "tok.embedding_table",
+    ]
     assert conversion.assumed == []
 
 
@@ -118,7 +155,9 @@ def test_encoder_writes_what_mindspore_writes(tmp_path) -> None:
         ("i32", np.array([7], dtype=np.int32)),
     ]
     path = tmp_path / "ms.ckpt"
-    mindspore.save_checkpoint([{"name": n, "data": mindspore.Tensor(a)} for n, a in entries], str(path))
+    mindspore.save_checkpoint(
+        [{"name": n, "data": mindspore.Tensor(a)} for n, a in entries], str(path)
+    )
     assert encode_checkpoint(entries) == path.read_bytes()
     mine = tmp_path / "mine.ckpt"
     mine.write_bytes(encode_checkpoint(entries))
@@ -134,7 +173,7 @@ def test_converted_checkpoint_gives_same_outputs(tmp_path, with_source) -> None:
     mindspore = require_module("mindspore")
     torch.manual_seed(0)
     scope: dict = {}
-    exec(compile(TORCH_MODEL, "torch_model.py", "exec"), scope)
+    exec(compile(TORCH_MODEL, "torch_model.py", "exec"), scope)  # noqa: S102 (snippets and their conversions are the test data)
     net = scope["Net"]()
     net.train()
     ids = torch.tensor(np.random.default_rng(1).integers(0, 10, (2, 6)))
@@ -151,9 +190,11 @@ def test_converted_checkpoint_gives_same_outputs(tmp_path, with_source) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     ms_scope: dict = {}
-    exec(compile(MS_MODEL, "ms_model.py", "exec"), ms_scope)
+    exec(compile(MS_MODEL, "ms_model.py", "exec"), ms_scope)  # noqa: S102 (snippets and their conversions are the test data)
     ms_net = ms_scope["Net"]()
-    not_loaded, unused = mindspore.load_param_into_net(ms_net, mindspore.load_checkpoint(str(target)))
+    not_loaded, unused = mindspore.load_param_into_net(
+        ms_net, mindspore.load_checkpoint(str(target))
+    )
     if with_source:
         assert not_loaded == [] and unused == []
     else:
@@ -178,6 +219,8 @@ def test_missing_torch_is_a_clear_error(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(builtins, "__import__", no_torch)
     source = tmp_path / "x.pth"
     source.write_bytes(b"")
-    result = CliRunner().invoke(main, ["weights", str(source), str(tmp_path / "x.ckpt")])
+    result = CliRunner().invoke(
+        main, ["weights", str(source), str(tmp_path / "x.ckpt")]
+    )
     assert result.exit_code == 2
     assert "needs PyTorch" in result.output

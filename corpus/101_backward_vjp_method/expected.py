@@ -9,8 +9,7 @@ class Field:
         self.scale = scale
 
     def pullback(self, points, weights):
-        # torch2ms: TM942 `torch.Tensor.clone` maps to `mindspore.Tensor.clone`, which MindSpore 2.10 runs on ascend only, not on cpu
-        points = points.clone()
+        points = ops.stop_gradient(points)
         def values_fn(points):
             values = ops.sin(points) * self.scale + points ** 2
             return values

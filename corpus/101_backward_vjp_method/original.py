@@ -8,7 +8,7 @@ class Field:
         self.scale = scale
 
     def pullback(self, points, weights):
-        points = points.clone().requires_grad_()
+        points = points.detach().requires_grad_()
         values = torch.sin(points) * self.scale + points ** 2
         values.backward(weights)
         return values.detach(), points.grad

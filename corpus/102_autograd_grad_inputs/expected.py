@@ -5,12 +5,11 @@ from mindspore import ops
 
 
 def partials(x, y, bias):
-    f = (x * y).sum() + ops.exp(x).mean()
     def f_fn(x, y):
         f = (x * y).sum() + ops.exp(x).mean()
         return f
-    grads = mindspore.grad(f_fn, grad_position=(0, 1))(x, y)
-    gx, gy, gb = (grads[0], grads[1], None)
+    f, f_grads = mindspore.value_and_grad(f_fn, grad_position=(0, 1))(x, y)
+    gx, gy, gb = (f_grads[0], f_grads[1], None)
     return f, gx, gy, gb
 
 

@@ -7,15 +7,15 @@ def derivatives(t):
     def u_fn(t):
         u = ops.sin(2.0 * t) * t ** 2
         return u
-    (du,) = (mindspore.grad(u_fn, grad_position=0)(t),)
     def du_fn(t):
         (du,) = (mindspore.grad(u_fn, grad_position=0)(t),)
         return du
-    (d2u,) = (mindspore.grad(du_fn, grad_position=0)(t),)
     def d2u_fn(t):
-        (d2u,) = (mindspore.grad(du_fn, grad_position=0)(t),)
-        return d2u
-    (d3u,) = (mindspore.grad(d2u_fn, grad_position=0)(t),)
+        du, du_grad = mindspore.value_and_grad(du_fn, grad_position=0)(t)
+        (d2u,) = (du_grad,)
+        return d2u, du
+    (d2u, du), d2u_grad = mindspore.value_and_grad(d2u_fn, grad_position=0, has_aux=True)(t)
+    (d3u,) = (d2u_grad,)
     return du, d2u, d3u
 
 

@@ -3,11 +3,11 @@ import numpy as np
 import mindspore
 
 x = mindspore.tensor(np.array([1.0, 2.0, 3.0], dtype=np.float32))
-y = x ** 3 - 2.0 * x
 v = mindspore.tensor(np.array([1.0, 0.1, 0.01], dtype=np.float32))
 def y_fn(x):
     y = x ** 3 - 2.0 * x
     return y
-(vjp,) = mindspore.vjp(y_fn, x)[1](v)
+y, y_vjp = mindspore.vjp(y_fn, x)
+(vjp,) = y_vjp(v)
 print("y", y)
 print("vjp", vjp)

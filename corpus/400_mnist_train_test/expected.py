@@ -3,54 +3,56 @@
 import argparse
 
 import numpy as np
-from mindspore import nn
-import torch
+import mindspore
+from mindspore import nn, ops
+from mindspore.experimental import optim
 
 
 class Net(nn.Cell):
     def __init__(self):
         super(Net, self).__init__()
-        self.fc1 = torch.nn.Linear(16, 32)
-        self.fc2 = torch.nn.Linear(32, 10)
+        self.fc1 = nn.Dense(16, 32)
+        self.fc2 = nn.Dense(32, 10)
 
     def construct(self, x):
-        x = torch.flatten(x, 1)
-        x = torch.nn.functional.relu(self.fc1(x))
+        x = ops.flatten(x, start_dim=1)
+        x = ops.relu(self.fc1(x))
         x = self.fc2(x)
-        return torch.nn.functional.log_softmax(x, dim=1)
+        return ops.log_softmax(x, axis=1)
 
 
 def make_batches(rng, n_batches, batch_size):
     batches = []
     for _ in range(n_batches):
-        data = torch.tensor(rng.standard_normal((batch_size, 1, 4, 4)), dtype=torch.float32)
-        target = torch.tensor(rng.integers(0, 10, size=batch_size), dtype=torch.int64)
+        data = mindspore.tensor(rng.standard_normal((batch_size, 1, 4, 4)), dtype=mindspore.float32)
+        target = mindspore.tensor(rng.integers(0, 10, size=batch_size), dtype=mindspore.int64)
         batches.append((data, target))
     return batches
 
 
 def train(args, model, train_loader, optimizer, epoch):
-    model.train()
-    for batch_idx, (data, target) in enumerate(train_loader):
-        optimizer.zero_grad()
+    model.set_train()
+    def forward_fn(data, target):
         output = model(data)
-        loss = torch.nn.functional.nll_loss(output, target)
-        loss.backward()
-        optimizer.step()
+        loss = ops.nll_loss(output, target)
+        return loss
+    grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
+    for batch_idx, (data, target) in enumerate(train_loader):
+        loss, grads = grad_fn(data, target)
+        optimizer(grads)
         if batch_idx % args.log_interval == 0:
             print("train epoch", epoch, "batch", batch_idx, "loss", loss.item())
 
 
 def test(model, test_loader):
-    model.eval()
+    model.set_train(False)
     test_loss = 0
     correct = 0
-    with torch.no_grad():
-        for data, target in test_loader:
-            output = model(data)
-            test_loss += torch.nn.functional.nll_loss(output, target, reduction="sum").item()
-            pred = output.argmax(dim=1, keepdim=True)
-            correct += pred.eq(target.view_as(pred)).sum().item()
+    for data, target in test_loader:
+        output = model(data)
+        test_loss += ops.nll_loss(output, target, reduction="sum").item()
+        pred = output.argmax(dim=1, keepdim=True)
+        correct += pred.eq(target.view_as(pred)).sum().item()
     test_loss /= 4 * 8
     print("test loss", test_loss, "correct", correct)
 
@@ -62,28 +64,17 @@ def main():
     parser.add_argument("--log-interval", type=int, default=1)
     args = parser.parse_args([])
 
-    torch.manual_seed(1)
+    mindspore.manual_seed(1)
     rng = np.random.default_rng(0)
     train_loader = make_batches(rng, 4, 8)
     test_loader = make_batches(rng, 4, 8)
 
     model = Net()
-    optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
+    optimizer = optim.SGD(model.trainable_params(), lr=args.lr, momentum=0.9)
     for epoch in range(1, args.epochs + 1):
         train(args, model, train_loader, optimizer, epoch)
         test(model, test_loader)
 
 
-# torch2ms: TM900 `torch.nn.Linear` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.flatten` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.nn.functional.relu` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.nn.functional.log_softmax` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.tensor` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.float32` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.int64` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.nn.functional.nll_loss` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.no_grad` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.manual_seed` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.optim.SGD` is not converted: no certain MindSpore mapping; it still runs on torch
 if __name__ == "__main__":
     main()

@@ -36,3 +36,5 @@ for epoch in range(3):
     optimizer.step()
     accuracy = (logits.argmax(dim=1) == labels).float().mean()
     print("epoch", epoch, "loss", loss.item(), "accuracy", accuracy.item())
+print("embedding norm", classifier.embedding.weight.detach().norm().item())
+print("layer norm scale", classifier.norm.weight.detach().numpy())

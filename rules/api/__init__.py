@@ -13,8 +13,17 @@ from .table_tensor import TABLE as TENSOR_METHODS
 from .table_torch import TABLE as TORCH_FUNCTIONS
 
 ALL_MAPPINGS: tuple[ApiMapping, ...] = (
-    TORCH_FUNCTIONS + TENSOR_METHODS + TENSOR_REPORTS + FUNCTIONAL + NN_LAYERS + NN_INIT + OPTIM + REPORT_ONLY
+    TORCH_FUNCTIONS
+    + TENSOR_METHODS
+    + TENSOR_REPORTS
+    + FUNCTIONAL
+    + NN_LAYERS
+    + NN_INIT
+    + OPTIM
+    + REPORT_ONLY
 )
 BY_TORCH_NAME: dict[str, ApiMapping] = {m.torch: m for m in ALL_MAPPINGS}
 # Tensor methods by method name (`view` -> the `torch.Tensor.view` entry).
-METHODS: dict[str, ApiMapping] = {m.torch.rsplit(".", 1)[1]: m for m in ALL_MAPPINGS if m.kind == "method"}
+METHODS: dict[str, ApiMapping] = {
+    m.torch.rsplit(".", 1)[1]: m for m in ALL_MAPPINGS if m.kind == "method"
+}

@@ -10,44 +10,92 @@ OPS = "mindspore.ops."
 NN = "mindspore.nn."
 
 
-def fn(torch: str, mindspore: str = "", params: tuple = ("input",), **fields: Any) -> ApiMapping:
+def fn(
+    torch: str, mindspore: str = "", params: tuple = ("input",), **fields: Any
+) -> ApiMapping:
     """A `torch.*` function; the MindSpore side defaults to `mindspore.ops.<same name>`."""
     fields.setdefault("sample", ("f32[2,3]",))
-    fields.setdefault("status", "args" if fields.get("rename") or fields.get("defaults") else "exact")
+    fields.setdefault(
+        "status", "args" if fields.get("rename") or fields.get("defaults") else "exact"
+    )
     leaf = torch.rsplit(".", 1)[1]
-    return ApiMapping(torch=torch, mindspore=mindspore or OPS + leaf, kind="function", params=params, **fields)
+    return ApiMapping(
+        torch=torch,
+        mindspore=mindspore or OPS + leaf,
+        kind="function",
+        params=params,
+        **fields,
+    )
 
 
-def method(name: str, mindspore: str = "", params: tuple = ("self",), **fields: Any) -> ApiMapping:
+def method(
+    name: str, mindspore: str = "", params: tuple = ("self",), **fields: Any
+) -> ApiMapping:
     """A Tensor method; the MindSpore side is a Tensor method (a bare name) or a function taking self first."""
     fields.setdefault("sample", ("f32[2,3]",))
-    fields.setdefault("status", "args" if fields.get("rename") or fields.get("form", "call") != "call" else "exact")
+    fields.setdefault(
+        "status",
+        "args"
+        if fields.get("rename") or fields.get("form", "call") != "call"
+        else "exact",
+    )
     # Tensor methods take `x.view(2, 3)` as MindSpore's do; a function target gets them as a tuple.
     fields.setdefault("spread", not mindspore.startswith("mindspore."))
     return ApiMapping(
         torch="torch.Tensor." + name,
-        mindspore=mindspore if mindspore.startswith("mindspore.") else "mindspore.Tensor." + (mindspore or name),
+        mindspore=mindspore
+        if mindspore.startswith("mindspore.")
+        else "mindspore.Tensor." + (mindspore or name),
         kind="method",
         params=params,
         **fields,
     )
 
 
-def layer(torch: str, mindspore: str = "", params: tuple = (), **fields: Any) -> ApiMapping:
+def layer(
+    torch: str, mindspore: str = "", params: tuple = (), **fields: Any
+) -> ApiMapping:
     """A `torch.nn` class; the MindSpore side defaults to `mindspore.nn.<same name>`."""
     fields.setdefault("sample", ("f32[2,3]",))
-    changed = fields.get("rename") or fields.get("defaults") or fields.get("transform") or mindspore
+    changed = (
+        fields.get("rename")
+        or fields.get("defaults")
+        or fields.get("transform")
+        or mindspore
+    )
     fields.setdefault("status", "args" if changed else "exact")
     leaf = torch.rsplit(".", 1)[1]
-    return ApiMapping(torch=torch, mindspore=mindspore or NN + leaf, kind="class", params=params, **fields)
+    return ApiMapping(
+        torch=torch,
+        mindspore=mindspore or NN + leaf,
+        kind="class",
+        params=params,
+        **fields,
+    )
 
 
-def report(torch: str, note: str, mindspore: str = "", kind: str = "function") -> ApiMapping:
+def report(
+    torch: str, note: str, mindspore: str = "", kind: str = "function"
+) -> ApiMapping:
     """An API with no certain rewrite: the note says why and names the MindSpore idiom."""
-    return ApiMapping(torch=torch, mindspore=mindspore, kind=kind, status="report", note=note, targets=())
+    return ApiMapping(
+        torch=torch,
+        mindspore=mindspore,
+        kind=kind,
+        status="report",
+        note=note,
+        targets=(),
+    )
 
 
 def alias(torch: str, mindspore: str, **fields: Any) -> ApiMapping:
     """A name used as a value (a dtype, a class used in isinstance), not called."""
     fields.setdefault("check", "exists")
-    return ApiMapping(torch=torch, mindspore=mindspore, kind="name", status="exact", sample=(), **fields)
+    return ApiMapping(
+        torch=torch,
+        mindspore=mindspore,
+        kind="name",
+        status="exact",
+        sample=(),
+        **fields,
+    )

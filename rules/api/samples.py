@@ -52,7 +52,9 @@ def build(spec: Any, rng: np.random.Generator) -> Any:
     return spec
 
 
-def _array(code: str, range_code: str, dims: str, rng: np.random.Generator) -> np.ndarray:
+def _array(
+    code: str, range_code: str, dims: str, rng: np.random.Generator
+) -> np.ndarray:
     shape = tuple(int(d) for d in dims.split(",") if d.strip())
     if code == "bool":
         return rng.random(shape) > 0.5
@@ -76,7 +78,9 @@ def _array(code: str, range_code: str, dims: str, rng: np.random.Generator) -> n
         values = rng.standard_normal(shape)
     if code == "c64":
         return (values + 1j * rng.standard_normal(shape)).astype(np.complex64)
-    return values.astype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[code])
+    return values.astype(
+        {"f16": np.float16, "f32": np.float32, "f64": np.float64}[code]
+    )
 
 
 def convert(value: Any, tensor: Any, dtype: Any) -> Any:

@@ -7,7 +7,6 @@ replaces only the value, and a renamed keyword keeps the argument's own comma an
 from __future__ import annotations
 
 import ast
-from typing import Optional, Union
 
 import libcst as cst
 
@@ -15,14 +14,17 @@ from .spec import ApiMapping, CallTranslation, Refusal, Untranslatable, translat
 
 _LITERALS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
 _SIMPLE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+_EQUAL = cst.AssignEqual(
+    whitespace_before=cst.SimpleWhitespace(""),
+    whitespace_after=cst.SimpleWhitespace(""),
+)
 
 
 def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def literal_source(arg: cst.Arg) -> Optional[str]:
+def literal_source(arg: cst.Arg) -> str | None:
     """The value's source when it is a literal (numbers, strings, True/False/None, tuples of those)."""
     value = arg.value
     if _is_literal(value):
@@ -38,11 +40,13 @@ def _is_literal(value: cst.BaseExpression) -> bool:
     if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
         return isinstance(value.expression, (cst.Integer, cst.Float))
     if isinstance(value, (cst.Tuple, cst.List)):
-        return all(isinstance(e, cst.Element) and _is_literal(e.value) for e in value.elements)
+        return all(
+            isinstance(e, cst.Element) and _is_literal(e.value) for e in value.elements
+        )
     return False
 
 
-def _number(value: cst.BaseExpression) -> Optional[float]:
+def _number(value: cst.BaseExpression) -> float | None:
     if isinstance(value, (cst.Integer, cst.Float)) or (
         isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)
     ):
@@ -64,37 +68,73 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
         number = _number(value)
         if number is not None:
             return arg.with_changes(value=_expression(repr(round(1 - number, 12))))
-        inner = value if isinstance(value, _SIMPLE) else value.with_changes(
-            lpar=[cst.LeftParen()], rpar=[cst.RightParen()]
+        inner = (
+            value
+            if isinstance(value, _SIMPLE)
+            else value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         )
-        return arg.with_changes(value=cst.BinaryOperation(cst.Integer("1"), cst.Subtract(), inner))
+        return arg.with_changes(
+            value=cst.BinaryOperation(cst.Integer("1"), cst.Subtract(), inner)
+        )
     if name == "as_tuple":
         if isinstance(value, (cst.Tuple, cst.List)):
             if len(value.elements) != 1:
-                raise Untranslatable("a shape of more than one dimension needs begin_norm_axis; set it by hand")
+                raise Untranslatable(
+                    "a shape of more than one dimension needs begin_norm_axis; set it by hand"
+                )
             return arg
         # An int becomes (n,); a sequence would become a nested tuple, which MindSpore rejects loudly.
-        return arg.with_changes(value=cst.Tuple([cst.Element(value, comma=cst.Comma())]))
+        return arg.with_changes(
+            value=cst.Tuple([cst.Element(value, comma=cst.Comma())])
+        )
     if name == "is_tanh":
         source = literal_source(arg)
         if source is not None:
-            return arg.with_changes(value=cst.Name(str(ast.literal_eval(source) == "tanh")))
-        compared = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if not isinstance(
-            value, _SIMPLE
-        ) else value
+            return arg.with_changes(
+                value=cst.Name(str(ast.literal_eval(source) == "tanh"))
+            )
+        compared = (
+            value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            if not isinstance(value, _SIMPLE)
+            else value
+        )
         return arg.with_changes(
-            value=cst.Comparison(compared, [cst.ComparisonTarget(cst.Equal(), cst.SimpleString('"tanh"'))])
+            value=cst.Comparison(
+                compared,
+                [cst.ComparisonTarget(cst.Equal(), cst.SimpleString('"tanh"'))],
+            )
         )
     if name == "pad_each_side":
         if isinstance(value, (cst.Tuple, cst.List)):
             items = []
             for element in value.elements:
-                if not isinstance(element.value, _SIMPLE):
-                    raise Untranslatable("a padding element that is not a plain name or number")
+                if not _pure(element.value):
+                    raise Untranslatable(
+                        "a padding element that calls something; bind it to a name first"
+                    )
                 items += [element.value, element.value.deep_clone()]
             return arg.with_changes(value=cst.Tuple([cst.Element(v) for v in items]))
         return arg
+    if name == "bool_to_int":
+        source = literal_source(arg)
+        if source in ("True", "False"):
+            return arg.with_changes(value=cst.Integer(str(int(source == "True"))))
+        return arg.with_changes(value=cst.Call(cst.Name("int"), [cst.Arg(value)]))
     raise Untranslatable(f"unknown transform {name}")
+
+
+class _HasCall(cst.CSTVisitor):
+    found = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.found = True
+
+
+def _pure(value: cst.BaseExpression) -> bool:
+    """No calls inside: evaluating it twice gives the same value without side effects."""
+    visitor = _HasCall()
+    value.visit(visitor)
+    return not visitor.found
 
 
 def default_arg(source: str) -> cst.Arg:
@@ -107,20 +147,33 @@ def pack_args(args: list) -> cst.Arg:
 
 def copy_arg(arg: cst.Arg) -> cst.Arg:
     if not isinstance(arg.value, _SIMPLE) and not _is_literal(arg.value):
-        raise Untranslatable("the value is repeated for MindSpore; bind it to a name first")
+        raise Untranslatable(
+            "the value is repeated for MindSpore; bind it to a name first"
+        )
     return cst.Arg(arg.value.deep_clone())
 
 
 def translate_args(
     mapping: ApiMapping, args: list[cst.Arg], kwargs: dict[str, cst.Arg]
-) -> Union[CallTranslation, Refusal]:
+) -> CallTranslation | Refusal:
     try:
-        return translate_call(mapping, args, kwargs, literal_source, transform_arg, default_arg, pack_args, copy_arg)
+        return translate_call(
+            mapping,
+            args,
+            kwargs,
+            literal_source,
+            transform_arg,
+            default_arg,
+            pack_args,
+            copy_arg,
+        )
     except Untranslatable as error:
         return Refusal("", str(error))
 
 
-def call_arguments(translation: CallTranslation, call: Optional[cst.Call]) -> list[cst.Arg]:
+def call_arguments(
+    translation: CallTranslation, call: cst.Call | None
+) -> list[cst.Arg]:
     """Positional then keyword arguments, as nodes, keeping each argument's own formatting.
 
     In a call laid out one argument per line with a trailing comma, added arguments get lines of
@@ -128,7 +181,9 @@ def call_arguments(translation: CallTranslation, call: Optional[cst.Call]) -> li
     """
     out: list[cst.Arg] = []
     for arg in translation.args:
-        out.append(arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, star=""))
+        out.append(
+            arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, star="")
+        )
     for name, arg in translation.kwargs.items():
         if arg.keyword is not None and arg.keyword.value == name:
             out.append(arg)
@@ -141,15 +196,24 @@ def call_arguments(translation: CallTranslation, call: Optional[cst.Call]) -> li
     if isinstance(closing, cst.Comma):
         kept = {id(a.value) for a in original[:-1]}
         inner = next(
-            (_plain_comma(a.comma) for a in original[:-1] if isinstance(a.comma, cst.Comma)),
+            (
+                _plain_comma(a.comma)
+                for a in original[:-1]
+                if isinstance(a.comma, cst.Comma)
+            ),
             cst.Comma(whitespace_after=call.whitespace_before_args),
         )
-        body = [arg if id(arg.value) in kept else arg.with_changes(comma=inner) for arg in out[:-1]]
+        body = [
+            arg if id(arg.value) in kept else arg.with_changes(comma=inner)
+            for arg in out[:-1]
+        ]
         return body + [out[-1].with_changes(comma=closing)]
     out[-1] = out[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     for index, arg in enumerate(out[:-1]):
         if not isinstance(arg.comma, cst.Comma):
-            out[index] = arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            out[index] = arg.with_changes(
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            )
     return out
 
 
@@ -161,11 +225,20 @@ def _plain_comma(comma: cst.Comma) -> cst.Comma:
     return comma.with_changes(whitespace_after=after)
 
 
-def split_call(call: cst.Call) -> Optional[tuple[list[cst.Arg], dict[str, cst.Arg]]]:
-    """Positional and keyword arguments; None when the call spreads *args or **kwargs."""
+def split_call(
+    call: cst.Call, placement: frozenset = frozenset()
+) -> tuple[list[cst.Arg], dict[str, cst.Arg]] | None:
+    """Positional and keyword arguments; None when the call spreads *args or **kwargs, except
+    ``**name`` for a name in ``placement`` (a dict of device/dtype only), which is left out."""
     args: list[cst.Arg] = []
     kwargs: dict[str, cst.Arg] = {}
     for arg in call.args:
+        if (
+            arg.star == "**"
+            and isinstance(arg.value, cst.Name)
+            and arg.value.value in placement
+        ):
+            continue
         if arg.star:
             return None
         if arg.keyword is None:

@@ -7,17 +7,20 @@ tests, LibCST nodes in the rule); the caller supplies how to read a literal and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping, Optional, Sequence, TypeVar, Union
+from typing import Any, Callable, Generic, TypeVar
 
 KINDS = ("function", "method", "class", "name")
+FORMS = ("call", "attribute", "initializer", "constant", "decorator", "annotation")
 STATUSES = ("exact", "args", "report", "unsupported")
 TARGETS = ("cpu", "gpu", "ascend")
 CHECKS = ("values", "shape", "train", "exists")
 # Value transforms a mapping may name; both the runtime and the source forms implement each one.
 # one_minus: m -> 1 - m; as_tuple: n -> (n,) (a longer shape is refused); is_tanh: s -> s == "tanh";
-# pad_each_side: a per-dimension padding tuple (h, w) -> (h, h, w, w), an int stays.
-TRANSFORMS = ("one_minus", "as_tuple", "is_tanh", "pad_each_side")
+# pad_each_side: a per-dimension padding tuple (h, w) -> (h, h, w, w), an int stays;
+# bool_to_int: unbiased=True/False -> ddof=1/0.
+TRANSFORMS = ("one_minus", "as_tuple", "is_tanh", "pad_each_side", "bool_to_int")
 
 # Keyword arguments that only place or lay out memory; the result is the same without them.
 PLACEMENT_DROPS = ("device", "layout", "pin_memory", "memory_format", "non_blocking")
@@ -58,12 +61,14 @@ class ApiMapping:
     targets: Sequence[str] = ("cpu", "gpu", "ascend")
     note: str = ""
     status: str = "exact"
-    # "call": same call shape; "attribute": `x.m()` -> `x.attr`, `x.m(i)` -> `x.attr[i]`.
+    # "call": same call shape; "attribute": `x.m()` -> `x.attr`, `x.m(i)` -> `x.attr[i]`;
+    # "initializer": see table_init; "constant": the call is replaced by the literal in `mindspore`;
+    # "decorator": a no-op decorator outside TorchScript, removed; "annotation": `Final[T]` -> `T`.
     form: str = "call"
     # True when MindSpore also takes the "*name" arguments one by one instead of as a tuple.
     spread: bool = False
     # Number of leading positional arguments kept positional; None: up to the first changed one.
-    positional: Optional[int] = None
+    positional: int | None = None
     # Parameter names, torch -> MindSpore, for layers whose state is copied across ("" when MindSpore
     # holds the value as a constructor argument, not as a Parameter).
     param_names: Mapping[str, str] = field(default_factory=dict)
@@ -107,14 +112,20 @@ class Refusal:
 
 
 def bind_arguments(
-    mapping: ApiMapping, args: Sequence[V], kwargs: Mapping[str, V], pack: Callable[[list], V]
-) -> Union[tuple[list[tuple[str, V]], int], Refusal]:
+    mapping: ApiMapping,
+    args: Sequence[V],
+    kwargs: Mapping[str, V],
+    pack: Callable[[list], V],
+) -> tuple[list[tuple[str, V]], int] | Refusal:
     """Name the positional arguments by torch's order; returns (named, number given positionally)."""
     params = list(mapping.params)
     named: list[tuple[str, V]] = []
     for index, value in enumerate(args):
         if index >= len(params):
-            return Refusal("", f"{mapping.torch} takes at most {len(params)} positional arguments here")
+            return Refusal(
+                "",
+                f"{mapping.torch} takes at most {len(params)} positional arguments here",
+            )
         name = params[index]
         if name.startswith("*"):
             rest = list(args[index:])
@@ -137,12 +148,12 @@ def translate_call(
     mapping: ApiMapping,
     args: Sequence[V],
     kwargs: Mapping[str, V],
-    literal: Callable[[V], Optional[str]],
+    literal: Callable[[V], str | None],
     transform: Callable[[str, V], V],
     default: Callable[[str], V],
     pack: Callable[[list], V],
     copy: Callable[[V], V] = lambda value: value,
-) -> Union[CallTranslation, Refusal]:
+) -> CallTranslation | Refusal:
     """Apply a mapping to one call.
 
     literal(value) gives the value's Python source when it is a literal, else None;
@@ -150,7 +161,9 @@ def translate_call(
     pack(values) builds a tuple from several positional values.
     """
     if not mapping.translatable:
-        return Refusal("", mapping.note or f"{mapping.torch} has no certain MindSpore mapping")
+        return Refusal(
+            "", mapping.note or f"{mapping.torch} has no certain MindSpore mapping"
+        )
     bound = bind_arguments(mapping, args, kwargs, pack)
     if isinstance(bound, Refusal):
         return bound
@@ -174,7 +187,9 @@ def translate_call(
                 refuse = bad == "*" or source is None or _same_literal(source, bad)
             if refuse:
                 reason = mapping.unsafe_reason if name in mapping.unsafe_args else ""
-                return Refusal(name, reason or GENERAL_UNSAFE_REASONS.get(name, f"{name}={bad}"))
+                return Refusal(
+                    name, reason or GENERAL_UNSAFE_REASONS.get(name, f"{name}={bad}")
+                )
         if name.startswith("*"):
             out_args.extend(value)
             continue

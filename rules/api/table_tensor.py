@@ -5,13 +5,9 @@ from __future__ import annotations
 import dataclasses
 
 from .entries import method, report
+from .table_torch import STD_ARGS
 
 _INT32 = "MindSpore returns int32 indices (dtype), torch int64"
-_STD = dict(
-    rename={"dim": "axis", "keepdim": "keepdims", "correction": "ddof"}, defaults={"ddof": "1"},
-    unsafe_args={"unbiased": "*"}, unsafe_reason="pass `ddof=` (0 for unbiased=False, 1 for True)",
-    note="MindSpore's ddof defaults to 0, torch's correction to 1",
-)
 
 _UNARY = {
     "f32[2,3]": (
@@ -29,34 +25,76 @@ _UNARY = {
 }
 
 _BINARY = [
-    ("add", "f32[2,3]", "f32[2,3]"), ("sub", "f32[2,3]", "f32[2,3]"), ("subtract", "f32[2,3]", "f32[2,3]"),
-    ("mul", "f32[2,3]", "f32[2,3]"), ("multiply", "f32[2,3]", "f32[2,3]"), ("div", "f32[2,3]", "f32+[2,3]"),
-    ("divide", "f32[2,3]", "f32+[2,3]"), ("true_divide", "f32[2,3]", "f32+[2,3]"),
-    ("floor_divide", "f32[2,3]", "f32+[2,3]"), ("fmod", "f32[2,3]", "f32+[2,3]"),
-    ("remainder", "f32[2,3]", "f32+[2,3]"), ("pow", "f32+[2,3]", "f32[2,3]"), ("atan2", "f32[2,3]", "f32[2,3]"),
-    ("arctan2", "f32[2,3]", "f32[2,3]"), ("hypot", "f32[2,3]", "f32[2,3]"), ("maximum", "f32[2,3]", "f32[2,3]"),
-    ("minimum", "f32[2,3]", "f32[2,3]"), ("fmax", "f32[2,3]", "f32[2,3]"), ("eq", "i64[2,3]", "i64[2,3]"),
-    ("ne", "i64[2,3]", "i64[2,3]"), ("lt", "f32[2,3]", "f32[2,3]"), ("le", "f32[2,3]", "f32[2,3]"),
-    ("gt", "f32[2,3]", "f32[2,3]"), ("ge", "f32[2,3]", "f32[2,3]"), ("greater", "f32[2,3]", "f32[2,3]"),
-    ("greater_equal", "f32[2,3]", "f32[2,3]"), ("less", "f32[2,3]", "f32[2,3]"),
-    ("less_equal", "f32[2,3]", "f32[2,3]"), ("not_equal", "i64[2,3]", "i64[2,3]"),
-    ("logical_and", "bool[2,3]", "bool[2,3]"), ("logical_or", "bool[2,3]", "bool[2,3]"),
-    ("logical_xor", "bool[2,3]", "bool[2,3]"), ("bitwise_and", "i64[2,3]", "i64[2,3]"),
-    ("bitwise_or", "i64[2,3]", "i64[2,3]"), ("bitwise_xor", "i64[2,3]", "i64[2,3]"),
-    ("logaddexp", "f32[2,3]", "f32[2,3]"), ("logaddexp2", "f32[2,3]", "f32[2,3]"),
-    ("copysign", "f32[2,3]", "f32[2,3]"), ("nextafter", "f32[2,3]", "f32[2,3]"), ("xlogy", "f32+[2,3]", "f32+[2,3]"),
-    ("gcd", "i64[2,3]", "i64[2,3]"), ("lcm", "i64[2,3]", "i64[2,3]"), ("inner", "f32[2,3]", "f32[4,3]"), ("outer", "f32[3]", "f32[4]"), ("ger", "f32[3]", "f32[4]"),
-    ("matmul", "f32[2,3]", "f32[3,4]"), ("mm", "f32[2,3]", "f32[3,4]"),
-    ("bmm", "f32[2,2,3]", "f32[2,3,4]"), ("float_power", "f32+[2,3]", "f32[2,3]"), ("heaviside", "f32[2,3]", "f32[2,3]"),
-    ("expand_as", "f32[1,3]", "f32[2,3]"), ("view_as", "f32[2,3]", "f32[3,2]"),
-    ("reshape_as", "f32[2,3]", "f32[3,2]"), ("type_as", "i64[2,3]", "f32[2,3]"),
-    ("masked_select", "f32[2,3]", "bool[2,3]"), ("isclose", "f32[2,3]", "f32[2,3]"),
-    ("add_", "f32[2,3]", "f32[2,3]"), ("sub_", "f32[2,3]", "f32[2,3]"), ("mul_", "f32[2,3]", "f32[2,3]"),
-    ("div_", "f32[2,3]", "f32+[2,3]"), ("copy_", "f32[2,3]", "f32[2,3]"),
+    ("add", "f32[2,3]", "f32[2,3]"),
+    ("sub", "f32[2,3]", "f32[2,3]"),
+    ("subtract", "f32[2,3]", "f32[2,3]"),
+    ("mul", "f32[2,3]", "f32[2,3]"),
+    ("multiply", "f32[2,3]", "f32[2,3]"),
+    ("div", "f32[2,3]", "f32+[2,3]"),
+    ("divide", "f32[2,3]", "f32+[2,3]"),
+    ("true_divide", "f32[2,3]", "f32+[2,3]"),
+    ("floor_divide", "f32[2,3]", "f32+[2,3]"),
+    ("fmod", "f32[2,3]", "f32+[2,3]"),
+    ("remainder", "f32[2,3]", "f32+[2,3]"),
+    ("pow", "f32+[2,3]", "f32[2,3]"),
+    ("atan2", "f32[2,3]", "f32[2,3]"),
+    ("arctan2", "f32[2,3]", "f32[2,3]"),
+    ("hypot", "f32[2,3]", "f32[2,3]"),
+    ("maximum", "f32[2,3]", "f32[2,3]"),
+    ("minimum", "f32[2,3]", "f32[2,3]"),
+    ("fmax", "f32[2,3]", "f32[2,3]"),
+    ("eq", "i64[2,3]", "i64[2,3]"),
+    ("ne", "i64[2,3]", "i64[2,3]"),
+    ("lt", "f32[2,3]", "f32[2,3]"),
+    ("le", "f32[2,3]", "f32[2,3]"),
+    ("gt", "f32[2,3]", "f32[2,3]"),
+    ("ge", "f32[2,3]", "f32[2,3]"),
+    ("greater", "f32[2,3]", "f32[2,3]"),
+    ("greater_equal", "f32[2,3]", "f32[2,3]"),
+    ("less", "f32[2,3]", "f32[2,3]"),
+    ("less_equal", "f32[2,3]", "f32[2,3]"),
+    ("not_equal", "i64[2,3]", "i64[2,3]"),
+    ("logical_and", "bool[2,3]", "bool[2,3]"),
+    ("logical_or", "bool[2,3]", "bool[2,3]"),
+    ("logical_xor", "bool[2,3]", "bool[2,3]"),
+    ("bitwise_and", "i64[2,3]", "i64[2,3]"),
+    ("bitwise_or", "i64[2,3]", "i64[2,3]"),
+    ("bitwise_xor", "i64[2,3]", "i64[2,3]"),
+    ("logaddexp", "f32[2,3]", "f32[2,3]"),
+    ("logaddexp2", "f32[2,3]", "f32[2,3]"),
+    ("copysign", "f32[2,3]", "f32[2,3]"),
+    ("nextafter", "f32[2,3]", "f32[2,3]"),
+    ("xlogy", "f32+[2,3]", "f32+[2,3]"),
+    ("gcd", "i64[2,3]", "i64[2,3]"),
+    ("lcm", "i64[2,3]", "i64[2,3]"),
+    ("inner", "f32[2,3]", "f32[4,3]"),
+    ("outer", "f32[3]", "f32[4]"),
+    ("ger", "f32[3]", "f32[4]"),
+    ("matmul", "f32[2,3]", "f32[3,4]"),
+    ("mm", "f32[2,3]", "f32[3,4]"),
+    ("bmm", "f32[2,2,3]", "f32[2,3,4]"),
+    ("float_power", "f32+[2,3]", "f32[2,3]"),
+    ("heaviside", "f32[2,3]", "f32[2,3]"),
+    ("expand_as", "f32[1,3]", "f32[2,3]"),
+    ("view_as", "f32[2,3]", "f32[3,2]"),
+    ("reshape_as", "f32[2,3]", "f32[3,2]"),
+    ("type_as", "i64[2,3]", "f32[2,3]"),
+    ("masked_select", "f32[2,3]", "bool[2,3]"),
+    ("isclose", "f32[2,3]", "f32[2,3]"),
+    ("add_", "f32[2,3]", "f32[2,3]"),
+    ("sub_", "f32[2,3]", "f32[2,3]"),
+    ("mul_", "f32[2,3]", "f32[2,3]"),
+    ("div_", "f32[2,3]", "f32+[2,3]"),
+    ("copy_", "f32[2,3]", "f32[2,3]"),
 ]
 
 _OTHER = [
-    method("sum", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", 1, True), sample_kwargs={"dtype": "dtype:float64"}),
+    method(
+        "sum",
+        params=("self", "dim", "keepdim"),
+        sample=("f32[2,3,4]", 1, True),
+        sample_kwargs={"dtype": "dtype:float64"},
+    ),
     method("mean", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", (0, 2))),
     method("prod", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
     method("nansum", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
@@ -65,10 +103,24 @@ _OTHER = [
     method("amax", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", (0, 2))),
     method("amin", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", -1)),
     method("argmax", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
-    method("argmin", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1), note=_INT32),
-    method("std", "mindspore.ops.std", params=("self", "dim"), sample=("f32[2,3]", 1), **_STD),
-    method("var", "mindspore.ops.var", params=("self", "dim"), sample=("f32[2,3]", 1), sample_kwargs={"keepdim": True},
-           **_STD),
+    method(
+        "argmin", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1), note=_INT32
+    ),
+    method(
+        "std",
+        "mindspore.ops.std",
+        params=("self", "dim"),
+        sample=("f32[2,3]", 1),
+        **STD_ARGS,
+    ),
+    method(
+        "var",
+        "mindspore.ops.var",
+        params=("self", "dim"),
+        sample=("f32[2,3]", 1),
+        sample_kwargs={"keepdim": True, "unbiased": False},
+        **STD_ARGS,
+    ),
     method("logsumexp", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
     method("median", params=("self", "dim", "keepdim"), sample=("f32[2,5]", 1)),
     method("norm", params=("self", "p", "dim", "keepdim"), sample=("f32[2,3]", 2, 1)),
@@ -76,103 +128,286 @@ _OTHER = [
     method("cumprod", params=("self", "dim"), sample=("f32[2,3]", 1)),
     method("all", params=("self", "dim", "keepdim"), sample=("bool[2,3]", 1)),
     method("any", params=("self", "dim", "keepdim"), sample=("bool[2,3]", 1)),
-    method("count_nonzero", params=("self", "dim"), sample=("i64[2,3]", 1), note=_INT32),
+    method(
+        "count_nonzero", params=("self", "dim"), sample=("i64[2,3]", 1), note=_INT32
+    ),
     method("view", params=("self", "*shape"), sample=("f32[2,3]", 3, 2)),
     method("reshape", params=("self", "*shape"), sample=("f32[2,3]", (3, 2))),
-    method("flatten", params=("self", "start_dim", "end_dim"), sample=("f32[2,3,4]", 1)),
+    method(
+        "flatten", params=("self", "start_dim", "end_dim"), sample=("f32[2,3,4]", 1)
+    ),
     method("squeeze", params=("self", "dim"), sample=("f32[2,1,3]", 1)),
     method("unsqueeze", params=("self", "dim"), sample=("f32[2,3]", -1)),
     method("transpose", params=("self", "dim0", "dim1"), sample=("f32[2,3,4]", 0, 2)),
     method("permute", params=("self", "*dims"), sample=("f32[2,3,4]", 2, 0, 1)),
     method("expand", params=("self", "*size"), sample=("f32[1,3]", 2, 3)),
-    method("repeat", "mindspore.ops.tile", params=("self", "*repeats"), sample=("f32[2,3]", 2, 1, 1),
-           rename={"repeats": "dims"}, note="Tensor.repeat has no CPU kernel in MindSpore 2.10; tile repeats alike"),
+    method(
+        "repeat",
+        "mindspore.ops.tile",
+        params=("self", "*repeats"),
+        sample=("f32[2,3]", 2, 1, 1),
+        rename={"repeats": "dims"},
+        note="Tensor.repeat has no CPU kernel in MindSpore 2.10; tile repeats alike",
+    ),
     method("split", params=("self", "split_size", "dim"), sample=("f32[4,3]", 2)),
     method("chunk", params=("self", "chunks", "dim"), sample=("f32[4,3]", 2, 0)),
     method("unbind", params=("self", "dim"), sample=("f32[2,3]", 1)),
     method("flip", params=("self", "dims"), sample=("f32[2,3]", (0,))),
     method("tile", params=("self", "dims"), sample=("f32[2,3]", (2, 1))),
-    method("narrow", params=("self", "dim", "start", "length"), sample=("f32[4,3]", 0, 1, 2)),
-    method("gather", params=("self", "dim", "index"), sample=("f32[3,4]", 1, "i64[3,2]")),
-    method("index_select", params=("self", "dim", "index"), sample=("f32[5,3]", 0, "i64[2]")),
-    method("masked_fill", params=("self", "mask", "value"), sample=("f32[2,3]", "bool[2,3]", 0.5)),
-    method("masked_fill_", params=("self", "mask", "value"), sample=("f32[2,3]", "bool[2,3]", 0.5)),
-    method("scatter", params=("self", "dim", "index", "src"), sample=("f32[3,4]", 1, "i64[3,1]", "f32[3,1]")),
-    method("scatter_add", params=("self", "dim", "index", "src"), sample=("f32[3,4]", 1, "i64[3,2]", "f32[3,2]")),
-    method("index_add", params=("self", "dim", "index", "source"), sample=("f32[5,3]", 0, "i64[2]", "f32[2,3]")),
+    method(
+        "narrow",
+        params=("self", "dim", "start", "length"),
+        sample=("f32[4,3]", 0, 1, 2),
+    ),
+    method(
+        "gather", params=("self", "dim", "index"), sample=("f32[3,4]", 1, "i64[3,2]")
+    ),
+    method(
+        "index_select",
+        params=("self", "dim", "index"),
+        sample=("f32[5,3]", 0, "i64[2]"),
+    ),
+    method(
+        "masked_fill",
+        params=("self", "mask", "value"),
+        sample=("f32[2,3]", "bool[2,3]", 0.5),
+    ),
+    method(
+        "masked_fill_",
+        params=("self", "mask", "value"),
+        sample=("f32[2,3]", "bool[2,3]", 0.5),
+    ),
+    method(
+        "scatter",
+        params=("self", "dim", "index", "src"),
+        sample=("f32[3,4]", 1, "i64[3,1]", "f32[3,1]"),
+    ),
+    method(
+        "scatter_add",
+        params=("self", "dim", "index", "src"),
+        sample=("f32[3,4]", 1, "i64[3,2]", "f32[3,2]"),
+    ),
+    method(
+        "index_add",
+        params=("self", "dim", "index", "source"),
+        sample=("f32[5,3]", 0, "i64[2]", "f32[2,3]"),
+    ),
     method("tril", params=("self", "diagonal"), sample=("f32[3,3]", -1)),
     method("triu", params=("self", "diagonal"), sample=("f32[3,3]", 1)),
     method("diag", params=("self", "diagonal"), sample=("f32[3]",)),
-    method("diagonal", params=("self", "offset", "dim1", "dim2"), sample=("f32[3,4]", 1)),
-    method("movedim", params=("self", "source", "destination"), sample=("f32[2,3,4]", 0, 2)),
+    method(
+        "diagonal", params=("self", "offset", "dim1", "dim2"), sample=("f32[3,4]", 1)
+    ),
+    method(
+        "movedim", params=("self", "source", "destination"), sample=("f32[2,3,4]", 0, 2)
+    ),
     method("swapaxes", params=("self", "axis0", "axis1"), sample=("f32[2,3,4]", 0, 2)),
     method("roll", params=("self", "shifts", "dims"), sample=("f32[2,3]", 1, 1)),
-    method("sort", params=("self", "dim", "descending"), sample=("f32[2,5]", 1, True), note=_INT32),
-    method("argsort", params=("self", "dim", "descending"), sample=("f32[2,5]", 1), note=_INT32),
-    method("topk", params=("self", "k", "dim", "largest", "sorted"), sample=("f32[2,5]", 2), note=_INT32),
+    method(
+        "sort",
+        params=("self", "dim", "descending"),
+        sample=("f32[2,5]", 1, True),
+        note=_INT32,
+    ),
+    method(
+        "argsort",
+        params=("self", "dim", "descending"),
+        sample=("f32[2,5]", 1),
+        note=_INT32,
+    ),
+    method(
+        "topk",
+        params=("self", "k", "dim", "largest", "sorted"),
+        sample=("f32[2,5]", 2),
+        note=_INT32,
+    ),
     method("clamp", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
     method("clip", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
     method("clamp_", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
-    method("nan_to_num", params=("self", "nan", "posinf", "neginf"), sample=("f32[2,3]", 0.0)),
-    method("lerp", params=("self", "end", "weight"), sample=("f32[2,3]", "f32[2,3]", 0.3)),
-    method("addcmul", params=("self", "tensor1", "tensor2"), sample=("f32[2,3]", "f32[2,3]", "f32[2,3]"), sample_kwargs={"value": 0.5}),
-    method("addcdiv", params=("self", "tensor1", "tensor2"), sample=("f32[2,3]", "f32[2,3]", "f32+[2,3]"), sample_kwargs={"value": 0.5}),
-    method("addmm", params=("self", "mat1", "mat2"), sample=("f32[2,4]", "f32[2,3]", "f32[3,4]"), sample_kwargs={"beta": 0.5}),
-    method("baddbmm", params=("self", "batch1", "batch2"), sample=("f32[3,2,4]", "f32[3,2,3]", "f32[3,3,4]")),
-    method("addmv", params=("self", "mat", "vec"), sample=("f32[2]", "f32[2,3]", "f32[3]")),
-    method("addr", params=("self", "vec1", "vec2"), sample=("f32[2,3]", "f32[2]", "f32[3]")),
-    method("cross", params=("self", "other", "dim"), sample=("f32[2,3]", "f32[2,3]", 1)),
+    method(
+        "nan_to_num",
+        params=("self", "nan", "posinf", "neginf"),
+        sample=("f32[2,3]", 0.0),
+    ),
+    method(
+        "lerp", params=("self", "end", "weight"), sample=("f32[2,3]", "f32[2,3]", 0.3)
+    ),
+    method(
+        "addcmul",
+        params=("self", "tensor1", "tensor2"),
+        sample=("f32[2,3]", "f32[2,3]", "f32[2,3]"),
+        sample_kwargs={"value": 0.5},
+    ),
+    method(
+        "addcdiv",
+        params=("self", "tensor1", "tensor2"),
+        sample=("f32[2,3]", "f32[2,3]", "f32+[2,3]"),
+        sample_kwargs={"value": 0.5},
+    ),
+    method(
+        "addmm",
+        params=("self", "mat1", "mat2"),
+        sample=("f32[2,4]", "f32[2,3]", "f32[3,4]"),
+        sample_kwargs={"beta": 0.5},
+    ),
+    method(
+        "baddbmm",
+        params=("self", "batch1", "batch2"),
+        sample=("f32[3,2,4]", "f32[3,2,3]", "f32[3,3,4]"),
+    ),
+    method(
+        "addmv", params=("self", "mat", "vec"), sample=("f32[2]", "f32[2,3]", "f32[3]")
+    ),
+    method(
+        "addr", params=("self", "vec1", "vec2"), sample=("f32[2,3]", "f32[2]", "f32[3]")
+    ),
+    method(
+        "cross", params=("self", "other", "dim"), sample=("f32[2,3]", "f32[2,3]", 1)
+    ),
     method("logit", params=("self", "eps"), sample=("f32p[2,3]",)),
-    method("where", params=("self", "condition", "other"), sample=("f32[2,3]", "bool[2,3]", "f32[2,3]")),
+    method(
+        "where",
+        params=("self", "condition", "other"),
+        sample=("f32[2,3]", "bool[2,3]", "f32[2,3]"),
+    ),
     method("new_zeros", params=("self", "size"), sample=("f32[2,3]", (2, 2))),
     method("new_ones", params=("self", "size"), sample=("i64[2,3]", (3,))),
-    method("new_full", params=("self", "size", "fill_value"), sample=("f32[2,3]", (2, 2), 1.5)),
-    method("new_empty", params=("self", "size"), sample=("f32[2,3]", (2, 2)), check="shape"),
+    method(
+        "new_full",
+        params=("self", "size", "fill_value"),
+        sample=("f32[2,3]", (2, 2), 1.5),
+    ),
+    method(
+        "new_empty", params=("self", "size"), sample=("f32[2,3]", (2, 2)), check="shape"
+    ),
     method("zero_", sample=("f32[2,3]",)),
     method("fill_", params=("self", "value"), sample=("f32[2,3]", 0.25)),
     method("item", sample=("f32[1]",)),
     method("to", params=("self", "dtype"), sample=("f32[2,3]", "dtype:float16")),
     method("type", params=("self", "dtype"), sample=("f32[2,3]", "dtype:int32")),
-    method("size", "shape", params=("self", "dim"), form="attribute", sample=("f32[2,3]", 1)),
+    method(
+        "size",
+        "shape",
+        params=("self", "dim"),
+        form="attribute",
+        sample=("f32[2,3]", 1),
+    ),
     method("dim", "ndim", form="attribute"),
     method("ndimension", "ndim", form="attribute"),
     method("element_size", "itemsize", form="attribute"),
     method("numpy", "asnumpy"),
-    method("uniform_", params=("self", "from", "to"), sample=("f32[2,3]", -1.0, 1.0), check="shape"),
-    method("normal_", params=("self", "mean", "std"), sample=("f32[2,3]", 0.0, 1.0), check="shape"),
+    method(
+        "uniform_",
+        params=("self", "from", "to"),
+        sample=("f32[2,3]", -1.0, 1.0),
+        check="shape",
+    ),
+    method(
+        "normal_",
+        params=("self", "mean", "std"),
+        sample=("f32[2,3]", 0.0, 1.0),
+        check="shape",
+    ),
     method("bernoulli", sample=("f32p[2,3]",), check="shape"),
     method("exponential_", sample=("f32[2,3]",), check="shape"),
-    method("random_", params=("self", "from", "to"), sample=("f32[2,3]", 0, 5), check="shape"),
+    method(
+        "random_",
+        params=("self", "from", "to"),
+        sample=("f32[2,3]", 0, 5),
+        check="shape",
+    ),
     method("unique_consecutive", sample=("i64[6]",)),
-    method("histc", params=("self", "bins", "min", "max"), sample=("f32[10]", 4, -2.0, 2.0)),
-    method("renorm", params=("self", "p", "dim", "maxnorm"), sample=("f32[2,3]", 2, 0, 1.0)),
+    method(
+        "histc", params=("self", "bins", "min", "max"), sample=("f32[10]", 4, -2.0, 2.0)
+    ),
+    method(
+        "renorm", params=("self", "p", "dim", "maxnorm"), sample=("f32[2,3]", 2, 0, 1.0)
+    ),
     method("sigmoid_", sample=("f32[2,3]",)),
     method("exp_", sample=("f32[2,3]",)),
     method("floor_", sample=("f32[2,3]",)),
     method("tanh_", sample=("f32[2,3]",)),
     method("log_", sample=("f32+[2,3]",)),
-    method("masked_scatter", params=("self", "mask", "source"), sample=("f32[2,3]", "bool[2,3]", "f32[2,3]")),
-    method("index_put", params=("self", "indices", "values"), sample=("f32[4]", ("i64[2]",), "f32[2]")),
-    method("clamp_min", "mindspore.ops.clamp", params=("self", "min"), sample=("f32[2,3]", 0.0)),
-    method("clamp_max", "mindspore.ops.clamp", params=("self", "max"), sample=("f32[2,3]", 0.0), positional=1),
+    method(
+        "masked_scatter",
+        params=("self", "mask", "source"),
+        sample=("f32[2,3]", "bool[2,3]", "f32[2,3]"),
+    ),
+    method(
+        "index_put",
+        params=("self", "indices", "values"),
+        sample=("f32[4]", ("i64[2]",), "f32[2]"),
+    ),
+    method(
+        "clamp_min",
+        "mindspore.ops.clamp",
+        params=("self", "min"),
+        sample=("f32[2,3]", 0.0),
+    ),
+    method(
+        "clamp_max",
+        "mindspore.ops.clamp",
+        params=("self", "max"),
+        sample=("f32[2,3]", 0.0),
+        positional=1,
+    ),
     method("relu", "mindspore.ops.relu"),
     method("exp2", "mindspore.ops.exp2"),
-    method("kron", "mindspore.ops.kron", params=("self", "other"), sample=("f32[2,3]", "f32[2,2]")),
-    method("dot", "mindspore.ops.inner", params=("self", "other"), sample=("f32[3]", "f32[3]"),
-           note="MindSpore's dot needs 2-D inputs; inner is the 1-D dot product"),
-    method("mv", "mindspore.ops.mv", params=("self", "vec"), sample=("f32[2,3]", "f32[3]")),
-    method("dist", "mindspore.ops.dist", params=("self", "other", "p"), sample=("f32[2,3]", "f32[2,3]")),
+    method(
+        "kron",
+        "mindspore.ops.kron",
+        params=("self", "other"),
+        sample=("f32[2,3]", "f32[2,2]"),
+    ),
+    method(
+        "dot",
+        "mindspore.ops.inner",
+        params=("self", "other"),
+        sample=("f32[3]", "f32[3]"),
+        note="MindSpore's dot needs 2-D inputs; inner is the 1-D dot product",
+    ),
+    method(
+        "mv", "mindspore.ops.mv", params=("self", "vec"), sample=("f32[2,3]", "f32[3]")
+    ),
+    method(
+        "dist",
+        "mindspore.ops.dist",
+        params=("self", "other", "p"),
+        sample=("f32[2,3]", "f32[2,3]"),
+    ),
     method("softmax", params=("self", "dim"), sample=("f32[2,3]", 1)),
-    method("log_softmax", "mindspore.ops.log_softmax", params=("self", "dim"), sample=("f32[2,3]", 1),
-           rename={"dim": "axis"}),
+    method(
+        "log_softmax",
+        "mindspore.ops.log_softmax",
+        params=("self", "dim"),
+        sample=("f32[2,3]", 1),
+        rename={"dim": "axis"},
+    ),
     method("erfinv_", sample=("f32u[2,3]",)),
 ]
 
 # Methods whose MindSpore 2.10 kernels exist only for Ascend (CPU: "kernel ... unregistered").
 _ASCEND_ONLY = {
-    "clone", "bitwise_not", "masked_fill_", "scatter_add", "index_add", "roll", "clamp_", "addcdiv", "new_full",
-    "zero_", "fill_", "uniform_", "normal_", "bernoulli", "exponential_", "random_", "sigmoid_", "floor_",
-    "tanh_", "log_", "erfinv_",
+    "bitwise_not",
+    "masked_fill_",
+    "scatter_add",
+    "index_add",
+    "roll",
+    "clamp_",
+    "addcdiv",
+    "new_full",
+    "zero_",
+    "fill_",
+    "uniform_",
+    "normal_",
+    "bernoulli",
+    "exponential_",
+    "random_",
+    "sigmoid_",
+    "floor_",
+    "tanh_",
+    "log_",
+    "erfinv_",
 }
 _NO_CPU = "no CPU kernel in MindSpore 2.10"
 
@@ -180,31 +415,86 @@ _NO_CPU = "no CPU kernel in MindSpore 2.10"
 def _place(entry):
     leaf = entry.torch.rsplit(".", 1)[1]
     if leaf in _ASCEND_ONLY:
-        return dataclasses.replace(entry, targets=("ascend",), note=(entry.note + "; " if entry.note else "") + _NO_CPU)
+        return dataclasses.replace(
+            entry,
+            targets=("ascend",),
+            note=(entry.note + "; " if entry.note else "") + _NO_CPU,
+        )
     return entry
 
 
-TABLE = tuple(_place(entry) for entry in 
-    [method(name, sample=(spec,)) for spec, names in _UNARY.items() for name in names.split()]
-    + [method(name, params=("self", "other"), sample=(left, right)) for name, left, right in _BINARY]
+TABLE = tuple(
+    _place(entry)
+    for entry in [
+        method(name, sample=(spec,))
+        for spec, names in _UNARY.items()
+        for name in names.split()
+    ]
+    + [
+        method(name, params=("self", "other"), sample=(left, right))
+        for name, left, right in _BINARY
+    ]
     + _OTHER
-    + [method(name, sample=("f32[2,3]",)) for name in ("clone", "bitwise_not")]
+    + [method("bitwise_not", sample=("i64[2,3]",))]
+    + [
+        method(
+            "clone",
+            "copy",
+            params=("self",),
+            drop=("memory_format",),
+            note="MindSpore's Tensor.clone has no CPU kernel in 2.10; copy makes the same copy",
+        )
+    ]
 )
 REPORTS = tuple(
     [
-        report("torch.Tensor." + name, f"MindSpore 2.10 has no in-place `{name}`; rebind: `x = x.{name[:-1]}(...)`",
-               kind="method")
-        for name in ("square_ neg_ sqrt_ abs_ relu_ pow_ addcmul_ addcdiv_ lerp_ logical_not_ t_ squeeze_ "
-                     "unsqueeze_ transpose_ trunc_").split()
+        report(
+            "torch.Tensor." + name,
+            f"MindSpore 2.10 has no in-place `{name}`; rebind: `x = x.{name[:-1]}(...)`",
+            kind="method",
+        )
+        for name in [
+            "square_",
+            "neg_",
+            "sqrt_",
+            "abs_",
+            "relu_",
+            "pow_",
+            "addcmul_",
+            "addcdiv_",
+            "lerp_",
+            "logical_not_",
+            "t_",
+            "squeeze_",
+            "unsqueeze_",
+            "transpose_",
+            "trunc_",
+        ]
     ]
     + [
-        report("torch.Tensor.kthvalue", "MindSpore 2.10's Tensor.kthvalue fails on CPU; use `ops.topk(x, k, "
-               "largest=False)` and take the last", kind="method"),
-        report("torch.Tensor.unfold", "MindSpore's Tensor.unfold is im2col, not torch's sliding view; build the "
-               "windows with slicing and `ops.stack`", kind="method"),
-        report("torch.Tensor.index_fill", "MindSpore's index_fill needs int32 indices: "
-               "`x.index_fill(dim, index.astype(mindspore.int32), value)`", kind="method"),
-        report("torch.Tensor.cuda", "MindSpore places tensors by context (`mindspore.set_device('GPU')`); "
-               "drop `.cuda()`", kind="method"),
+        report(
+            "torch.Tensor.kthvalue",
+            "MindSpore 2.10's Tensor.kthvalue fails on CPU; use `ops.topk(x, k, "
+            "largest=False)` and take the last",
+            kind="method",
+        ),
+        report(
+            "torch.Tensor.unfold",
+            "MindSpore's Tensor.unfold is im2col, not torch's sliding view; build the "
+            "windows with slicing and `ops.stack`",
+            kind="method",
+        ),
+        report(
+            "torch.Tensor.index_fill",
+            "MindSpore's index_fill needs int32 indices: "
+            "`x.index_fill(dim, index.astype(mindspore.int32), value)`",
+            kind="method",
+        ),
+        report(
+            "torch.Tensor.cuda",
+            "MindSpore places tensors by context (`mindspore.set_device('GPU')`); "
+            "drop `.cuda()`",
+            kind="method",
+        ),
     ]
 )

@@ -9,7 +9,14 @@ from ...migrator.context import ModuleContext
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
 from . import BY_TORCH_NAME, METHODS
-from .docs import API_META, INIT_META, METHOD_META, NO_KERNEL, NO_MAPPING, UNSAFE_ARGUMENT
+from .docs import (
+    API_META,
+    INIT_META,
+    METHOD_META,
+    NO_KERNEL,
+    NO_MAPPING,
+    UNSAFE_ARGUMENT,
+)
 from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_TARGETS
@@ -37,8 +44,35 @@ def _rewritten(mapping: ApiMapping) -> bool:
 
 # Ambiguous names are counted as torch uses only where the table would rewrite them; they are then
 # reported instead, and count as unconverted while they remain.
-_UNSURE = frozenset(name for name, m in METHODS.items() if name in AMBIGUOUS and m.translatable and _rewritten(m))
-COUNTED_METHODS = frozenset(name for name in METHODS if name not in AMBIGUOUS or name in _UNSURE)
+_UNSURE = frozenset(
+    name
+    for name, m in METHODS.items()
+    if name in AMBIGUOUS and m.translatable and _rewritten(m)
+)
+# Results of these calls are tensors: no numpy array or builtin has such a method.
+_TENSOR_ONLY_METHODS = frozenset(
+    name
+    for name, m in METHODS.items()
+    if name not in AMBIGUOUS
+    and m.translatable
+    and name != "item"
+    and not name.startswith(
+        (
+            "is_",
+            "numel",
+            "nelement",
+            "dim",
+            "ndimension",
+            "element_size",
+            "size",
+            "tolist",
+        )
+    )
+)
+_TORCH_ONLY_KEYWORDS = frozenset({"dim", "keepdim", "unbiased", "correction"})
+COUNTED_METHODS = frozenset(
+    name for name in METHODS if name not in AMBIGUOUS or name in _UNSURE
+)
 
 
 def plain(mapping: ApiMapping) -> bool:
@@ -46,7 +80,13 @@ def plain(mapping: ApiMapping) -> bool:
     return (
         mapping.translatable
         and mapping.form == "call"
-        and not (mapping.rename or mapping.drop or mapping.defaults or mapping.transform or mapping.unsafe_args)
+        and not (
+            mapping.rename
+            or mapping.drop
+            or mapping.defaults
+            or mapping.transform
+            or mapping.unsafe_args
+        )
         and (mapping.positional is None)
     )
 
@@ -60,7 +100,9 @@ class ApiTableRule(Rule):
     triggers = ("torch",)
     methods = COUNTED_METHODS
     torch_only_methods = _UNSURE | frozenset(
-        name for name, mapping in METHODS.items() if not mapping.translatable and name.endswith("_")
+        name
+        for name, mapping in METHODS.items()
+        if not mapping.translatable and name.endswith("_")
     )
 
     def __init__(self) -> None:
@@ -73,13 +115,83 @@ class ApiTableRule(Rule):
         self.type_checked: set[int] = set()
         # Findings wait for their statement to be left: another rule may still convert the call.
         self.pending: dict[int, list[tuple[str, str, str, str, str]]] = {}
+        # Names of imported modules and objects: `re.sub(...)`, `math.sqrt(...)` are not Tensor methods.
+        self.imported: set[str] = set()
+        # Per function: names bound to `{'device': ..., 'dtype': ...}`, and whether that was reported.
+        self.placement: list[tuple[int, frozenset[str], list[bool]]] = []
+
+    def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        for statement in node.body:
+            for small in (
+                statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+            ):
+                if isinstance(small, cst.Import):
+                    self.imported.update(
+                        a.asname.name.value
+                        if a.asname
+                        else (ctx.dotted(a.name) or "").split(".")[0]
+                        for a in small.names
+                    )
+                elif isinstance(small, cst.ImportFrom) and not isinstance(
+                    small.names, cst.ImportStar
+                ):
+                    self.imported.update(
+                        a.asname.name.value if a.asname else a.name.value
+                        for a in small.names
+                    )
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
+        self.placement.append((id(node), placement_dicts(node), [False]))
+
+    def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
+        if self.placement and self.placement[-1][0] == id(original):
+            self.placement.pop()
+        return self._flush(original, updated, ctx)
+
+    def visit_Decorator(self, node: cst.Decorator, ctx: ModuleContext) -> None:
+        target = (
+            node.decorator.func
+            if isinstance(node.decorator, cst.Call)
+            else node.decorator
+        )
+        self.skip.add(id(target))
+
+    def leave_Decorator(self, original: cst.Decorator, updated, ctx: ModuleContext):
+        target = (
+            original.decorator.func
+            if isinstance(original.decorator, cst.Call)
+            else original.decorator
+        )
+        mapping = BY_TORCH_NAME.get(ctx.qualname(target) or "")
+        if mapping is not None and mapping.form == "decorator":
+            ctx.applied.add(API_META.id)
+            return cst.RemoveFromParent()
+        return updated
+
+    def leave_Subscript(self, original: cst.Subscript, updated, ctx: ModuleContext):
+        mapping = BY_TORCH_NAME.get(ctx.qualname(original.value) or "")
+        if mapping is None or mapping.form != "annotation" or len(updated.slice) != 1:
+            return updated
+        inner = updated.slice[0].slice
+        if not isinstance(inner, cst.Index):
+            return updated
+        ctx.applied.add(API_META.id)
+        return inner.value
 
     # -- where a name stands ------------------------------------------------------------------
     def visit_Call(self, node: cst.Call, ctx: ModuleContext) -> None:
         self.skip.add(id(node.func))
-        if isinstance(node.func, cst.Name) and node.func.value in _TYPE_CHECKS and len(node.args) == 2:
+        if (
+            isinstance(node.func, cst.Name)
+            and node.func.value in _TYPE_CHECKS
+            and len(node.args) == 2
+        ):
             classes = node.args[1].value
-            items = [e.value for e in classes.elements] if isinstance(classes, (cst.Tuple, cst.List)) else [classes]
+            items = (
+                [e.value for e in classes.elements]
+                if isinstance(classes, (cst.Tuple, cst.List))
+                else [classes]
+            )
             self.type_checked.update(id(item) for item in items)
 
     def visit_Arg(self, node: cst.Arg, ctx: ModuleContext) -> None:
@@ -108,17 +220,66 @@ class ApiTableRule(Rule):
         mapping = BY_TORCH_NAME.get(qualified or "")
         if mapping is None or not mapping.valid_on(ctx.options.target):
             return updated
+        if mapping.form not in ("call", "attribute"):
+            return updated
         swappable = mapping.kind == "name" or plain(mapping)
-        if not swappable and not (id(original) in self.type_checked and mapping.kind == "class"):
+        if not swappable and not (
+            id(original) in self.type_checked and mapping.kind == "class"
+        ):
             return updated
         ctx.applied.add(API_META.id)
         return ctx.name(mapping.mindspore)
 
+    def _certainly_tensor(self, call: cst.Call, ctx: ModuleContext) -> bool:
+        """A receiver that can only be a tensor: the result of a torch call or of a Tensor-only method,
+        or a call passing a keyword that only torch's method takes (`dim=`, `keepdim=`, `unbiased=`)."""
+        if any(
+            a.keyword is not None and a.keyword.value in _TORCH_ONLY_KEYWORDS
+            for a in call.args
+        ):
+            return True
+        receiver = call.func.value  # type: ignore[attr-defined]
+        if isinstance(receiver, cst.Call):
+            if ctx.qualname(receiver.func) is not None:
+                return True
+            inner = receiver.func
+            return (
+                isinstance(inner, cst.Attribute)
+                and inner.attr.value in _TENSOR_ONLY_METHODS
+            )
+        return False
+
+    # -- placement dictionaries (`**dd`) ----------------------------------------------------------
+    def _placement_names(self) -> frozenset[str]:
+        return self.placement[-1][1] if self.placement else frozenset()
+
+    def _placement_dropped(self, ctx: ModuleContext) -> None:
+        reported = self.placement[-1][2]
+        if reported[0]:
+            return
+        reported[0] = True
+        ctx.report(
+            UNSAFE_ARGUMENT.id,
+            "`**` of a {'device': ..., 'dtype': ...} dict dropped from MindSpore calls in this function",
+            "MindSpore places work by context (`mindspore.set_device`) and builds float32 parameters; "
+            "pass `dtype=` explicitly where another dtype was requested",
+            severity=WARNING,
+        )
+
     # -- findings -------------------------------------------------------------------------------
-    def _defer(self, ctx: ModuleContext, mapping: ApiMapping, rule: str, message: str, hint: str,
-               severity: str = ERROR) -> None:
+    def _defer(
+        self,
+        ctx: ModuleContext,
+        mapping: ApiMapping,
+        rule: str,
+        message: str,
+        hint: str,
+        severity: str = ERROR,
+    ) -> None:
         if ctx.stack:
-            self.pending.setdefault(id(ctx.stack[-1]), []).append((mapping.torch, rule, message, hint, severity))
+            self.pending.setdefault(id(ctx.stack[-1]), []).append(
+                (mapping.torch, rule, message, hint, severity)
+            )
         else:
             ctx.report(rule, message, hint, severity=severity)
 
@@ -132,7 +293,7 @@ class ApiTableRule(Rule):
         return updated
 
     leave_SimpleStatementLine = leave_If = leave_For = leave_While = leave_With = _flush
-    leave_Try = leave_TryStar = leave_FunctionDef = leave_ClassDef = leave_Match = _flush
+    leave_Try = leave_TryStar = leave_ClassDef = leave_Match = _flush
 
     # -- calls ----------------------------------------------------------------------------------
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
@@ -141,7 +302,7 @@ class ApiTableRule(Rule):
             return updated  # an earlier rule already converted this call
         if qualified is not None:
             mapping = BY_TORCH_NAME.get(qualified)
-            if mapping is None or mapping.kind == "method":
+            if mapping is None or mapping.kind in ("method", "name"):
                 return updated
             return self._function(mapping, updated, ctx)
         func = updated.func
@@ -149,12 +310,20 @@ class ApiTableRule(Rule):
             name = func.attr.value
             mapping = METHODS.get(name)
             if mapping is not None and name not in self.foreign_methods:
-                return self._method(mapping, updated, ctx)
+                return self._method(mapping, original, updated, ctx)
         return updated
 
-    def _usable(self, mapping: ApiMapping, ctx: ModuleContext, severity: str = ERROR) -> bool:
+    def _usable(
+        self, mapping: ApiMapping, ctx: ModuleContext, severity: str = ERROR
+    ) -> bool:
         if not mapping.translatable:
-            self._defer(ctx, mapping, NO_MAPPING.id, f"`{mapping.torch}` has no certain MindSpore mapping", mapping.note)
+            self._defer(
+                ctx,
+                mapping,
+                NO_MAPPING.id,
+                f"`{mapping.torch}` has no certain MindSpore mapping",
+                mapping.note,
+            )
             return False
         target = ctx.options.target
         if not mapping.valid_on(target):
@@ -170,7 +339,9 @@ class ApiTableRule(Rule):
             return False
         return True
 
-    def _refused(self, mapping: ApiMapping, refusal: Refusal, ctx: ModuleContext) -> None:
+    def _refused(
+        self, mapping: ApiMapping, refusal: Refusal, ctx: ModuleContext
+    ) -> None:
         argument = f" argument `{refusal.argument}`" if refusal.argument else ""
         self._defer(
             ctx,
@@ -183,19 +354,34 @@ class ApiTableRule(Rule):
     def _function(self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
         target = ctx.options.target
         mint = MINT.get(mapping.torch)
-        if mint and target in MINT_TARGETS and not any(a.keyword and a.keyword.value == "out" for a in call.args):
+        if (
+            mint
+            and target in MINT_TARGETS
+            and not any(a.keyword and a.keyword.value == "out" for a in call.args)
+        ):
             ctx.applied.add(API_META.id)
             return call.with_changes(func=ctx.name(mint))
         if not self._usable(mapping, ctx):
             return call
-        parts = split_call(call)
+        if mapping.form == "constant":
+            ctx.applied.add(API_META.id)
+            return cst.parse_expression(mapping.mindspore)
+        if mapping.form in ("decorator", "annotation"):
+            return call
+        parts = split_call(call, self._placement_names())
         if parts is None:
             if plain(mapping):
                 ctx.applied.add(API_META.id)
                 return call.with_changes(func=ctx.name(mapping.mindspore))
-            self._refused(mapping, Refusal("", "arguments spread with * or **; map them by hand"), ctx)
+            self._refused(
+                mapping,
+                Refusal("", "arguments spread with * or **; map them by hand"),
+                ctx,
+            )
             return call
         args, kwargs = parts
+        if len(args) + len(kwargs) < len(call.args):
+            self._placement_dropped(ctx)
         if mapping.form == "initializer":
             return self._initializer(mapping, call, args, kwargs, ctx)
         translation = translate_args(mapping, args, kwargs)
@@ -208,28 +394,56 @@ class ApiTableRule(Rule):
         )
 
     def _initializer(self, mapping, call, args, kwargs, ctx: ModuleContext):
-        tensor = args[0].value if args else (kwargs["tensor"].value if "tensor" in kwargs else None)
+        tensor = (
+            args[0].value
+            if args
+            else (kwargs["tensor"].value if "tensor" in kwargs else None)
+        )
         if tensor is None or ctx.dotted(tensor) is None:
-            self._refused(mapping, Refusal("tensor", "the tensor is used three times; bind it to a name first"), ctx)
+            self._refused(
+                mapping,
+                Refusal(
+                    "tensor", "the tensor is used three times; bind it to a name first"
+                ),
+                ctx,
+            )
             return call
         translation = translate_args(mapping, args, kwargs)
         if isinstance(translation, Refusal):
             self._refused(mapping, translation, ctx)
             return call
-        init = cst.Call(ctx.name(translation.mindspore), call_arguments(translation, None))
+        init = cst.Call(
+            ctx.name(translation.mindspore), call_arguments(translation, None)
+        )
         fill = cst.Call(
             ctx.name(_INITIALIZER),
-            [cst.Arg(init), cst.Arg(cst.Attribute(tensor, cst.Name("shape"))),
-             cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("dtype")))],
+            [
+                cst.Arg(init),
+                cst.Arg(cst.Attribute(tensor, cst.Name("shape"))),
+                cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("dtype"))),
+            ],
         )
         ctx.applied.add(INIT_META.id)
-        return cst.Call(cst.Attribute(tensor.deep_clone(), cst.Name("set_data")), [cst.Arg(fill)])
+        return cst.Call(
+            cst.Attribute(tensor.deep_clone(), cst.Name("set_data")), [cst.Arg(fill)]
+        )
 
-    def _method(self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
+    def _method(
+        self,
+        mapping: ApiMapping,
+        original: cst.Call,
+        call: cst.Call,
+        ctx: ModuleContext,
+    ):
         name = call.func.attr.value  # type: ignore[attr-defined]
+        root = call.func.value  # type: ignore[attr-defined]
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if isinstance(root, cst.Name) and root.value in self.imported:
+            return call
         if name in AMBIGUOUS and name not in _UNSURE:
             return call
-        if name in _UNSURE:
+        if name in _UNSURE and not self._certainly_tensor(original, ctx):
             self._defer(
                 ctx,
                 mapping,
@@ -249,31 +463,110 @@ class ApiTableRule(Rule):
         receiver = cst.Arg(func.value)
         translation = translate_args(mapping, [receiver, *args], kwargs)
         if isinstance(translation, Refusal):
+            if refusal_is_arity(translation):
+                return call  # more arguments than the Tensor method takes: not a Tensor
             self._refused(mapping, translation, ctx)
             return call
         leaf = translation.mindspore.rsplit(".", 1)[1]
         if translation.mindspore.startswith("mindspore.Tensor."):
-            rest = CallTranslation(translation.mindspore, translation.args[1:], translation.kwargs)
+            rest = CallTranslation(
+                translation.mindspore, translation.args[1:], translation.kwargs
+            )
             if mapping.form == "attribute":
                 return self._attribute(func.value, leaf, rest, ctx)
             if leaf == func.attr.value and _unchanged(rest, args, kwargs):
                 return call
             ctx.applied.add(METHOD_META.id)
             return call.with_changes(
-                func=func.with_changes(attr=cst.Name(leaf)), args=call_arguments(rest, call)
+                func=func.with_changes(attr=cst.Name(leaf)),
+                args=call_arguments(rest, call),
             )
         ctx.applied.add(METHOD_META.id)
         return call.with_changes(
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
         )
 
-    def _attribute(self, receiver, leaf: str, rest: CallTranslation, ctx: ModuleContext):
+    def _attribute(
+        self, receiver, leaf: str, rest: CallTranslation, ctx: ModuleContext
+    ):
         attribute = cst.Attribute(receiver, cst.Name(leaf))
         index = rest.args[0] if rest.args else next(iter(rest.kwargs.values()), None)
         ctx.applied.add(METHOD_META.id)
         if index is None:
             return attribute
         return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
+
+
+_PLACEMENT_KEYS = frozenset({"device", "dtype"})
+
+
+def placement_dicts(function: cst.FunctionDef) -> frozenset[str]:
+    """Names the function binds, at its top level, to a dict of device/dtype entries only."""
+    names = set()
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+                continue
+            target, value = small.targets[0].target, small.value
+            if not isinstance(target, cst.Name):
+                continue
+            if (
+                isinstance(value, cst.Dict)
+                and value.elements
+                and all(
+                    isinstance(e, cst.DictElement)
+                    and isinstance(e.key, cst.SimpleString)
+                    and e.key.evaluated_value in _PLACEMENT_KEYS
+                    for e in value.elements
+                )
+            ) or (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Name)
+                and value.func.value == "dict"
+                and value.args
+                and all(
+                    a.keyword is not None and a.keyword.value in _PLACEMENT_KEYS
+                    for a in value.args
+                )
+            ):
+                names.add(target.value)
+    # A name rebound anywhere else in the function is not certain.
+    return frozenset(name for name in names if _bindings(function, name) == 1)
+
+
+class _Bindings(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.count = 0
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        if isinstance(node.target, cst.Name) and node.target.value == self.name:
+            self.count += 1
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.target.value == self.name:
+            self.count += 2
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name:
+            self.count += 2  # dd['x'] = ... or a read; either way keep it simple
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name:
+            self.count += 2  # dd.update(...)
+
+
+def _bindings(function: cst.FunctionDef, name: str) -> int:
+    visitor = _Bindings(name)
+    function.visit(visitor)
+    return visitor.count
+
+
+def refusal_is_arity(refusal: Refusal) -> bool:
+    return not refusal.argument and "positional arguments" in refusal.reason
 
 
 class _Calls(cst.CSTVisitor):
@@ -305,5 +598,3 @@ def _unchanged(translation: CallTranslation, args: list, kwargs: dict) -> bool:
         and list(translation.kwargs) == list(kwargs)
         and all(translation.kwargs[k] is kwargs[k] for k in kwargs)
     )
-
-

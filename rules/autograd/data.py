@@ -55,7 +55,11 @@ class _SetData(cst.CSTTransformer):
     def on_leave(self, original_node, updated_node):
         result = super().on_leave(original_node, updated_node)
         # Keep the statement index valid for the later stages and the findings' comments.
-        if isinstance(result, cst.CSTNode) and result is not original_node and id(original_node) in self.ctx.statements:
+        if (
+            isinstance(result, cst.CSTNode)
+            and result is not original_node
+            and id(original_node) in self.ctx.statements
+        ):
             self.ctx.statements[id(result)] = self.ctx.statements[id(original_node)]
         return result
 
@@ -69,8 +73,12 @@ class _SetData(cst.CSTTransformer):
         if not (isinstance(target, cst.Attribute) and target.attr.value == "data"):
             return updated
         owner = target.value
-        if not (isinstance(owner, cst.Attribute) and owner.attr.value in PARAMETER_ATTRS):
+        if not (
+            isinstance(owner, cst.Attribute) and owner.attr.value in PARAMETER_ATTRS
+        ):
             return updated
         self.changed = True
-        call = cst.Call(cst.Attribute(owner, cst.Name("set_data")), [cst.Arg(small.value)])
+        call = cst.Call(
+            cst.Attribute(owner, cst.Name("set_data")), [cst.Arg(small.value)]
+        )
         return updated.with_changes(body=[cst.Expr(call)])

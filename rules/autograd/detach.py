@@ -34,7 +34,12 @@ class DetachRule(Rule):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         func = updated.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "detach" and not updated.args and not ctx.is_torch_name(func):
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "detach"
+            and not updated.args
+            and not ctx.is_torch_name(func)
+        ):
             ctx.applied.add("TM104")
             value = func.value
             if getattr(value, "lpar", None):

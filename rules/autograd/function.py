@@ -10,9 +10,11 @@ from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
 from . import findings as tm9
-from .names import binds, reads
+from .names import binds, is_simple_assignment, reads
 
-FUNCTION_BASES = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
+FUNCTION_BASES = frozenset(
+    {"torch.autograd.Function", "torch.autograd.function.Function"}
+)
 SAVED = frozenset({"saved_tensors", "saved_variables"})
 
 
@@ -24,6 +26,8 @@ class Plan:
     grads: list[str]
     saved: list[cst.BaseExpression] = field(default_factory=list)
     attrs: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # Forward statements bprop repeats to rebuild saved intermediate values.
+    recompute: list[cst.CSTNode] = field(default_factory=list)
     out: str = "out"
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -48,7 +52,12 @@ def _decorator_names(fn: cst.FunctionDef) -> list[str]:
 
 def _param_names(fn: cst.FunctionDef) -> list[str] | None:
     params = fn.params
-    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg is not None or params.kwonly_params or params.posonly_params:
+    if (
+        params.star_arg is not cst.MaybeSentinel.DEFAULT
+        or params.star_kwarg is not None
+        or params.kwonly_params
+        or params.posonly_params
+    ):
         return None
     return [p.name.value for p in params.params]
 
@@ -67,24 +76,32 @@ def _ctx_uses(node: cst.CSTNode, ctx_name: str) -> list[cst.Attribute]:
 
 def plan(cls: cst.ClassDef, ctx: ModuleContext) -> Plan | None:
     """None when the class is not a Function; a plan with ``problems`` when it cannot be mapped."""
-    if not any(ctx.qualname(base.value) in FUNCTION_BASES for base in cls.bases) or len(cls.bases) != 1:
+    if (
+        not any(ctx.qualname(base.value) in FUNCTION_BASES for base in cls.bases)
+        or len(cls.bases) != 1
+    ):
         return None
     forward, backward = _method(cls, "forward"), _method(cls, "backward")
     result = Plan([], [])
     if forward is None or backward is None:
-        result.problems.append("forward/backward not both defined (setup_context style)")
+        result.problems.append(
+            "forward/backward not both defined (setup_context style)"
+        )
         return result
     others = [
         s.name.value
         for s in cls.body.body
-        if isinstance(s, cst.FunctionDef) and s.name.value not in ("forward", "backward")
+        if isinstance(s, cst.FunctionDef)
+        and s.name.value not in ("forward", "backward")
     ]
     if others:
         result.problems.append(f"method `{others[0]}`")
     for fn in (forward, backward):
         for name in _decorator_names(fn):
             if name == "once_differentiable":
-                result.warnings.append("`once_differentiable` dropped: the bprop may be differentiated again")
+                result.warnings.append(
+                    "`once_differentiable` dropped: the bprop may be differentiated again"
+                )
             elif name != "staticmethod":
                 result.problems.append(f"decorator `{name}`")
     fparams, bparams = _param_names(forward), _param_names(backward)
@@ -101,7 +118,11 @@ def plan(cls: cst.ClassDef, ctx: ModuleContext) -> Plan | None:
         for s in forward.body.body
         if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Return)
     ]
-    out_name = returned[-1].value if len(returned) == 1 and isinstance(returned[-1], cst.Name) else None
+    out_name = (
+        returned[-1].value
+        if len(returned) == 1 and isinstance(returned[-1], cst.Name)
+        else None
+    )
     taken = set(result.params) | set(result.grads)
     result.out = "out" if "out" not in taken else "out_"
     stable = set(result.params) - rebound
@@ -111,7 +132,11 @@ def plan(cls: cst.ClassDef, ctx: ModuleContext) -> Plan | None:
         for small in statement.body:
             if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
                 func = small.value.func
-                if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == ctx_name:
+                if (
+                    isinstance(func, cst.Attribute)
+                    and isinstance(func.value, cst.Name)
+                    and func.value.value == ctx_name
+                ):
                     if func.attr.value != "save_for_backward":
                         result.problems.append(f"`ctx.{func.attr.value}`")
                         continue
@@ -121,13 +146,29 @@ def plan(cls: cst.ClassDef, ctx: ModuleContext) -> Plan | None:
                             result.saved.append(cst.Name(value.value))
                         elif isinstance(value, cst.Name) and value.value == out_name:
                             result.saved.append(cst.Name(result.out))
+                        elif isinstance(value, cst.Name) and _recompute(
+                            forward, value.value, stable, result
+                        ):
+                            result.saved.append(cst.Name(value.value))
                         else:
-                            result.problems.append("a saved intermediate value (only inputs and the output map to bprop)")
+                            result.problems.append(
+                                "a saved value that is not recomputable from the inputs"
+                            )
             elif isinstance(small, cst.Assign) and len(small.targets) == 1:
                 target = small.targets[0].target
-                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == ctx_name:
-                    if reads(small.value) - stable - {"None", "True", "False"} and not _only_globals(small.value, ctx, stable):
-                        result.problems.append(f"`ctx.{target.attr.value}` holds a value computed in forward")
+                if (
+                    isinstance(target, cst.Attribute)
+                    and isinstance(target.value, cst.Name)
+                    and target.value.value == ctx_name
+                ):
+                    if reads(small.value) - stable - {
+                        "None",
+                        "True",
+                        "False",
+                    } and not _only_globals(small.value, ctx, stable):
+                        result.problems.append(
+                            f"`ctx.{target.attr.value}` holds a value computed in forward"
+                        )
                     else:
                         result.attrs[target.attr.value] = small.value
     known = {"save_for_backward"} | set(result.attrs)
@@ -143,7 +184,34 @@ def plan(cls: cst.ClassDef, ctx: ModuleContext) -> Plan | None:
     return result
 
 
-def _only_globals(node: cst.BaseExpression, ctx: ModuleContext, stable: set[str]) -> bool:
+def _recompute(
+    forward: cst.FunctionDef, name: str, stable: set[str], result: Plan
+) -> bool:
+    """Add the forward statements that compute ``name`` from the inputs to ``result.recompute``."""
+    needed, chosen = {name}, []
+    statements = list(forward.body.body)
+    for statement in reversed(statements):
+        bound = binds(statement)
+        if not bound & needed:
+            continue
+        if not is_simple_assignment(statement):
+            return False
+        chosen.append(statement)
+        needed = (needed - bound) | reads(statement)
+    if needed & ({name} | {n for s in chosen for n in binds(s)}):
+        return False
+    for statement in reversed(chosen):
+        if not any(statement is s for s in result.recompute):
+            result.recompute.append(statement)
+    result.recompute.sort(
+        key=lambda s: next(i for i, t in enumerate(statements) if t is s)
+    )
+    return True
+
+
+def _only_globals(
+    node: cst.BaseExpression, ctx: ModuleContext, stable: set[str]
+) -> bool:
     return all(name in stable or name in ctx.aliases for name in reads(node))
 
 
@@ -165,7 +233,10 @@ class _Backward(cst.CSTTransformer):
         return updated
 
     def leave_Attribute(self, original, updated):
-        if isinstance(original.value, cst.Name) and original.value.value == self.ctx_name:
+        if (
+            isinstance(original.value, cst.Name)
+            and original.value.value == self.ctx_name
+        ):
             if original.attr.value in SAVED:
                 return cst.Tuple([cst.Element(e) for e in self.plan.saved])
             if original.attr.value in self.plan.attrs:
@@ -184,14 +255,22 @@ class _Backward(cst.CSTTransformer):
 def _drop_self_assignments(body: list) -> list:
     kept = []
     for statement in body:
-        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Assign):
+        if (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Assign)
+        ):
             small = statement.body[0]
-            if len(small.targets) == 1 and small.targets[0].target.deep_equals(small.value):
+            if len(small.targets) == 1 and small.targets[0].target.deep_equals(
+                small.value
+            ):
                 continue
             target = small.targets[0].target if len(small.targets) == 1 else None
             if isinstance(target, cst.Tuple) and isinstance(small.value, cst.Tuple):
                 pairs = list(zip(target.elements, small.value.elements))
-                if len(target.elements) == len(small.value.elements) and all(a.value.deep_equals(b.value) for a, b in pairs):
+                if len(target.elements) == len(small.value.elements) and all(
+                    a.value.deep_equals(b.value) for a, b in pairs
+                ):
                     continue
         kept.append(statement)
     return kept or [cst.SimpleStatementLine([cst.Pass()])]
@@ -241,7 +320,7 @@ class CustomFunctionRule(Rule):
         family="autograd",
     )
     stage = GRADIENT
-    order = 107
+    order = 125  # after TM101, which keys statements by identity
     triggers = ("Function",)
     methods = frozenset({"apply"})
 
@@ -260,13 +339,15 @@ class CustomFunctionRule(Rule):
 
         node.visit(_Classes(self))
 
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute, ctx: ModuleContext):
-        if original.attr.value == "apply" and isinstance(original.value, cst.Name) and original.value.value in self.convertible:
-            ctx.applied.add("TM107")
-            return cst.Call(updated.value)
-        return updated
+    def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        # `F.apply` mentions no torch name, so the engine may not have entered its statement.
+        if not self.convertible:
+            return updated
+        return updated.visit(_Apply(self.convertible, ctx))
 
-    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext):
+    def leave_ClassDef(
+        self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext
+    ):
         found = plan(original, ctx)
         if found is None:
             return updated
@@ -279,17 +360,31 @@ class CustomFunctionRule(Rule):
             )
             return updated
         for warning in found.warnings:
-            ctx.report("TM915", warning, tm9.FUNCTION_CTX.use_instead, node=original, severity=WARNING)
+            ctx.report(
+                "TM915",
+                warning,
+                tm9.FUNCTION_CTX.use_instead,
+                node=original,
+                severity=WARNING,
+            )
         body = []
         for statement in updated.body.body:
-            if isinstance(statement, cst.FunctionDef) and statement.name.value == "forward":
+            if (
+                isinstance(statement, cst.FunctionDef)
+                and statement.name.value == "forward"
+            ):
                 new = self._construct(statement, found)
-            elif isinstance(statement, cst.FunctionDef) and statement.name.value == "backward":
+            elif (
+                isinstance(statement, cst.FunctionDef)
+                and statement.name.value == "backward"
+            ):
                 new = self._bprop(statement, found)
             else:
                 new = statement
             ctx.copy_position(new, statement)
-            for inner, old in zip(getattr(new.body, "body", ()), getattr(statement.body, "body", ())):
+            for inner, old in zip(
+                getattr(new.body, "body", ()), getattr(statement.body, "body", ())
+            ):
                 ctx.copy_position(inner, old)
             body.append(new)
         ctx.applied.add("TM107")
@@ -304,38 +399,74 @@ class CustomFunctionRule(Rule):
     def _without_decorators(fn: cst.FunctionDef) -> cst.FunctionDef:
         if not fn.decorators:
             return fn
-        return fn.with_changes(decorators=[], leading_lines=[*fn.leading_lines, *fn.decorators[0].leading_lines])
+        return fn.with_changes(
+            decorators=[],
+            leading_lines=[*fn.leading_lines, *fn.decorators[0].leading_lines],
+        )
 
     def _construct(self, fn: cst.FunctionDef, found: Plan) -> cst.FunctionDef:
         ctx_name = fn.params.params[0].name.value
         body = []
         for statement in fn.body.body:
-            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            if (
+                isinstance(statement, cst.SimpleStatementLine)
+                and len(statement.body) == 1
+            ):
                 small = statement.body[0]
-                target = small.value.func if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) else (
-                    small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+                target = (
+                    small.value.func
+                    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                    else (
+                        small.targets[0].target
+                        if isinstance(small, cst.Assign) and len(small.targets) == 1
+                        else None
+                    )
                 )
-                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == ctx_name:
+                if (
+                    isinstance(target, cst.Attribute)
+                    and isinstance(target.value, cst.Name)
+                    and target.value.value == ctx_name
+                ):
                     continue
             body.append(statement)
-        params = fn.params.with_changes(params=[fn.params.params[0].with_changes(name=cst.Name("self")), *fn.params.params[1:]])
+        params = fn.params.with_changes(
+            params=[
+                fn.params.params[0].with_changes(name=cst.Name("self")),
+                *fn.params.params[1:],
+            ]
+        )
         fn = self._without_decorators(fn)
         return fn.with_changes(
             name=cst.Name("construct"),
             params=params,
-            body=fn.body.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])]),
+            body=fn.body.with_changes(
+                body=body or [cst.SimpleStatementLine([cst.Pass()])]
+            ),
         )
 
     def _bprop(self, fn: cst.FunctionDef, found: Plan) -> cst.FunctionDef:
         ctx_name = fn.params.params[0].name.value
         updated = fn.visit(_Backward(ctx_name, found))
-        body = list(updated.body.body)
+        body = [s.deep_clone() for s in found.recompute] + list(updated.body.body)
         if len(found.grads) == 1:
             dout = found.grads[0]
         else:
             dout = "dout" if "dout" not in found.params + found.grads else "dout_"
             unpack = cst.SimpleStatementLine(
-                [cst.Assign([cst.AssignTarget(cst.Tuple([cst.Element(cst.Name(g)) for g in found.grads], lpar=[], rpar=[]))], cst.Name(dout))]
+                [
+                    cst.Assign(
+                        [
+                            cst.AssignTarget(
+                                cst.Tuple(
+                                    [cst.Element(cst.Name(g)) for g in found.grads],
+                                    lpar=[],
+                                    rpar=[],
+                                )
+                            )
+                        ],
+                        cst.Name(dout),
+                    )
+                ]
             )
             body.insert(0, unpack)
         names = ["self", *found.params, found.out, dout]
@@ -346,3 +477,33 @@ class CustomFunctionRule(Rule):
             params=params,
             body=updated.body.with_changes(body=_drop_self_assignments(body)),
         )
+
+
+class _Apply(cst.CSTTransformer):
+    """``F.apply`` → ``F()`` for the Function classes that became Cells."""
+
+    def __init__(self, names: set[str], ctx: ModuleContext) -> None:
+        super().__init__()
+        self.names = names
+        self.ctx = ctx
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        if (
+            original.attr.value == "apply"
+            and isinstance(original.value, cst.Name)
+            and original.value.value in self.names
+        ):
+            self.ctx.applied.add("TM107")
+            return cst.Call(updated.value)
+        return updated
+
+    def on_leave(self, original_node, updated_node):
+        result = super().on_leave(original_node, updated_node)
+        # Keep the statement index valid for the later stages and the findings' comments.
+        if (
+            isinstance(result, cst.CSTNode)
+            and result is not original_node
+            and id(original_node) in self.ctx.statements
+        ):
+            self.ctx.statements[id(result)] = self.ctx.statements[id(original_node)]
+        return result

@@ -28,7 +28,9 @@ MODES = {
 }
 
 
-def _mode(node: cst.BaseExpression, ctx: ModuleContext) -> tuple[bool | None, bool] | None:
+def _mode(
+    node: cst.BaseExpression, ctx: ModuleContext
+) -> tuple[bool | None, bool] | None:
     """(stops gradients: True/False/None for unknown, certain) for a grad-mode call, else None."""
     func = node.func if isinstance(node, cst.Call) else node
     qualified = ctx.qualname(func)
@@ -59,12 +61,20 @@ class _Wrap(cst.CSTTransformer):
         self.ctx = ctx
 
     def leave_Assign(self, original, updated: cst.Assign):
-        return updated.with_changes(value=cst.Call(self.ctx.name("mindspore.ops.stop_gradient"), [cst.Arg(updated.value)]))
+        return updated.with_changes(
+            value=cst.Call(
+                self.ctx.name("mindspore.ops.stop_gradient"), [cst.Arg(updated.value)]
+            )
+        )
 
     def leave_AnnAssign(self, original, updated: cst.AnnAssign):
         if updated.value is None:
             return updated
-        return updated.with_changes(value=cst.Call(self.ctx.name("mindspore.ops.stop_gradient"), [cst.Arg(updated.value)]))
+        return updated.with_changes(
+            value=cst.Call(
+                self.ctx.name("mindspore.ops.stop_gradient"), [cst.Arg(updated.value)]
+            )
+        )
 
 
 @register
@@ -114,7 +124,9 @@ class GradModeRule(Rule):
     order = 110
     triggers = ("grad", "inference_mode")
 
-    def leave_IndentedBlock(self, original, updated: cst.IndentedBlock, ctx: ModuleContext):
+    def leave_IndentedBlock(
+        self, original, updated: cst.IndentedBlock, ctx: ModuleContext
+    ):
         in_function = any(isinstance(s, cst.FunctionDef) for s in ctx.stack)
         body = self._unwrap(list(updated.body), ctx, in_function)
         return updated if body is None else updated.with_changes(body=body)
@@ -129,22 +141,39 @@ class GradModeRule(Rule):
         for statement in body:
             if isinstance(statement, cst.With) and not statement.asynchronous:
                 modes = [(item, _mode(item.item, ctx)) for item in statement.items]
-                grad_items = [(item, m) for item, m in modes if m is not None and item.asname is None]
+                grad_items = [
+                    (item, m)
+                    for item, m in modes
+                    if m is not None and item.asname is None
+                ]
                 if grad_items:
                     changed = True
                     ctx.applied.add("TM103")
-                    rest = [item for item, m in modes if not any(item is g for g, _ in grad_items)]
+                    rest = [
+                        item
+                        for item, m in modes
+                        if not any(item is g for g, _ in grad_items)
+                    ]
                     stops = any(m[0] for _, m in grad_items)
                     unknown = any(m[0] is None for _, m in grad_items)
                     if rest:
-                        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                        rest[-1] = rest[-1].with_changes(
+                            comma=cst.MaybeSentinel.DEFAULT
+                        )
                         inner = [statement.with_changes(items=rest)]
                     else:
-                        inner = list(statement.body.body) if isinstance(statement.body, cst.IndentedBlock) else [
-                            cst.SimpleStatementLine(list(statement.body.body))
-                        ]
+                        inner = (
+                            list(statement.body.body)
+                            if isinstance(statement.body, cst.IndentedBlock)
+                            else [cst.SimpleStatementLine(list(statement.body.body))]
+                        )
                         if inner:
-                            inner[0] = inner[0].with_changes(leading_lines=[*statement.leading_lines, *inner[0].leading_lines])
+                            inner[0] = inner[0].with_changes(
+                                leading_lines=[
+                                    *statement.leading_lines,
+                                    *inner[0].leading_lines,
+                                ]
+                            )
                     if unknown and in_function:
                         ctx.report(
                             "TM103",
@@ -163,11 +192,18 @@ class GradModeRule(Rule):
                             ctx.copy_position(s, statement)
                     out.extend(inner)
                     continue
-            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            if (
+                isinstance(statement, cst.SimpleStatementLine)
+                and len(statement.body) == 1
+            ):
                 small = statement.body[0]
                 if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
                     mode = _mode(small.value, ctx)
-                    if mode is not None and ctx.qualname(small.value.func).endswith("set_grad_enabled") and mode[0] is not False:  # type: ignore[union-attr]
+                    if (
+                        mode is not None
+                        and ctx.qualname(small.value.func).endswith("set_grad_enabled")
+                        and mode[0] is not False
+                    ):  # type: ignore[union-attr]
                         ctx.report(
                             "TM916",
                             "`torch.set_grad_enabled(False)` switches recording off for an extent that cannot be proven",
@@ -179,16 +215,24 @@ class GradModeRule(Rule):
 
     def _stop(self, statement, ctx: ModuleContext, where) -> cst.CSTNode:
         new = statement.visit(_Wrap(ctx))
-        ctx.copy_position(new, statement if ctx.statements.get(id(statement)) else where)
+        ctx.copy_position(
+            new, statement if ctx.statements.get(id(statement)) else where
+        )
         return new
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
         kept = []
         for decorator in updated.decorators:
             mode = _mode(decorator.decorator, ctx)
-            if mode is None and isinstance(decorator.decorator, (cst.Name, cst.Attribute)):
+            if mode is None and isinstance(
+                decorator.decorator, (cst.Name, cst.Attribute)
+            ):
                 qualified = ctx.qualname(decorator.decorator)
-                mode = (True, True) if qualified in MODES and MODES[qualified] is not None else None
+                mode = (
+                    (True, True)
+                    if qualified in MODES and MODES[qualified] is not None
+                    else None
+                )
             if mode is not None:
                 ctx.applied.add("TM103")
                 continue
@@ -197,5 +241,8 @@ class GradModeRule(Rule):
             return updated
         if not kept and updated.decorators:
             first = updated.decorators[0]
-            return updated.with_changes(decorators=[], leading_lines=[*updated.leading_lines, *first.leading_lines])
+            return updated.with_changes(
+                decorators=[],
+                leading_lines=[*updated.leading_lines, *first.leading_lines],
+            )
         return updated.with_changes(decorators=kept)

@@ -6,15 +6,36 @@ when that keeps the meaning.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import libcst as cst
 
 # Builtins whose calls neither mutate their arguments nor have effects a move could reorder
 # against the statements the gradient rules move (``print`` only writes to stdout).
 PURE_BUILTINS = frozenset(
-    {"print", "len", "float", "int", "str", "bool", "repr", "format", "isinstance", "type", "abs",
-     "min", "max", "sum", "round", "range", "tuple", "list", "dict", "zip", "enumerate"}
+    {
+        "print",
+        "len",
+        "float",
+        "int",
+        "str",
+        "bool",
+        "repr",
+        "format",
+        "isinstance",
+        "type",
+        "abs",
+        "min",
+        "max",
+        "sum",
+        "round",
+        "range",
+        "tuple",
+        "list",
+        "dict",
+        "zip",
+        "enumerate",
+    }
 )
 
 
@@ -121,9 +142,13 @@ def binds(node: cst.CSTNode) -> set[str]:
                         out.update(_target_names(alias.asname.name))
                     else:
                         out.add(_dotted(alias.name).split(".")[0])
-            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+            elif isinstance(small, cst.ImportFrom) and not isinstance(
+                small.names, cst.ImportStar
+            ):
                 for alias in small.names:
-                    out.add(alias.asname.name.value if alias.asname else alias.name.value)  # type: ignore[union-attr]
+                    out.add(
+                        alias.asname.name.value if alias.asname else alias.name.value
+                    )  # type: ignore[union-attr]
         return out
     if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
         return {node.name.value}
@@ -178,7 +203,9 @@ def is_simple_assignment(statement: cst.CSTNode) -> bool:
     if isinstance(small, cst.Assign):
         return all(_only_names(t.target) for t in small.targets)
     if isinstance(small, (cst.AugAssign, cst.AnnAssign)):
-        return isinstance(small.target, cst.Name) and (not isinstance(small, cst.AnnAssign) or small.value is not None)
+        return isinstance(small.target, cst.Name) and (
+            not isinstance(small, cst.AnnAssign) or small.value is not None
+        )
     return False
 
 

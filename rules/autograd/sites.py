@@ -20,21 +20,84 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ...migrator.findings import NOTE
+from ...migrator.findings import NOTE, WARNING
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, define, register
 from . import findings as tm9
-from .names import PURE_BUILTINS, attribute_reads as _attributes, binds, calls, is_simple_assignment, reads
-from .state import claimed, leaf_names_of, no_grad_statements
+from .names import PURE_BUILTINS, binds, calls, is_simple_assignment, reads
+from .names import attribute_reads as _attributes
+from .state import claimed, leaf_names_of, no_grad_statements, original_of
 
 TENSOR_METHODS = frozenset(
-    "abs add clamp clamp_min clone cos cosh cumsum detach div dot double exp expand expand_as flatten "
-    "float log log1p log_softmax matmul max mean min mm mul neg norm permute pow prod relu reshape "
-    "sigmoid sin sinh softmax sqrt square squeeze std sub sum t tanh transpose unsqueeze var view "
-    "view_as item tolist numpy cpu".split()
+    [
+        "abs",
+        "add",
+        "clamp",
+        "clamp_min",
+        "clone",
+        "cos",
+        "cosh",
+        "cumsum",
+        "detach",
+        "div",
+        "dot",
+        "double",
+        "exp",
+        "expand",
+        "expand_as",
+        "flatten",
+        "float",
+        "log",
+        "log1p",
+        "log_softmax",
+        "matmul",
+        "max",
+        "mean",
+        "min",
+        "mm",
+        "mul",
+        "neg",
+        "norm",
+        "permute",
+        "pow",
+        "prod",
+        "relu",
+        "reshape",
+        "sigmoid",
+        "sin",
+        "sinh",
+        "softmax",
+        "sqrt",
+        "square",
+        "squeeze",
+        "std",
+        "sub",
+        "sum",
+        "t",
+        "tanh",
+        "transpose",
+        "unsqueeze",
+        "var",
+        "view",
+        "view_as",
+        "item",
+        "tolist",
+        "numpy",
+        "cpu",
+    ]
 )
-SITE_KWARGS_BACKWARD = frozenset({"gradient", "retain_graph", "create_graph", "grad_tensors", "tensors"})
+SITE_KWARGS_BACKWARD = frozenset(
+    {"gradient", "retain_graph", "create_graph", "grad_tensors", "tensors"}
+)
 SITE_KWARGS_GRAD = frozenset(
-    {"outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "allow_unused", "only_inputs"}
+    {
+        "outputs",
+        "inputs",
+        "grad_outputs",
+        "retain_graph",
+        "create_graph",
+        "allow_unused",
+        "only_inputs",
+    }
 )
 
 BACKWARD = RuleMeta(
@@ -62,12 +125,12 @@ BACKWARD = RuleMeta(
             "    x.requires_grad_()\n"
             "    y.requires_grad_()\n"
             "    z = x**2 + y\n"
-            "    print(\"x.grad before backward\", x.grad)\n"
+            '    print("x.grad before backward", x.grad)\n'
             "    z.backward()\n"
             "    return z, x.grad, y.grad\n",
             after="import mindspore\n\n"
             "def grads(x, y):\n"
-            "    print(\"x.grad before backward\", None)\n"
+            '    print("x.grad before backward", None)\n'
             "    def z_fn(x, y):\n"
             "        z = x**2 + y\n"
             "        return z\n"
@@ -101,6 +164,8 @@ BACKWARD = RuleMeta(
             "    x.sum().backward()\n",
             after="import torch\n\n"
             "def f(x, model):\n"
+            "    # torch2ms: TM900 `.requires_grad_()` is not converted: no certain MindSpore mapping; it still runs on torch\n"
+            "    x.requires_grad_()\n"
             "    for _ in range(2):\n"
             "        x = model(x)\n"
             "    # torch2ms: TM910 gradient computation not converted: the output is computed by a compound statement (loop, branch or with)\n"
@@ -138,11 +203,11 @@ AUTOGRAD_GRAD = define(
             "    def y_fn(x):\n"
             "        y = x ** 3\n"
             "        return y\n"
-            "    (dy,) = (mindspore.grad(y_fn, grad_position=0)(x),)\n"
             "    def dy_fn(x):\n"
             "        (dy,) = (mindspore.grad(y_fn, grad_position=0)(x),)\n"
             "        return dy\n"
-            "    (d2y,) = (mindspore.grad(dy_fn, grad_position=0)(x),)\n"
+            "    dy, dy_grad = mindspore.value_and_grad(dy_fn, grad_position=0)(x)\n"
+            "    (d2y,) = (dy_grad,)\n"
             "    return dy, d2y\n",
         ),
         Example(
@@ -201,6 +266,7 @@ class Leaf:
     position: int  # index in the output list from which the name is a leaf
     state: str = "none"  # none | zero | var | unknown
     var: str = ""
+    rank: int = 0  # creation order, which orders the extracted function's parameters
 
 
 @dataclass
@@ -232,6 +298,29 @@ class Block:
     requires: dict[str, bool] = field(default_factory=dict)
     # Leaf-making statements still in the output, by identity: the leaf's name.
     leaf_statements: dict[int, str] = field(default_factory=dict)
+    # A gradient site here was left unconverted: `.grad` values are no longer known.
+    poisoned: bool = False
+    retained: set[str] = field(default_factory=set)
+    # Statements that only mark a leaf (``x.requires_grad_()``), dropped at the end.
+    markers: set[int] = field(default_factory=set)
+    # For a loop body converted from the enclosing block: names read after the body's statements.
+    outer_later: set[str] | None = None
+
+
+def _is_backward_method(func: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    """``<tensor>.backward``: not a torch name, not ``self.backward``/``super().backward``."""
+    if not (
+        isinstance(func, cst.Attribute) and func.attr.value == "backward"
+    ) or ctx.is_torch_name(func):
+        return False
+    base = func.value
+    if isinstance(base, cst.Name) and base.value in ("self", "cls"):
+        return False
+    return not (
+        isinstance(base, cst.Call)
+        and isinstance(base.func, cst.Name)
+        and base.func.value == "super"
+    )
 
 
 def _self_assignment(statement: cst.CSTNode) -> bool:
@@ -272,7 +361,9 @@ class _ReplaceGrad(cst.CSTTransformer):
         self.table = table
         self.changed = False
 
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    def leave_Attribute(
+        self, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if isinstance(original.value, cst.Name):
             replacement = self.table.get((original.attr.value, original.value.value))
             if replacement is not None:
@@ -318,10 +409,17 @@ class _StopGradient(cst.CSTTransformer):
         self.ctx = ctx
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
-        return updated.with_changes(value=_call(self.ctx, "mindspore.ops.stop_gradient", [updated.value]))
+        return updated.with_changes(
+            value=_call(self.ctx, "mindspore.ops.stop_gradient", [updated.value])
+        )
 
 
-def _call(ctx: ModuleContext, func: str | cst.BaseExpression, args: list, kwargs: dict | None = None) -> cst.Call:
+def _call(
+    ctx: ModuleContext,
+    func: str | cst.BaseExpression,
+    args: list,
+    kwargs: dict | None = None,
+) -> cst.Call:
     head = ctx.name(func) if isinstance(func, str) else func
     arguments = [cst.Arg(a) for a in args]
     for key, value in (kwargs or {}).items():
@@ -329,7 +427,9 @@ def _call(ctx: ModuleContext, func: str | cst.BaseExpression, args: list, kwargs
             cst.Arg(
                 value,
                 keyword=cst.Name(key),
-                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                equal=cst.AssignEqual(
+                    cst.SimpleWhitespace(""), cst.SimpleWhitespace("")
+                ),
             )
         )
     return cst.Call(head, arguments)
@@ -349,7 +449,9 @@ def _target(names: list[str], parens: bool = True) -> cst.BaseExpression:
     return _tuple([cst.Name(n) for n in names], parens)
 
 
-def _assign(target: cst.BaseExpression, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+def _assign(
+    target: cst.BaseExpression, value: cst.BaseExpression
+) -> cst.SimpleStatementLine:
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
 
 
@@ -359,33 +461,78 @@ class GradientSitesRule(Rule):
     extra = (AUTOGRAD_GRAD, RETAIN_GRAPH)
     stage = GRADIENT
     order = 120
-    triggers = ("backward", "autograd", "requires_grad", ".grad", "retain_grad", "register_hook")
+    triggers = (
+        "backward",
+        "autograd",
+        "requires_grad",
+        ".grad",
+        "retain_grad",
+        "register_hook",
+    )
     methods = frozenset({"backward", "retain_grad", "register_hook"})
     torch_only_methods = frozenset({"backward", "retain_grad"})
 
     def __init__(self) -> None:
-        self.pure: set[int] = set()  # statements this rule emitted (gradient calls: no side effects)
+        # Statements this rule emitted (gradient calls: no side effects) and functions it extracted.
+        self.pure: set[int] = set()
+        self.defs: set[int] = set()
         self.taken: set[str] = set()
+        self.deferring = False
+        self.rank = 0
 
     # -- traversal ----------------------------------------------------------------------------
-    def leave_IndentedBlock(self, original, updated: cst.IndentedBlock, ctx: ModuleContext):
+    def leave_IndentedBlock(
+        self, original, updated: cst.IndentedBlock, ctx: ModuleContext
+    ):
         owner = ctx.stack[-1] if ctx.stack else None
         scope = isinstance(owner, cst.FunctionDef)
         loop = isinstance(owner, (cst.For, cst.While))
-        body = self._process(list(updated.body), ctx, scope=scope, loop=loop)
+        # In a nested block, a gradient whose leaves are outside waits for the enclosing block.
+        self.deferring = not scope
+        try:
+            body = self._process(list(updated.body), ctx, scope=scope, loop=loop)
+        finally:
+            self.deferring = False
+        if scope:
+            self._report_left(body if body is not None else updated.body, ctx)
         if body is None:
             return updated
-        return updated.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])])
+        return updated.with_changes(
+            body=body or [cst.SimpleStatementLine([cst.Pass()])]
+        )
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
-        body = self._process(list(updated.body), ctx, scope=True, loop=False, module=True)
+        body = self._process(
+            list(updated.body), ctx, scope=True, loop=False, module=True
+        )
         if body is not None:
             updated = updated.with_changes(body=body)
+        self._report_grad_fn(ctx)
         self._report_left(updated.body, ctx)
         return updated
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
         return updated
+
+    @staticmethod
+    def _report_grad_fn(ctx: ModuleContext) -> None:
+        """TM912 for every ``.grad_fn`` read, wherever it stands: no MindSpore tensor has one."""
+        if ".grad_fn" not in ctx.source:
+            return
+        for number, text in enumerate(ctx.source.splitlines(), start=1):
+            code = text.split("#", 1)[0]
+            column = code.find(".grad_fn")
+            if column < 0 or any(
+                f.rule == "TM912" and f.line == number for f in ctx.findings
+            ):
+                continue
+            ctx.report(
+                "TM912",
+                "`.grad_fn` has no MindSpore form: tensors carry no tape",
+                tm9.GRAD_FLAGS.use_instead,
+                line=number,
+                column=len(text) - len(text.lstrip()),
+            )
 
     # -- names -----------------------------------------------------------------------------------
     def _fresh(self, base: str, ctx: ModuleContext) -> str:
@@ -397,25 +544,54 @@ class GradientSitesRule(Rule):
 
     # -- site detection ------------------------------------------------------------------------
     def _site(self, statement: cst.CSTNode, ctx: ModuleContext) -> Site | None:
-        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        if (
+            not isinstance(statement, cst.SimpleStatementLine)
+            or len(statement.body) != 1
+        ):
             return None
         small = statement.body[0]
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             call = small.value
             func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "backward" and not ctx.is_torch_name(func):
+            if _is_backward_method(func, ctx):
                 positional = [a for a in call.args if a.keyword is None]
-                if len(positional) > 1 or any(a.keyword is not None and a.keyword.value not in SITE_KWARGS_BACKWARD for a in call.args):
+                if len(positional) > 1 or any(
+                    a.keyword is not None
+                    and a.keyword.value not in SITE_KWARGS_BACKWARD
+                    for a in call.args
+                ):
                     return None
-                sens = positional[0].value if positional else (_kw(call, "gradient").value if _kw(call, "gradient") else None)
+                sens = (
+                    positional[0].value
+                    if positional
+                    else (
+                        _kw(call, "gradient").value if _kw(call, "gradient") else None
+                    )
+                )
                 return Site("backward", call, [func.value], sens=sens)
             if ctx.qualname(func) == "torch.autograd.backward":
                 positional = [a for a in call.args if a.keyword is None]
-                tensors = positional[0].value if positional else (_kw(call, "tensors").value if _kw(call, "tensors") else None)
+                tensors = (
+                    positional[0].value
+                    if positional
+                    else (_kw(call, "tensors").value if _kw(call, "tensors") else None)
+                )
                 if tensors is None or isinstance(tensors, (cst.List, cst.Tuple)):
                     return None
-                grads = positional[1].value if len(positional) > 1 else (_kw(call, "grad_tensors").value if _kw(call, "grad_tensors") else None)
-                if any(a.keyword is not None and a.keyword.value not in SITE_KWARGS_BACKWARD for a in call.args):
+                grads = (
+                    positional[1].value
+                    if len(positional) > 1
+                    else (
+                        _kw(call, "grad_tensors").value
+                        if _kw(call, "grad_tensors")
+                        else None
+                    )
+                )
+                if any(
+                    a.keyword is not None
+                    and a.keyword.value not in SITE_KWARGS_BACKWARD
+                    for a in call.args
+                ):
                     return None
                 return Site("backward", call, [tensors], sens=grads)
         for call in calls(statement):
@@ -430,7 +606,15 @@ class GradientSitesRule(Rule):
         named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if set(named) - SITE_KWARGS_GRAD:
             return None
-        order = ["outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "only_inputs", "allow_unused"]
+        order = [
+            "outputs",
+            "inputs",
+            "grad_outputs",
+            "retain_graph",
+            "create_graph",
+            "only_inputs",
+            "allow_unused",
+        ]
         values = dict(zip(order, positional))
         values.update(named)
         if "outputs" not in values or "inputs" not in values:
@@ -450,7 +634,9 @@ class GradientSitesRule(Rule):
         if sens is not None and len(outputs) != 1:
             return None
         allow = values.get("allow_unused")
-        if allow is not None and not (isinstance(allow, cst.Name) and allow.value in ("True", "False")):
+        if allow is not None and not (
+            isinstance(allow, cst.Name) and allow.value in ("True", "False")
+        ):
             return None
         return Site(
             "grad",
@@ -462,12 +648,35 @@ class GradientSitesRule(Rule):
             allow_unused=_is_true(allow),
         )
 
+    @staticmethod
+    def _ones_like_output(sens, output, ctx: ModuleContext) -> bool:
+        """``torch.ones_like(<output>)``: MindSpore's default sensitivity, the same as none."""
+        return (
+            isinstance(sens, cst.Call)
+            and ctx.qualname(sens.func) == "torch.ones_like"
+            and len(sens.args) == 1
+            and sens.args[0].keyword is None
+            and sens.args[0].value.deep_equals(output)
+        )
+
     # -- the statement list ------------------------------------------------------------------
-    def _process(self, body: list, ctx: ModuleContext, scope: bool, loop: bool, module: bool = False):
-        relevant = any(self._site(s, ctx) for s in body) or any(leaf_names_of(ctx, s) for s in body)
+    def _process(
+        self,
+        body: list,
+        ctx: ModuleContext,
+        scope: bool,
+        loop: bool,
+        module: bool = False,
+        block: Block | None = None,
+    ):
+        relevant = (
+            block is not None
+            or any(self._site(s, ctx) for s in body)
+            or any(leaf_names_of(ctx, s) for s in body)
+        )
         if not relevant:
             return None
-        block = Block()
+        block = block or Block()
         out: list = []
         changed = False
         for index, statement in enumerate(body):
@@ -481,34 +690,174 @@ class GradientSitesRule(Rule):
                     block.nonleaf.discard(name)
                 self._invalidate(block, binds(statement) | set(names))
                 for name in names:
-                    block.leaves[name] = Leaf(len(out))
+                    self.rank += 1
+                    block.leaves[name] = Leaf(len(out), rank=self.rank)
                     block.requires[name] = True
-                if keep and not _self_assignment(statement):
-                    block.leaf_statements[id(statement)] = names[0]
-                    out.append(statement)
+                block.leaf_statements[id(statement)] = names[0]
+                if not keep or _self_assignment(statement):
+                    block.markers.add(id(statement))
+                out.append(statement)
                 continue
+            if isinstance(statement, (cst.For, cst.While)) and block.leaves:
+                converted = self._loop(statement, block, ctx, rest, out, scope, module)
+                if converted is not None:
+                    out.extend(converted)
+                    changed = True
+                    continue
             site = self._site(statement, ctx)
             if site is not None and not self._claimed(statement, ctx, body, rest, loop):
-                emitted = self._convert(site, statement, out, block, ctx, body, rest, scope, loop, module)
+                emitted = self._convert(
+                    site, statement, out, block, ctx, body, rest, scope, loop, module
+                )
                 if emitted is not None:
                     changed = True
                     continue
+                block.poisoned = True
+                for leaf in block.leaves.values():
+                    leaf.state = "unknown"
             statement, grad_changed = self._grad_reads(statement, block, ctx)
             changed |= grad_changed
             if statement is None:
                 continue
             self._track(statement, block, ctx)
             out.append(statement)
+        if block.poisoned:
+            # Gradients were left on torch: the leaves keep their flags.
+            restored = []
+            for statement in out:
+                original = (
+                    original_of(ctx, statement)
+                    if id(statement) in block.leaf_statements
+                    else None
+                )
+                restored.append(original if original is not None else statement)
+            out = restored
+        else:
+            out = [s for s in out if id(s) not in block.markers]
         return out if changed else None
 
-    def _claimed(self, statement, ctx: ModuleContext, body: list, rest: list, loop: bool) -> bool:
+    def _loop(
+        self,
+        loop_node,
+        block: Block,
+        ctx: ModuleContext,
+        rest: list,
+        out: list,
+        scope: bool,
+        module: bool,
+    ):
+        """A loop whose body differentiates leaves of this block (gradient descent by hand).
+
+        The body is converted with the block's leaves; it must leave each gradient as it found
+        it (none or zero at the end of every iteration), so every iteration starts alike. The
+        extracted functions move before the loop."""
+        body_block = loop_node.body
+        if (
+            loop_node.orelse is not None
+            or not isinstance(body_block, cst.IndentedBlock)
+            or not any(self._site(s, ctx) for s in body_block.body)
+            or self._loop_has_step(loop_node)
+            or any(id(s) in claimed(ctx) for s in body_block.body)
+        ):
+            return None
+        statements = list(body_block.body)
+        later: set[str] = set()
+        for other in rest:
+            later |= reads(other)
+        if block.outer_later is not None:
+            later |= block.outer_later
+        elif not scope:
+            later |= self._all_names(rest + out)
+        if module:
+            for other in out:
+                if isinstance(other, (cst.FunctionDef, cst.ClassDef)):
+                    later |= reads(other)
+        later |= self._carried(statements)
+        if isinstance(loop_node, cst.While):
+            later |= reads(loop_node.test)
+        start = {name: (leaf.state, leaf.var) for name, leaf in block.leaves.items()}
+        inner = Block(
+            leaves={
+                name: Leaf(0, leaf.state, leaf.var, leaf.rank)
+                for name, leaf in block.leaves.items()
+            },
+            requires=dict(block.requires),
+            outer_later=later,
+        )
+        saved = self.deferring
+        self.deferring = False
+        try:
+            new_body = self._process(
+                statements, ctx, scope=False, loop=True, block=inner
+            )
+        finally:
+            self.deferring = saved
+        if new_body is None or inner.poisoned:
+            return None
+        end: dict[str, tuple[str, str]] = {}
+        for name, (state, var) in start.items():
+            leaf = inner.leaves.get(name)
+            if leaf is None:
+                self._fail(
+                    ctx,
+                    loop_node,
+                    f"`{name}` is rebound inside the loop, so later iterations differentiate another tensor",
+                )
+                return None
+            if (leaf.state, leaf.var) != (state, var) and not (
+                state in ("none", "zero") and leaf.state in ("none", "zero")
+            ):
+                self._fail(
+                    ctx,
+                    loop_node,
+                    f"the gradient of `{name}` accumulates across iterations (zero it inside the loop)",
+                )
+                return None
+            end[name] = (leaf.state, leaf.var)
+        hoisted = [s for s in new_body if id(s) in self.defs]
+        kept = [s for s in new_body if id(s) not in self.defs]
+        for name, (state, var) in end.items():
+            leaf = block.leaves[name]
+            if (state, var) != start[name]:
+                leaf.state = "unknown"
+        new_loop = loop_node.with_changes(
+            body=body_block.with_changes(
+                body=kept or [cst.SimpleStatementLine([cst.Pass()])]
+            )
+        )
+        ctx.copy_position(new_loop, loop_node)
+        if hoisted:
+            hoisted[0] = hoisted[0].with_changes(leading_lines=loop_node.leading_lines)
+            new_loop = new_loop.with_changes(leading_lines=())
+            self.defs.add(id(hoisted[0]))
+            ctx.copy_position(hoisted[0], loop_node)
+        for name in binds(loop_node):
+            block.requires.pop(name, None)
+        return [*hoisted, new_loop]
+
+    @staticmethod
+    def _carried(statements: list) -> set[str]:
+        """Names the body reads before (re)binding them: values carried from the last iteration."""
+        bound: set[str] = set()
+        carried: set[str] = set()
+        for statement in statements:
+            carried |= reads(statement) - bound
+            bound |= binds(statement)
+        return carried & bound
+
+    def _claimed(
+        self, statement, ctx: ModuleContext, body: list, rest: list, loop: bool
+    ) -> bool:
         if id(statement) in claimed(ctx):
             return True
         # A backward followed by an optimizer step is the training loop's (TM2xx).
         scope = body if loop else rest
         for other in scope:
             for call in calls(other):
-                if isinstance(call.func, cst.Attribute) and call.func.attr.value == "step":
+                if (
+                    isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value == "step"
+                ):
                     return True
         return False
 
@@ -518,19 +867,31 @@ class GradientSitesRule(Rule):
             if bound & block.extracted[output].depends:
                 del block.extracted[output]
 
-    def _requires_flag(self, statement, block: Block, ctx: ModuleContext) -> bool | None:
+    def _requires_flag(
+        self, statement, block: Block, ctx: ModuleContext
+    ) -> bool | None:
         small = statement.body[0]
         value = small.value
         if id(statement) in no_grad_statements(ctx):
             return False
-        if isinstance(value, cst.Call) and ctx.dotted(value.func) == "mindspore.ops.stop_gradient":
+        if (
+            isinstance(value, cst.Call)
+            and ctx.dotted(value.func) == "mindspore.ops.stop_gradient"
+        ):
             return False
         names = reads(value)
         if isinstance(small, cst.AugAssign):
             names |= reads(small.target)
         if any(block.requires.get(n) for n in names):
             return True
-        unknown = [n for n in names if n not in block.requires and n not in ctx.aliases and n not in PURE_BUILTINS and n not in ("None", "True", "False")]
+        unknown = [
+            n
+            for n in names
+            if n not in block.requires
+            and n not in ctx.aliases
+            and n not in PURE_BUILTINS
+            and n not in ("None", "True", "False")
+        ]
         return None if unknown else False
 
     def _track(self, statement, block: Block, ctx: ModuleContext) -> None:
@@ -545,7 +906,9 @@ class GradientSitesRule(Rule):
         else:
             for name in bound:
                 block.requires.pop(name, None)
-        in_place = isinstance(statement, cst.SimpleStatementLine) and all(isinstance(x, cst.AugAssign) for x in statement.body)
+        in_place = isinstance(statement, cst.SimpleStatementLine) and all(
+            isinstance(x, cst.AugAssign) for x in statement.body
+        )
         for name in () if in_place else bound:
             if name in block.leaves:
                 block.leaves.pop(name)
@@ -555,15 +918,24 @@ class GradientSitesRule(Rule):
                 block.nonleaf.discard(name)
         self._invalidate(block, bound)
         # A gradient site left inside a nested block makes the leaves' state unknown.
-        if not isinstance(statement, cst.SimpleStatementLine) and self._has_site(statement, ctx):
+        if not isinstance(statement, cst.SimpleStatementLine) and self._has_site(
+            statement, ctx
+        ):
+            block.poisoned = True
             for leaf in block.leaves.values():
                 leaf.state = "unknown"
 
     def _has_site(self, node, ctx: ModuleContext) -> bool:
         for call in calls(node):
-            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward":
+            if (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "backward"
+            ):
                 return True
-            if ctx.qualname(call.func) in ("torch.autograd.backward", "torch.autograd.grad"):
+            if ctx.qualname(call.func) in (
+                "torch.autograd.backward",
+                "torch.autograd.grad",
+            ):
                 return True
         return False
 
@@ -588,11 +960,19 @@ class GradientSitesRule(Rule):
             # x.grad.zero_() / x.grad.data.zero_()
             if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
                 func = small.value.func
-                if isinstance(func, cst.Attribute) and func.attr.value == "zero_" and not small.value.args:
+                if (
+                    isinstance(func, cst.Attribute)
+                    and func.attr.value == "zero_"
+                    and not small.value.args
+                ):
                     base = func.value
                     if isinstance(base, cst.Attribute) and base.attr.value == "data":
                         base = base.value
-                    if isinstance(base, cst.Attribute) and base.attr.value == "grad" and isinstance(base.value, cst.Name):
+                    if (
+                        isinstance(base, cst.Attribute)
+                        and base.attr.value == "grad"
+                        and isinstance(base.value, cst.Name)
+                    ):
                         leaf = block.leaves.get(base.value.value)
                         if leaf is not None and leaf.state != "unknown":
                             leaf.state = "zero" if leaf.state != "none" else "none"
@@ -604,9 +984,12 @@ class GradientSitesRule(Rule):
             elif leaf.state == "var":
                 table["grad", name] = cst.Name(leaf.var)
             elif leaf.state == "zero":
-                table["grad", name] = _call(ctx, "mindspore.ops.zeros_like", [cst.Name(name)])
+                table["grad", name] = _call(
+                    ctx, "mindspore.ops.zeros_like", [cst.Name(name)]
+                )
         for name in block.nonleaf:
             table.setdefault(("grad", name), cst.Name("None"))
+        retained = self._retained(statement)
         for name, flag in block.requires.items():
             leaf = name in block.leaves
             table["requires_grad", name] = cst.Name(str(flag))
@@ -615,8 +998,17 @@ class GradientSitesRule(Rule):
                 table.setdefault(("grad", name), cst.Name("None"))
             if not flag:
                 table["grad_fn", name] = cst.Name("None")
-        if self._has_site(statement, ctx) and not isinstance(statement, cst.SimpleStatementLine):
+        if block.poisoned or (
+            self._has_site(statement, ctx)
+            and not isinstance(statement, cst.SimpleStatementLine)
+        ):
             table = {key: value for key, value in table.items() if key[0] != "grad"}
+        block.retained |= retained
+        table = {
+            key: value
+            for key, value in table.items()
+            if not (key[0] == "grad" and key[1] in block.retained)
+        }
         new, changed = statement, False
         if table:
             replacer = _ReplaceGrad(table)
@@ -629,12 +1021,26 @@ class GradientSitesRule(Rule):
         self._report_flags(new, ctx, statement)
         return new, changed
 
+    @staticmethod
+    def _retained(statement) -> set[str]:
+        names = set()
+        for call in calls(statement):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "retain_grad"
+                and isinstance(func.value, cst.Name)
+            ):
+                names.add(func.value.value)
+        return names
+
     def _report_flags(self, statement, ctx: ModuleContext, where) -> None:
         """TM912 for tape attributes left in the code: always `grad_fn`/`is_leaf`, and
         `requires_grad` where it decides control flow."""
 
         class _Flags(cst.CSTVisitor):
-            found: list[str] = []
+            def __init__(self) -> None:
+                self.found: list[str] = []
 
             def visit_Attribute(self, node: cst.Attribute) -> None:
                 if node.attr.value in ("grad_fn", "is_leaf"):
@@ -644,15 +1050,17 @@ class GradientSitesRule(Rule):
         if isinstance(statement, (cst.If, cst.While)):
             tests.append(statement.test)
         elif isinstance(statement, cst.SimpleStatementLine):
-            tests.extend(small.test for small in statement.body if isinstance(small, cst.Assert))
+            tests.extend(
+                small.test for small in statement.body if isinstance(small, cst.Assert)
+            )
         flags = _Flags()
-        flags.found = []
         header = statement if isinstance(statement, cst.SimpleStatementLine) else None
         if header is not None:
             header.visit(flags)
         for test in tests:
-            for attribute in _attributes(test, "requires_grad"):
-                flags.found.append("requires_grad")
+            flags.found.extend(
+                "requires_grad" for _ in _attributes(test, "requires_grad")
+            )
             test.visit(flags)
         if flags.found:
             ctx.report(
@@ -663,10 +1071,37 @@ class GradientSitesRule(Rule):
             )
 
     # -- conversion -----------------------------------------------------------------------------
-    def _fail(self, ctx: ModuleContext, statement, why: str) -> None:
-        ctx.report("TM910", f"gradient computation not converted: {why}", tm9.VALUE_AND_GRAD_IDIOM, node=statement)
+    def _fail(
+        self, ctx: ModuleContext, statement, why: str, deferrable: bool = False
+    ) -> None:
+        if deferrable and self.deferring:
+            return
+        ctx.report(
+            "TM910",
+            f"gradient computation not converted: {why}",
+            tm9.VALUE_AND_GRAD_IDIOM,
+            node=statement,
+        )
 
-    def _convert(self, site: Site, statement, out: list, block: Block, ctx, body, rest, scope, loop, module):
+    def _convert(
+        self,
+        site: Site,
+        statement,
+        out: list,
+        block: Block,
+        ctx,
+        body,
+        rest,
+        scope,
+        loop,
+        module,
+    ):
+        if (
+            site.sens is not None
+            and len(site.outputs) == 1
+            and self._ones_like_output(site.sens, site.outputs[0], ctx)
+        ):
+            site.sens = None
         # What the output expression reads.
         target_reads: set[str] = set()
         for output in site.outputs:
@@ -674,20 +1109,32 @@ class GradientSitesRule(Rule):
         stop = set(block.leaves)
         if site.kind == "grad":
             stop |= set(site.inputs or ())
-        if any(block.leaves[n].state == "unknown" for n in target_reads & set(block.leaves)):
-            self._fail(ctx, statement, "an earlier gradient in a nested block leaves `.grad` unknown")
+        if any(
+            block.leaves[n].state == "unknown" for n in target_reads & set(block.leaves)
+        ):
+            self._fail(
+                ctx,
+                statement,
+                "an earlier gradient in a nested block leaves `.grad` unknown",
+            )
             return None
         # Reuse the function a previous site extracted for the same output (retain_graph).
         reuse = None
         if len(site.outputs) == 1 and isinstance(site.outputs[0], cst.Name):
             reuse = block.extracted.get(site.outputs[0].value)
-        if reuse is not None and site.kind == "grad" and not set(site.inputs or ()) <= set(reuse.params):
+        if (
+            reuse is not None
+            and site.kind == "grad"
+            and not set(site.inputs or ()) <= set(reuse.params)
+        ):
             reuse = None
         reused = reuse is not None
         if reuse is not None:
             params, fname, region, moved = reuse.params, reuse.name, [], False
         else:
-            found = self._slice(out, target_reads, stop, block, ctx, statement)
+            found = self._slice(
+                out, target_reads, stop, block, ctx, statement, site.inputs
+            )
             if found is None:
                 return None
             region_idx, params = found
@@ -702,26 +1149,68 @@ class GradientSitesRule(Rule):
                     )
                     ctx.applied.add("TM101")
                     return []
-                self._fail(ctx, statement, "the output depends on no tensor created with `requires_grad=True` in this block")
+                self._fail(
+                    ctx,
+                    statement,
+                    "the output depends on no tensor made with `requires_grad=True` in the same block (its leaves are created in an enclosing block, or are module parameters)",
+                    deferrable=True,
+                )
                 return None
             for name in params:
                 if name in block.leaves and block.leaves[name].state == "unknown":
-                    self._fail(ctx, statement, f"the gradient state of `{name}` is unknown here")
+                    self._fail(
+                        ctx,
+                        statement,
+                        f"the gradient state of `{name}` is unknown here",
+                    )
                     return None
             region = [out[i] for i in region_idx]
             fname = None
             moved = False
+        for other in body:
+            if self._retained(other):
+                ctx.report(
+                    "TM911",
+                    "`retain_grad()`: MindSpore keeps no gradient of intermediate values",
+                    tm9.RETAIN_GRAD.use_instead,
+                    node=other,
+                )
+                self._fail(ctx, statement, "an intermediate's `.grad` is retained")
+                return None
+        for name in params:
+            culprit = self._in_place_update(out, name, block, ctx)
+            if culprit is not None:
+                ctx.report(
+                    "TM914",
+                    f"in-place update of `{name}`, which is differentiated",
+                    tm9.INPLACE_LEAF.use_instead,
+                    node=culprit,
+                )
+                self._fail(
+                    ctx, statement, f"`{name}` is updated in place before the gradient"
+                )
+                return None
         # Later readers of `.grad` the rule cannot follow.
         if site.kind == "backward" and self._foreign_grad_reads(rest, block, ctx):
-            self._fail(ctx, statement, "`.grad` of tensors other than this block's leaves is read afterwards (module parameters?)")
+            self._fail(
+                ctx,
+                statement,
+                "`.grad` of tensors other than this block's leaves is read afterwards (module parameters?)",
+            )
             return None
-        for other in body:
-            for call in calls(other):
-                if isinstance(call.func, cst.Attribute) and call.func.attr.value == "retain_grad":
-                    ctx.report("TM911", "`retain_grad()`: MindSpore keeps no gradient of intermediate values", tm9.RETAIN_GRAD.use_instead, node=other)
-                    self._fail(ctx, statement, "an intermediate's `.grad` is retained")
-                    return None
-        later = self._later_reads(rest, out, statement, site, body, scope, loop, module, ctx, params)
+        later = self._later_reads(
+            rest,
+            out,
+            statement,
+            site,
+            body,
+            scope,
+            loop,
+            module,
+            ctx,
+            params,
+            block.outer_later,
+        )
         emitted: list = []
         if not reused:
             region_binds: set[str] = set()
@@ -730,34 +1219,80 @@ class GradientSitesRule(Rule):
                 region_binds |= binds(s)
                 region_reads |= reads(s)
             if region_binds & set(params) and site.kind == "grad":
-                self._fail(ctx, statement, "the forward region rebinds a differentiated input")
+                self._fail(
+                    ctx, statement, "the forward region rebinds a differentiated input"
+                )
                 return None
             for s in region:
                 for call in calls(s):
                     func = call.func
-                    if isinstance(func, cst.Attribute) and func.attr.value.endswith("_") and not func.attr.value.endswith("__"):
+                    if (
+                        isinstance(func, cst.Attribute)
+                        and func.attr.value.endswith("_")
+                        and not func.attr.value.endswith("__")
+                    ):
                         base = func.value
                         if isinstance(base, cst.Name) and base.value in params:
-                            ctx.report("TM914", f"in-place update of `{base.value}` inside the differentiated region", tm9.INPLACE_LEAF.use_instead, node=s)
-                            self._fail(ctx, statement, "a leaf is updated in place in the forward region")
+                            ctx.report(
+                                "TM914",
+                                f"in-place update of `{base.value}` inside the differentiated region",
+                                tm9.INPLACE_LEAF.use_instead,
+                                node=s,
+                            )
+                            self._fail(
+                                ctx,
+                                statement,
+                                "a leaf is updated in place in the forward region",
+                            )
                             return None
             first = min(region_idx) if region_idx else len(out)
-            between = [out[k] for k in range(first, len(out)) if k not in region_idx]
-            hooks = [s for s in between if self._hook_on(s, region_binds)]
-            between = [s for s in between if not any(s is h for h in hooks)]
-            moved = all(self._independent(s, region_binds, region_reads) for s in between)
+            between = [k for k in range(first, len(out)) if k not in region_idx]
+            hooks = [out[k] for k in between if self._hook_on(out[k], region_binds)]
+            between = [k for k in between if not any(out[k] is h for h in hooks)]
+            # Moving a region statement to the gradient call crosses the statements after it.
+            moved = True
+            for k in between:
+                prior = [out[j] for j in region_idx if j < k]
+                prior_binds = (
+                    set().union(*(binds(p) for p in prior)) if prior else set()
+                )
+                prior_reads = (
+                    set().union(*(reads(p) for p in prior)) if prior else set()
+                )
+                if not self._independent(out[k], prior_binds, prior_reads):
+                    moved = False
+                    break
             aux: list[str] = []
             if moved:
-                aux = sorted((region_binds & later) - {o.value for o in site.outputs if isinstance(o, cst.Name)})
-                if site.kind == "grad" and region_binds & later:
+                aux = sorted(
+                    (region_binds & later)
+                    - {o.value for o in site.outputs if isinstance(o, cst.Name)}
+                )
+                single_name = len(site.outputs) == 1 and isinstance(
+                    site.outputs[0], cst.Name
+                )
+                if site.kind == "grad" and region_binds & later and not single_name:
                     moved = False
             if not moved:
                 if hooks:
-                    ctx.report("TM913", "`register_hook` on a tensor outside the differentiated function never fires in MindSpore", tm9.TENSOR_HOOK.use_instead, node=hooks[0])
-                    self._fail(ctx, statement, "a tensor hook would have to move into the function")
+                    ctx.report(
+                        "TM913",
+                        "`register_hook` on a tensor outside the differentiated function never fires in MindSpore",
+                        tm9.TENSOR_HOOK.use_instead,
+                        node=hooks[0],
+                    )
+                    self._fail(
+                        ctx,
+                        statement,
+                        "a tensor hook would have to move into the function",
+                    )
                     return None
                 if not all(self._pure(s, ctx) for s in region):
-                    self._fail(ctx, statement, "the forward region has side effects and is needed before the gradient call")
+                    self._fail(
+                        ctx,
+                        statement,
+                        "the forward region has side effects and is needed before the gradient call",
+                    )
                     return None
                 if region_binds & set(params):
                     self._fail(ctx, statement, "the forward region rebinds a leaf")
@@ -765,21 +1300,40 @@ class GradientSitesRule(Rule):
                 aux = []
             else:
                 for h in hooks:
-                    ctx.report("TM913", "`register_hook` moved into the differentiated function (PyNative `Tensor.register_hook`)", tm9.TENSOR_HOOK.use_instead, node=h, severity=NOTE)
+                    ctx.report(
+                        "TM913",
+                        "`register_hook` moved into the differentiated function (PyNative `Tensor.register_hook`)",
+                        tm9.TENSOR_HOOK.use_instead,
+                        node=h,
+                        severity=NOTE,
+                    )
             inner = []
-            for s in sorted(region_idx + [out.index(h) for h in hooks]) if moved else region_idx:
+            for s in (
+                sorted(region_idx + [out.index(h) for h in hooks])
+                if moved
+                else region_idx
+            ):
                 s = out[s]
                 if id(s) in no_grad_statements(ctx):
                     s = s.visit(_StopGradient(ctx))
                 inner.append(s if moved else s.deep_clone())
-            base = site.outputs[0].value if len(site.outputs) == 1 and isinstance(site.outputs[0], cst.Name) else "forward"
+            base = (
+                site.outputs[0].value
+                if len(site.outputs) == 1 and isinstance(site.outputs[0], cst.Name)
+                else "forward"
+            )
             fname = self._fresh(f"{base}_fn", ctx)
             returned: list[cst.BaseExpression] = list(site.outputs)
             if aux:
                 returned = [site.outputs[0]] + [cst.Name(a) for a in aux]
             ret = returned[0] if len(returned) == 1 else _tuple(returned, parens=False)
             fn_body = inner + [cst.SimpleStatementLine([cst.Return(ret)])]
-            fn_body = [s.with_changes(leading_lines=()) if i == 0 and hasattr(s, "leading_lines") else s for i, s in enumerate(fn_body)]
+            fn_body = [
+                s.with_changes(leading_lines=())
+                if i == 0 and hasattr(s, "leading_lines")
+                else s
+                for i, s in enumerate(fn_body)
+            ]
             fdef = cst.FunctionDef(
                 cst.Name(fname),
                 cst.Parameters([cst.Param(cst.Name(p)) for p in params]),
@@ -790,21 +1344,40 @@ class GradientSitesRule(Rule):
                 drop = set(region_idx) | {out.index(h) for h in hooks}
                 out[:] = [s for k, s in enumerate(out) if k not in drop]
             emitted.append(fdef)
+            self.defs.add(id(fdef))
             depends = set(params) | region_reads | {fname}
-            if len(site.outputs) == 1 and isinstance(site.outputs[0], cst.Name) and not aux:
-                block.extracted[site.outputs[0].value] = Extracted(fname, list(params), depends)
+            if (
+                len(site.outputs) == 1
+                and isinstance(site.outputs[0], cst.Name)
+                and not aux
+            ):
+                block.extracted[site.outputs[0].value] = Extracted(
+                    fname, list(params), depends
+                )
         else:
             aux = []
         assert fname is not None
         if site.kind == "backward":
-            emitted += self._emit_backward(site, fname, params, aux, later, moved, block, ctx)
+            emitted += self._emit_backward(
+                site, fname, params, aux, later, moved, block, ctx
+            )
         else:
-            result = self._emit_grad(site, fname, params, block, ctx, statement, emitted)
+            value_names: list[str] = []
+            output = (
+                site.outputs[0].value if isinstance(site.outputs[0], cst.Name) else None
+            )
+            if moved and output is not None and (output in later or aux):
+                value_names = [output if output in later else "_", *aux]
+            result = self._emit_grad(
+                site, fname, params, block, ctx, statement, emitted, value_names, aux
+            )
             if result is None:
                 return None
             new_statement = statement.visit(_ReplaceNode(site.call, result))
             if not region:
-                new_statement = new_statement.with_changes(leading_lines=statement.leading_lines)
+                new_statement = new_statement.with_changes(
+                    leading_lines=statement.leading_lines
+                )
             elif emitted and isinstance(emitted[0], cst.FunctionDef):
                 new_statement = new_statement.with_changes(leading_lines=())
             emitted.append(new_statement)
@@ -826,10 +1399,23 @@ class GradientSitesRule(Rule):
                     block.nonleaf.add(name)
         if _kw(site.call, "retain_graph") or _kw(site.call, "create_graph"):
             ctx.applied.add("TM108")
+        create_graph = _kw(site.call, "create_graph")
+        if create_graph is not None and _is_true(create_graph.value):
+            closures = self._tensor_closures(emitted, params, out, ctx)
+            if closures:
+                ctx.report(
+                    "TM917",
+                    f"the gradient may be differentiated again with respect to `{closures[0]}`, which its function reads as a closure: check that mixed derivative on MindSpore",
+                    tm9.MIXED_SECOND_ORDER.use_instead,
+                    node=statement,
+                    severity=WARNING,
+                )
         ctx.applied.add("TM101" if site.kind == "backward" else "TM102")
         return emitted
 
-    def _emit_backward(self, site, fname, params, aux, later, moved, block, ctx) -> list:
+    def _emit_backward(
+        self, site, fname, params, aux, later, moved, block, ctx
+    ) -> list:
         statements: list = []
         output = site.outputs[0]
         out_name = output.value if isinstance(output, cst.Name) else None
@@ -845,29 +1431,64 @@ class GradientSitesRule(Rule):
                 leaf.var, leaf.state = var, "var"
                 new_names.append(var)
         call_args = [cst.Name(p) for p in params]
-        position = cst.Integer("0") if len(params) == 1 else _tuple([cst.Integer(str(i)) for i in range(len(params))])
-        value_names = ([out_name or "_"] + aux) if aux else ([out_name] if out_name and moved and out_name in later else [])
+        position = (
+            cst.Integer("0")
+            if len(params) == 1
+            else _tuple([cst.Integer(str(i)) for i in range(len(params))])
+        )
+        value_names = (
+            ([out_name or "_"] + aux)
+            if aux
+            else ([out_name] if out_name and moved and out_name in later else [])
+        )
         if site.sens is not None:
             vjp_name = self._fresh(f"{out_name or 'forward'}_vjp", ctx)
             kwargs = {"has_aux": cst.Name("True")} if aux else {}
-            head = [cst.Name(value_names[0] if value_names else "_"), cst.Name(vjp_name)]
+            head = [
+                cst.Name(value_names[0] if value_names else "_"),
+                cst.Name(vjp_name),
+            ]
             if aux:
                 head.append(_target(aux))
-            statements.append(_assign(_tuple(head, parens=False), _call(ctx, "mindspore.vjp", [cst.Name(fname), *call_args], kwargs)))
-            statements.append(_assign(_tuple([cst.Name(n) for n in new_names]), cst.Call(cst.Name(vjp_name), [cst.Arg(site.sens)])))
+            statements.append(
+                _assign(
+                    _tuple(head, parens=False),
+                    _call(ctx, "mindspore.vjp", [cst.Name(fname), *call_args], kwargs),
+                )
+            )
+            statements.append(
+                _assign(
+                    _tuple([cst.Name(n) for n in new_names]),
+                    cst.Call(cst.Name(vjp_name), [cst.Arg(site.sens)]),
+                )
+            )
         elif value_names:
             kwargs = {"grad_position": position}
             if aux:
                 kwargs["has_aux"] = cst.Name("True")
-            grad_call = cst.Call(_call(ctx, "mindspore.value_and_grad", [cst.Name(fname)], kwargs), [cst.Arg(a) for a in call_args])
+            grad_call = cst.Call(
+                _call(ctx, "mindspore.value_and_grad", [cst.Name(fname)], kwargs),
+                [cst.Arg(a) for a in call_args],
+            )
             target = _tuple([_target(value_names), _target(new_names)], parens=False)
             statements.append(_assign(target, grad_call))
         else:
-            grad_call = cst.Call(_call(ctx, "mindspore.grad", [cst.Name(fname)], {"grad_position": position}), [cst.Arg(a) for a in call_args])
+            grad_call = cst.Call(
+                _call(
+                    ctx,
+                    "mindspore.grad",
+                    [cst.Name(fname)],
+                    {"grad_position": position},
+                ),
+                [cst.Arg(a) for a in call_args],
+            )
             statements.append(_assign(_target(new_names, parens=False), grad_call))
         if accumulate:
             targets = [cst.Name(a) for a, _ in accumulate]
-            sums = [cst.BinaryOperation(cst.Name(a), cst.Add(), cst.Name(b)) for a, b in accumulate]
+            sums = [
+                cst.BinaryOperation(cst.Name(a), cst.Add(), cst.Name(b))
+                for a, b in accumulate
+            ]
             statements.append(
                 _assign(
                     targets[0] if len(targets) == 1 else _tuple(targets, parens=False),
@@ -876,43 +1497,133 @@ class GradientSitesRule(Rule):
             )
         return statements
 
-    def _emit_grad(self, site, fname, params, block, ctx, statement, emitted) -> cst.BaseExpression | None:
+    def _emit_grad(
+        self,
+        site,
+        fname,
+        params,
+        block,
+        ctx,
+        statement,
+        emitted,
+        value_names=(),
+        aux=(),
+    ) -> cst.BaseExpression | None:
+        """The expression that replaces ``torch.autograd.grad(...)``: torch's tuple, one entry per
+        input. When the output or intermediates are read later, a statement before it binds them
+        with ``value_and_grad`` (or ``vjp``) so the forward computation runs once."""
         inputs = site.inputs or []
         used = [i for i in inputs if i in params]
         unused = [i for i in inputs if i not in params]
         if unused and not site.allow_unused:
-            self._fail(ctx, statement, f"the output does not depend on `{unused[0]}` (torch raises unless allow_unused=True)")
+            self._fail(
+                ctx,
+                statement,
+                f"the output does not depend on `{unused[0]}` (torch raises unless allow_unused=True)",
+            )
             return None
         if not used:
             return _tuple([cst.Name("None") for _ in inputs])
-        call_args = [cst.Arg(cst.Name(p)) for p in params]
+        args = [cst.Name(p) for p in params]
+        base = (
+            site.outputs[0].value
+            if isinstance(site.outputs[0], cst.Name)
+            else "forward"
+        )
+        aux_kwargs = {"has_aux": cst.Name("True")} if aux else {}
+        value_target = _target(list(value_names)) if value_names else None
         if site.sens is not None:
+            # The pullback returns one gradient per function input, in order.
             if params != used:
-                self._fail(ctx, statement, "grad_outputs with leaves that are not inputs")
+                self._fail(
+                    ctx, statement, "grad_outputs with leaves that are not inputs"
+                )
                 return None
-            vjp = cst.Subscript(
-                _call(ctx, "mindspore.vjp", [cst.Name(fname), *[cst.Name(p) for p in params]]),
-                [cst.SubscriptElement(cst.Index(cst.Integer("1")))],
+            vjp_call = _call(ctx, "mindspore.vjp", [cst.Name(fname), *args], aux_kwargs)
+            if value_target is not None:
+                pullback = self._fresh(f"{base}_vjp", ctx)
+                head = [
+                    value_target if not aux else cst.Name(value_names[0]),
+                    cst.Name(pullback),
+                ]
+                if aux:
+                    head.append(_target(list(aux)))
+                emitted.append(_assign(_tuple(head, parens=False), vjp_call))
+                per_input = cst.Call(cst.Name(pullback), [cst.Arg(site.sens)])
+            else:
+                per_input = cst.Call(
+                    cst.Subscript(
+                        vjp_call, [cst.SubscriptElement(cst.Index(cst.Integer("1")))]
+                    ),
+                    [cst.Arg(site.sens)],
+                )
+            single = False
+        else:
+            positions = [params.index(i) for i in used]
+            position = (
+                cst.Integer(str(positions[0]))
+                if len(positions) == 1
+                else _tuple([cst.Integer(str(p)) for p in positions])
             )
-            grads = cst.Call(vjp, [cst.Arg(site.sens)])
-            if not unused:
-                return grads
-            temp = self._fresh("grads", ctx)
-            emitted.append(_assign(cst.Name(temp), grads))
-            return _tuple([cst.Subscript(cst.Name(temp), [cst.SubscriptElement(cst.Index(cst.Integer(str(used.index(i)))))]) if i in used else cst.Name("None") for i in inputs])
-        positions = [params.index(i) for i in used]
-        position = cst.Integer(str(positions[0])) if len(positions) == 1 else _tuple([cst.Integer(str(p)) for p in positions])
-        grads = cst.Call(_call(ctx, "mindspore.grad", [cst.Name(fname)], {"grad_position": position}), call_args)
+            if value_target is not None:
+                temp = self._fresh(
+                    f"{base}_grads" if len(used) > 1 else f"{base}_grad", ctx
+                )
+                function = _call(
+                    ctx,
+                    "mindspore.value_and_grad",
+                    [cst.Name(fname)],
+                    {"grad_position": position, **aux_kwargs},
+                )
+                emitted.append(
+                    _assign(
+                        _tuple([value_target, cst.Name(temp)], parens=False),
+                        cst.Call(function, [cst.Arg(a) for a in args]),
+                    )
+                )
+                per_input = cst.Name(temp)
+            else:
+                function = _call(
+                    ctx,
+                    "mindspore.grad",
+                    [cst.Name(fname)],
+                    {"grad_position": position},
+                )
+                per_input = cst.Call(function, [cst.Arg(a) for a in args])
+            single = len(used) == 1
+        if single:
+            return _tuple(
+                [per_input if i in used else cst.Name("None") for i in inputs]
+            )
         if not unused:
-            return _tuple([grads]) if len(used) == 1 else grads
-        if len(used) == 1:
-            return _tuple([grads if i in used else cst.Name("None") for i in inputs])
-        temp = self._fresh("grads", ctx)
-        emitted.append(_assign(cst.Name(temp), grads))
-        return _tuple([cst.Subscript(cst.Name(temp), [cst.SubscriptElement(cst.Index(cst.Integer(str(used.index(i)))))]) if i in used else cst.Name("None") for i in inputs])
+            return per_input
+        if not isinstance(per_input, cst.Name):
+            temp = self._fresh("grads", ctx)
+            emitted.append(_assign(cst.Name(temp), per_input))
+            per_input = cst.Name(temp)
+        return _tuple(
+            [
+                cst.Subscript(
+                    per_input,
+                    [cst.SubscriptElement(cst.Index(cst.Integer(str(used.index(i)))))],
+                )
+                if i in used
+                else cst.Name("None")
+                for i in inputs
+            ]
+        )
 
     # -- analysis -------------------------------------------------------------------------------
-    def _slice(self, out: list, needed: set[str], stop: set[str], block: Block, ctx, statement):
+    def _slice(
+        self,
+        out: list,
+        needed: set[str],
+        stop: set[str],
+        block: Block,
+        ctx,
+        statement,
+        order=None,
+    ):
         needed = set(needed)
         params: set[str] = set()
         region: list[int] = []
@@ -926,20 +1637,117 @@ class GradientSitesRule(Rule):
             if is_simple_assignment(s) or id(s) in self.pure:
                 for leaf_name in reads(s) & set(block.leaves):
                     if j < block.leaves[leaf_name].position:
-                        self._fail(ctx, statement, f"`{leaf_name}` is used before it requires grad")
+                        self._fail(
+                            ctx,
+                            statement,
+                            f"`{leaf_name}` is used before it requires grad",
+                        )
                         return None
                 region.append(j)
                 needed = (needed - bound) | reads(s)
             elif isinstance(s, (cst.FunctionDef, cst.ClassDef)) or (
-                isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, (cst.Import, cst.ImportFrom)) for x in s.body)
+                isinstance(s, cst.SimpleStatementLine)
+                and all(isinstance(x, (cst.Import, cst.ImportFrom)) for x in s.body)
             ):
                 needed -= bound
             else:
-                self._fail(ctx, statement, "the output is computed by a compound statement (loop, branch or with)")
+                self._fail(
+                    ctx,
+                    statement,
+                    "the output is computed by a compound statement (loop, branch or with)",
+                )
                 return None
         params |= needed & stop
-        ordered = sorted(params, key=lambda n: (block.leaves[n].position if n in block.leaves else len(out), n))
+        if params:
+            region = self._dependent(out, sorted(region), params)
+        inputs = list(order or ())
+        ordered = sorted(
+            params,
+            key=lambda n: (
+                (0, block.leaves[n].rank, "")
+                if n in block.leaves
+                else (1, inputs.index(n) if n in inputs else len(inputs), n)
+            ),
+        )
         return sorted(region), ordered
+
+    def _tensor_closures(
+        self, emitted: list, params: list[str], out: list, ctx: ModuleContext
+    ) -> list[str]:
+        """Names the extracted function reads from outside, other than modules and functions."""
+        functions = set(self.taken) | {
+            s.name.value for s in out if isinstance(s, (cst.FunctionDef, cst.ClassDef))
+        }
+        ignored = (
+            functions
+            | set(ctx.aliases)
+            | PURE_BUILTINS
+            | {"mindspore", "None", "True", "False"}
+        )
+        for fdef in emitted:
+            if isinstance(fdef, cst.FunctionDef):
+                local = set(params)
+                for statement in fdef.body.body:
+                    local |= binds(statement)
+                return sorted(reads(fdef.body) - local - ignored)
+        return []
+
+    @staticmethod
+    def _dependent(out: list, region: list[int], params: set[str]) -> list[int]:
+        """The region statements that depend on the parameters; the others stay closures,
+        unless the function also assigns their names (which would make them local)."""
+        dependent = set(params)
+        kept: list[int] = []
+        for j in region:
+            if reads(out[j]) & dependent:
+                kept.append(j)
+                dependent |= binds(out[j])
+        while True:
+            local = set()
+            for j in kept:
+                local |= binds(out[j])
+            extra = [j for j in region if j not in kept and binds(out[j]) & local]
+            if not extra:
+                return sorted(kept)
+            kept.extend(extra)
+
+    @staticmethod
+    def _in_place_update(out: list, name: str, block: Block, ctx: ModuleContext):
+        """A statement after ``name`` became a leaf that updates it in place outside ``no_grad``."""
+        leaf = block.leaves.get(name)
+        if leaf is None:
+            return None
+        for s in out[leaf.position :]:
+            if id(s) in no_grad_statements(ctx) or not isinstance(
+                s, cst.SimpleStatementLine
+            ):
+                continue
+            for small in s.body:
+                if (
+                    isinstance(small, cst.AugAssign)
+                    and isinstance(small.target, cst.Name)
+                    and small.target.value == name
+                ):
+                    return s
+                if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Subscript)
+                    and isinstance(t.target.value, cst.Name)
+                    and t.target.value.value == name
+                    for t in small.targets
+                ):
+                    return s
+            for call in calls(s):
+                func = call.func
+                if (
+                    isinstance(func, cst.Attribute)
+                    and isinstance(func.value, cst.Name)
+                    and func.value.value == name
+                    and func.attr.value.endswith("_")
+                    and not func.attr.value.endswith("__")
+                    and func.attr.value != "requires_grad_"
+                ):
+                    return s
+        return None
 
     def _unreachable_leaf(self, out: list, region_idx: list[int], block: Block) -> bool:
         """The region starts at a leaf whose name was rebound inside it, and nothing else read it."""
@@ -949,7 +1757,9 @@ class GradientSitesRule(Rule):
             name = block.leaf_statements.get(id(out[index]))
             if name is None or name in block.leaves:
                 continue
-            rebind = next((k for k in region_idx if k > index and name in binds(out[k])), None)
+            rebind = next(
+                (k for k in region_idx if k > index and name in binds(out[k])), None
+            )
             if rebind is None:
                 return False
             for k in range(index + 1, rebind + 1):
@@ -971,7 +1781,11 @@ class GradientSitesRule(Rule):
         return True
 
     def _hook_on(self, s, region_binds: set[str]) -> bool:
-        if not isinstance(s, cst.SimpleStatementLine) or len(s.body) != 1 or not isinstance(s.body[0], cst.Expr):
+        if (
+            not isinstance(s, cst.SimpleStatementLine)
+            or len(s.body) != 1
+            or not isinstance(s.body[0], cst.Expr)
+        ):
             return False
         call = s.body[0].value
         return (
@@ -992,7 +1806,9 @@ class GradientSitesRule(Rule):
             if isinstance(func, cst.Name) and func.value in PURE_BUILTINS:
                 continue
             name = ctx.dotted(func)
-            if name is not None and (ctx.is_torch_name(func) or name.startswith("mindspore.")):
+            if name is not None and (
+                ctx.is_torch_name(func) or name.startswith("mindspore.")
+            ):
                 continue
             if isinstance(func, cst.Attribute) and func.attr.value in TENSOR_METHODS:
                 continue
@@ -1005,9 +1821,26 @@ class GradientSitesRule(Rule):
         rest = statement.visit(_ReplaceNode(site.call, cst.Name("None")))
         return output not in reads(rest)
 
-    def _later_reads(self, rest, out, statement, site, body, scope, loop, module, ctx, params) -> set[str]:
+    def _later_reads(
+        self,
+        rest,
+        out,
+        statement,
+        site,
+        body,
+        scope,
+        loop,
+        module,
+        ctx,
+        params,
+        block_later=None,
+    ) -> set[str]:
         names: set[str] = set()
-        output = site.outputs[0].value if len(site.outputs) == 1 and isinstance(site.outputs[0], cst.Name) else None
+        output = (
+            site.outputs[0].value
+            if len(site.outputs) == 1 and isinstance(site.outputs[0], cst.Name)
+            else None
+        )
         for s in rest:
             again = self._site(s, ctx)
             # A later gradient of the same output reuses the extracted function.
@@ -1017,7 +1850,9 @@ class GradientSitesRule(Rule):
                 and len(again.outputs) == 1
                 and again.outputs[0].deep_equals(site.outputs[0])
                 and (again.kind == "backward" or set(again.inputs or ()) <= set(params))
-                and (again.kind == "backward" or self._only_site_reads(s, again, output))
+                and (
+                    again.kind == "backward" or self._only_site_reads(s, again, output)
+                )
             ):
                 names |= reads(again.sens) if again.sens is not None else set()
                 continue
@@ -1030,7 +1865,9 @@ class GradientSitesRule(Rule):
         for s in out:
             if isinstance(s, (cst.FunctionDef, cst.ClassDef)):
                 names |= reads(s)
-        if not scope or loop:
+        if block_later is not None:
+            names |= block_later
+        elif not scope or loop:
             names |= {"*"}
         return names if "*" not in names else names | self._all_names(body)
 
@@ -1042,20 +1879,25 @@ class GradientSitesRule(Rule):
         return names
 
     def _foreign_grad_reads(self, rest, block: Block, ctx) -> bool:
+        known = set(block.leaves) | block.nonleaf | set(block.requires)
+
         class _Find(cst.CSTVisitor):
-            found = False
+            def __init__(self) -> None:
+                self.found = False
 
             def visit_Attribute(self, node: cst.Attribute) -> None:
-                if node.attr.value == "grad":
-                    base = node.value
-                    if not (isinstance(base, cst.Name) and (base.value in block.leaves or base.value in block.nonleaf)):
-                        if ctx.qualname(base) is None:
-                            _Find.found = True
+                base = node.value
+                if (
+                    node.attr.value == "grad"
+                    and not (isinstance(base, cst.Name) and base.value in known)
+                    and ctx.qualname(base) is None
+                ):
+                    self.found = True
 
         finder = _Find()
         for s in rest:
             s.visit(finder)
-        return _Find.found
+        return finder.found
 
     # -- what is left -------------------------------------------------------------------------
     def _report_left(self, body, ctx: ModuleContext) -> None:
@@ -1075,7 +1917,11 @@ class GradientSitesRule(Rule):
                 line = ctx.position(node)[0]
                 if any(f.rule == "TM910" and f.line == line for f in ctx.findings):
                     return
-                rule._fail(ctx, node, "its leaves or forward computation are not in the same block")
+                rule._fail(
+                    ctx,
+                    node,
+                    "its leaves or forward computation are not in the same block",
+                )
 
             def visit_For(self, node) -> None:
                 self.loop_steps.append(rule._loop_has_step(node))
@@ -1091,8 +1937,15 @@ class GradientSitesRule(Rule):
 
     @staticmethod
     def _loop_has_step(node) -> bool:
-        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "step" for c in calls(node))
+        return any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value == "step"
+            for c in calls(node)
+        )
 
     @staticmethod
     def _followed_by_step(node, body) -> bool:
-        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "step" for s in body for c in calls(s))
+        return any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value == "step"
+            for s in body
+            for c in calls(s)
+        )

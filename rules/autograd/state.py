@@ -17,13 +17,22 @@ def claimed(ctx: ModuleContext) -> set[int]:
     return value if isinstance(value, (set, frozenset)) else set()
 
 
-def record_leaves(ctx: ModuleContext, statement: cst.CSTNode, names: list[str], keep: bool) -> None:
-    """``statement`` makes ``names`` leaves; ``keep`` is False for a bare ``x.requires_grad_()``."""
+def record_leaves(
+    ctx: ModuleContext,
+    statement: cst.CSTNode,
+    names: list[str],
+    keep: bool,
+    original: cst.CSTNode,
+) -> None:
+    """``statement`` makes ``names`` leaves; ``keep`` is False for a bare ``x.requires_grad_()``.
+    ``original`` is the statement before the flags were dropped, restored when a gradient fails."""
     table = ctx.state.setdefault(LEAVES, {})
-    table[id(statement)] = (statement, names, keep)  # type: ignore[index]
+    table[id(statement)] = (statement, names, keep, original)  # type: ignore[index]
 
 
-def leaf_names_of(ctx: ModuleContext, statement: cst.CSTNode) -> tuple[list[str], bool] | None:
+def leaf_names_of(
+    ctx: ModuleContext, statement: cst.CSTNode
+) -> tuple[list[str], bool] | None:
     table = ctx.state.get(LEAVES)
     if not table:
         return None
@@ -35,3 +44,9 @@ def leaf_names_of(ctx: ModuleContext, statement: cst.CSTNode) -> tuple[list[str]
 
 def no_grad_statements(ctx: ModuleContext) -> set[int]:
     return ctx.state.setdefault(NO_GRAD, set())  # type: ignore[return-value]
+
+
+def original_of(ctx: ModuleContext, statement: cst.CSTNode) -> cst.CSTNode | None:
+    table = ctx.state.get(LEAVES) or {}
+    entry = table.get(id(statement))  # type: ignore[union-attr]
+    return entry[3] if entry is not None and entry[0] is statement else None

@@ -80,9 +80,7 @@ class TensorFlagsRule(Rule):
                 "def wrap(t, s):\n"
                 "    v = Variable(t, requires_grad=True)\n"
                 "    return v, s.requires_grad_()\n",
-                after="\ndef wrap(t, s):\n"
-                "    v = t\n"
-                "    return v, s\n",
+                after="\ndef wrap(t, s):\n    v = t\n    return v, s\n",
             ),
         ),
         family="autograd",
@@ -98,7 +96,11 @@ class TensorFlagsRule(Rule):
         if qualified in VARIABLE:
             positional = [a for a in updated.args if a.keyword is None]
             rest = [a for a in updated.args if a.keyword is not None]
-            known = all(a.keyword.value in ("requires_grad", "volatile") and _literal_bool(a.value) is not None for a in rest)  # type: ignore[union-attr]
+            known = all(
+                a.keyword.value in ("requires_grad", "volatile")
+                and _literal_bool(a.value) is not None
+                for a in rest
+            )  # type: ignore[union-attr]
             if len(positional) == 1 and known:
                 ctx.applied.add("TM105")
                 return positional[0].value
@@ -113,14 +115,16 @@ class TensorFlagsRule(Rule):
                 return _strip_arg(updated, arg)
         return updated
 
-    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated, ctx: ModuleContext):
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated, ctx: ModuleContext
+    ):
         if len(original.body) != 1:
             return updated
         small = original.body[0]
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target = small.targets[0].target
             if isinstance(target, cst.Name) and makes_leaf(small.value, ctx):
-                record_leaves(ctx, updated, [target.value], True)
+                record_leaves(ctx, updated, [target.value], True, original)
             elif (
                 isinstance(target, cst.Attribute)
                 and target.attr.value == "requires_grad"
@@ -128,9 +132,13 @@ class TensorFlagsRule(Rule):
                 and _literal_bool(small.value) is True
             ):
                 ctx.applied.add("TM105")
-                record_leaves(ctx, updated, [target.value.value], False)
-        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and _is_requires_grad_method(small.value):
+                record_leaves(ctx, updated, [target.value.value], False, original)
+        elif (
+            isinstance(small, cst.Expr)
+            and isinstance(small.value, cst.Call)
+            and _is_requires_grad_method(small.value)
+        ):
             base = small.value.func.value  # type: ignore[attr-defined]
             if isinstance(base, cst.Name):
-                record_leaves(ctx, updated, [base.value], False)
+                record_leaves(ctx, updated, [base.value], False, original)
         return updated

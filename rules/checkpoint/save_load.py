@@ -10,14 +10,18 @@ from ...migrator.aliases import dotted, resolve
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
-from ..nn.common import GUESSED, module_receiver, tidy_args
+from ..nn.common import GUESSED, module_receiver, string_value, tidy_args
+
+CHECKPOINT_SUFFIXES = (".ckpt", ".safetensors")
 
 LOAD = define(
     "TM321",
     "load_state_dict(torch.load(p)) becomes load_param_into_net(net, load_checkpoint(p))",
     "Rewrites `model.load_state_dict(torch.load(p))` (also through a name that only feeds "
     "`load_state_dict`) to `mindspore.load_param_into_net(model, mindspore.load_checkpoint(p))`, "
-    "dropping `map_location=`, `weights_only=` and `strict=`.",
+    "dropping `map_location=`, `weights_only=` and `strict=`. The path is the file `save_checkpoint` "
+    "writes: it appends `.ckpt` to a name without it, and `load_checkpoint` reads only `*.ckpt` names, "
+    "so `torch.load('net.pth')` reads `'net.pth.ckpt'`.",
     "`load_checkpoint` reads a `.ckpt` into a dict of Parameters and `load_param_into_net` copies them "
     "into the Cell by name. It returns the names it could not load instead of raising as `strict=True` "
     "does. A `.pth` written by torch is converted with `torch2ms weights IN.pth OUT.ckpt`.",
@@ -26,7 +30,8 @@ LOAD = define(
         Example(
             before="import torch\n\ndef restore(model, path):\n    state = torch.load(path, map_location='cpu')\n"
             "    model.load_state_dict(state, strict=False)\n",
-            after="import mindspore\n\ndef restore(model, path):\n    state = mindspore.load_checkpoint(path)\n"
+            after="import mindspore\n\ndef restore(model, path):\n"
+            '    state = mindspore.load_checkpoint(path if path.endswith(".ckpt") else path + ".ckpt")\n'
             "    # torch2ms: TM932 `.load_state_dict()` converted on a receiver taken to be a Module from its name\n"
             "    mindspore.load_param_into_net(model, state)\n",
             findings=("TM932",),
@@ -89,7 +94,9 @@ class CheckpointRule(Rule):
     def _feeds_only_loading(self, ctx: ModuleContext) -> set[str]:
         """Names bound only to `torch.load(...)` and read only as `load_state_dict`'s argument."""
         if self.loaded_names is None:
-            self.loaded_names, self.torch_loaded = _loaded_names(ast.parse(ctx.source), ctx.aliases)
+            self.loaded_names, self.torch_loaded = _loaded_names(
+                ast.parse(ctx.source), ctx.aliases
+            )
         return self.loaded_names
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
@@ -108,9 +115,16 @@ class CheckpointRule(Rule):
             if certainty is None:
                 return updated
             if certainty == GUESSED:
-                ctx.report("TM932", "`.state_dict()` converted on a receiver taken to be a Module from its name", "Check that the receiver is a Cell.", severity=WARNING)
+                ctx.report(
+                    "TM932",
+                    "`.state_dict()` converted on a receiver taken to be a Module from its name",
+                    "Check that the receiver is a Cell.",
+                    severity=WARNING,
+                )
             ctx.applied.add("TM320")
-            return updated.with_changes(func=func.with_changes(attr=cst.Name("parameters_dict")))
+            return updated.with_changes(
+                func=func.with_changes(attr=cst.Name("parameters_dict"))
+            )
         return updated
 
     def _save(self, call: cst.Call, ctx: ModuleContext) -> cst.Call:
@@ -127,9 +141,15 @@ class CheckpointRule(Rule):
                 ctx.applied.add("TM320")
                 return call.with_changes(
                     func=ctx.name("mindspore.save_checkpoint"),
-                    args=tidy_args([args[0].with_changes(value=saved.func.value), args[1]]),
+                    args=tidy_args(
+                        [args[0].with_changes(value=saved.func.value), args[1]]
+                    ),
                 )
-        ctx.report("TM937", "`torch.save` of something other than one Module's `state_dict()`", OTHER.use_instead)
+        ctx.report(
+            "TM937",
+            "`torch.save` of something other than one Module's `state_dict()`",
+            OTHER.use_instead,
+        )
         return call
 
     def _load(self, original: cst.Call, call: cst.Call, ctx: ModuleContext) -> cst.Call:
@@ -145,44 +165,104 @@ class CheckpointRule(Rule):
         certainty = module_receiver(receiver, ctx)
         positional = [a for a in call.args if a.keyword is None]
         extra = {a.keyword.value for a in call.args if a.keyword is not None}
-        if certainty is None or len(positional) != 1 or positional[0].star or extra - {"strict", "assign"}:
+        if (
+            certainty is None
+            or len(positional) != 1
+            or positional[0].star
+            or extra - {"strict", "assign"}
+        ):
             return call
         state = positional[0].value
         self._feeds_only_loading(ctx)
-        if any(isinstance(n, cst.Name) and n.value in self.torch_loaded - self.loaded_names for n in _names(state)):
-            ctx.report("TM937", "`load_state_dict` of a value read by `torch.load` that is not a state_dict alone", OTHER.use_instead)
+        if any(
+            isinstance(n, cst.Name) and n.value in self.torch_loaded - self.loaded_names
+            for n in _names(state)
+        ):
+            ctx.report(
+                "TM937",
+                "`load_state_dict` of a value read by `torch.load` that is not a state_dict alone",
+                OTHER.use_instead,
+            )
             return call
         if isinstance(state, cst.Call) and ctx.qualname(state.func) == "torch.load":
             state = _load_checkpoint(state, ctx)
             if state is None:
                 return call
         if certainty == GUESSED:
-            ctx.report("TM932", "`.load_state_dict()` converted on a receiver taken to be a Module from its name", "Check that the receiver is a Cell.", severity=WARNING)
+            ctx.report(
+                "TM932",
+                "`.load_state_dict()` converted on a receiver taken to be a Module from its name",
+                "Check that the receiver is a Cell.",
+                severity=WARNING,
+            )
         ctx.applied.add("TM321")
-        return cst.Call(func=ctx.name("mindspore.load_param_into_net"), args=tidy_args([cst.Arg(receiver), cst.Arg(state)]))
+        return cst.Call(
+            func=ctx.name("mindspore.load_param_into_net"),
+            args=tidy_args([cst.Arg(receiver), cst.Arg(state)]),
+        )
 
 
 def _load_checkpoint(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
     """`torch.load(p, map_location=..., weights_only=...)` → `mindspore.load_checkpoint(p)`."""
     positional = [a for a in call.args if a.keyword is None]
     keywords = {a.keyword.value for a in call.args if a.keyword is not None}
-    if len(positional) != 1 or positional[0].star or keywords - {"map_location", "weights_only", "mmap"}:
+    if (
+        len(positional) != 1
+        or positional[0].star
+        or keywords - {"map_location", "weights_only", "mmap"}
+    ):
+        return None
+    path = _checkpoint_path(positional[0].value)
+    if path is None:
+        ctx.report(
+            "TM937",
+            "`torch.load` of a computed path: MindSpore reads only files named `*.ckpt`",
+            OTHER.use_instead,
+        )
         return None
     ctx.applied.add("TM321")
-    return cst.Call(func=ctx.name("mindspore.load_checkpoint"), args=[positional[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+    return cst.Call(func=ctx.name("mindspore.load_checkpoint"), args=[cst.Arg(path)])
+
+
+def _checkpoint_path(path: cst.BaseExpression) -> cst.BaseExpression | None:
+    """Where `save_checkpoint(net, path)` wrote: it appends `.ckpt` unless the name ends with it,
+    and `load_checkpoint` accepts no other name."""
+    text = string_value(path)
+    if text is not None and isinstance(path, cst.SimpleString):
+        if text.endswith(CHECKPOINT_SUFFIXES):
+            return path
+        if path.prefix or len(path.quote) != 1:
+            return None
+        return cst.SimpleString(path.value[:-1] + ".ckpt" + path.quote)
+    if isinstance(path, (cst.Name, cst.Attribute)):
+        ends = cst.Call(
+            func=cst.Attribute(value=path, attr=cst.Name("endswith")),
+            args=[cst.Arg(cst.SimpleString('".ckpt"'))],
+        )
+        appended = cst.BinaryOperation(
+            left=path, operator=cst.Add(), right=cst.SimpleString('".ckpt"')
+        )
+        return cst.IfExp(test=ends, body=path, orelse=appended)
+    return None
 
 
 def _assigned_name(call: cst.Call, ctx: ModuleContext) -> str | None:
     statement = ctx.stack[-1] if ctx.stack else None
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         small = statement.body[0]
-        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-            if small.value is call:
-                return small.targets[0].target.value
+        if (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and small.value is call
+        ):
+            return small.targets[0].target.value
     return None
 
 
-def _loaded_names(tree: ast.Module, aliases: dict[str, str]) -> tuple[set[str], set[str]]:
+def _loaded_names(
+    tree: ast.Module, aliases: dict[str, str]
+) -> tuple[set[str], set[str]]:
     """(names that only carry a state_dict from `torch.load` to `load_state_dict`, all names
     bound to a `torch.load` result)."""
     bound: dict[str, bool] = {}
@@ -190,16 +270,27 @@ def _loaded_names(tree: ast.Module, aliases: dict[str, str]) -> tuple[set[str], 
         targets = node.targets if isinstance(node, ast.Assign) else []
         for target in targets:
             if isinstance(target, ast.Name):
-                is_load = isinstance(node.value, ast.Call) and _resolve(node.value.func, aliases) == "torch.load"
+                is_load = (
+                    isinstance(node.value, ast.Call)
+                    and _resolve(node.value.func, aliases) == "torch.load"
+                )
                 bound[target.id] = bound.get(target.id, True) and is_load
     fed: dict[str, bool] = {}
     feeding: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict":
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "load_state_dict"
+        ):
             for arg in node.args[:1]:
                 feeding.add(id(arg))
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound:
+        if (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Load)
+            and node.id in bound
+        ):
             fed[node.id] = fed.get(node.id, True) and id(node) in feeding
     loaded = {name for name, only_load in bound.items() if only_load}
     return {name for name in loaded if fed.get(name)}, loaded

@@ -8,8 +8,8 @@ cached per node.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import libcst as cst
 
@@ -17,8 +17,23 @@ _EMPTY = cst.Module(body=[])
 _CACHE: dict[int, tuple[cst.CSTNode, ast.Module]] = {}
 
 # Reads inside these never carry a gradient: the value is a constant for the differentiation.
-NONDIFF_METHODS = frozenset({"detach", "item", "tolist", "numpy", "asnumpy", "size", "dim", "numel", "argmax", "argmin"})
-NONDIFF_FUNCTIONS = frozenset({"stop_gradient", "len", "int", "float", "bool", "str", "isinstance", "type"})
+NONDIFF_METHODS = frozenset(
+    {
+        "detach",
+        "item",
+        "tolist",
+        "numpy",
+        "asnumpy",
+        "size",
+        "dim",
+        "numel",
+        "argmax",
+        "argmin",
+    }
+)
+NONDIFF_FUNCTIONS = frozenset(
+    {"stop_gradient", "len", "int", "float", "bool", "str", "isinstance", "type"}
+)
 
 
 def code_of(node: cst.CSTNode) -> str:
@@ -148,7 +163,9 @@ class _UsageVisitor(ast.NodeVisitor):
         names: set[str] = set()
         for generator in node.generators:
             self.visit(generator.iter)
-            names |= {n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)}
+            names |= {
+                n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)
+            }
 
         def inner() -> None:
             for generator in node.generators:
@@ -160,7 +177,9 @@ class _UsageVisitor(ast.NodeVisitor):
 
         self._scoped(names, inner)
 
-    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = (
+        _comprehension
+    )
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
@@ -226,3 +245,59 @@ def fresh_name(base: str, taken: set[str] | frozenset[str]) -> str:
     while f"{base}_{i}" in taken:
         i += 1
     return f"{base}_{i}"
+
+
+def exposed_reads(statements: Iterable[cst.CSTNode]) -> list[str]:
+    """Names read before they are (definitely) written, in order: the inputs of a block of code."""
+    exposed: list[str] = []
+    defined: set[str] = set()
+    for statement in statements:
+        for node in parse(statement).body:
+            defined = _exposed(node, defined, exposed)
+    return exposed
+
+
+def _loads(node: ast.AST) -> list[str]:
+    visitor = _UsageVisitor()
+    visitor.visit(node)
+    return visitor.usage.read_names
+
+
+def _stores(node: ast.AST) -> set[str]:
+    visitor = _UsageVisitor()
+    visitor.visit(node)
+    return visitor.usage.writes
+
+
+def _note(names: Iterable[str], defined: set[str], exposed: list[str]) -> None:
+    for name in names:
+        if name not in defined and name not in exposed:
+            exposed.append(name)
+
+
+def _exposed(node: ast.stmt, defined: set[str], exposed: list[str]) -> set[str]:
+    """Record the reads of ``node`` not covered by ``defined``; return what is defined after it."""
+    if isinstance(node, ast.If):
+        _note(_loads(node.test), defined, exposed)
+        body_defined = set(defined)
+        for inner in node.body:
+            body_defined = _exposed(inner, body_defined, exposed)
+        else_defined = set(defined)
+        for inner in node.orelse:
+            else_defined = _exposed(inner, else_defined, exposed)
+        return body_defined & else_defined
+    if isinstance(node, ast.With):
+        for item in node.items:
+            _note(_loads(item.context_expr), defined, exposed)
+            if item.optional_vars is not None:
+                defined = defined | _stores(item.optional_vars)
+        for inner in node.body:
+            defined = _exposed(inner, defined, exposed)
+        return defined
+    if isinstance(node, (ast.For, ast.While, ast.Try)) or not isinstance(
+        node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)
+    ):
+        _note(_loads(node), defined, exposed)
+        return defined
+    _note(_loads(node), defined, exposed)
+    return defined | _stores(node)

@@ -12,12 +12,32 @@ from ..nn.facts import DATASET_BASES, facts
 
 LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
 # DataLoader's positional parameters, in order.
-PARAMS = (
-    "dataset batch_size shuffle sampler batch_sampler num_workers collate_fn pin_memory drop_last "
-    "timeout worker_init_fn multiprocessing_context generator"
-).split()
+PARAMS = [
+    "dataset",
+    "batch_size",
+    "shuffle",
+    "sampler",
+    "batch_sampler",
+    "num_workers",
+    "collate_fn",
+    "pin_memory",
+    "drop_last",
+    "timeout",
+    "worker_init_fn",
+    "multiprocessing_context",
+    "generator",
+]
 # Arguments that only tune speed or memory placement: the batches are the same without them.
-DROPPED = frozenset({"pin_memory", "pin_memory_device", "timeout", "prefetch_factor", "persistent_workers", "in_order"})
+DROPPED = frozenset(
+    {
+        "pin_memory",
+        "pin_memory_device",
+        "timeout",
+        "prefetch_factor",
+        "persistent_workers",
+        "in_order",
+    }
+)
 UNMAPPED = {
     "sampler": "pass a MindSpore sampler: `GeneratorDataset(ds, column_names=..., sampler=mindspore.dataset.RandomSampler())`",
     "batch_sampler": "GeneratorDataset takes `batch_sampler=` and `collate_fn=` together; check its batches by hand",
@@ -85,7 +105,7 @@ class DataLoaderRule(Rule):
                 "loader = DataLoader(Pairs(), batch_size=2, drop_last=True, pin_memory=True)\n",
                 after="import mindspore.dataset as ds\n\nclass Pairs:\n    def __len__(self):\n"
                 "        return 4\n\n    def __getitem__(self, i):\n        return i, i * 2\n\n"
-                "loader = ds.GeneratorDataset(Pairs(), column_names=[\"data\", \"label\"], shuffle=False).batch(2, drop_remainder=True)\n",
+                'loader = ds.GeneratorDataset(Pairs(), column_names=["data", "label"], shuffle=False).batch(2, drop_remainder=True)\n',
             ),
             Example(
                 before="from torch.utils.data import DataLoader\n\ndef make(data):\n    return DataLoader(data, batch_size=8)\n",
@@ -103,13 +123,21 @@ class DataLoaderRule(Rule):
     triggers = ("DataLoader", "Dataset")
     extra = (SHUFFLE, NOT_MAPPED, DATASET)
 
-    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext):
-        bases = [b for b in updated.bases if ctx.qualname(b.value) not in DATASET_BASES or b.keyword is not None]
+    def leave_ClassDef(
+        self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext
+    ):
+        bases = [
+            b
+            for b in updated.bases
+            if ctx.qualname(b.value) not in DATASET_BASES or b.keyword is not None
+        ]
         if len(bases) == len(updated.bases):
             return updated
         ctx.applied.add("TM310")
         if not bases and not updated.keywords:
-            return updated.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(
+                bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT
+            )
         return updated.with_changes(bases=tidy_args(bases))
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
@@ -120,42 +148,74 @@ class DataLoaderRule(Rule):
             if arg.star or (arg.keyword is None and index >= len(PARAMS)):
                 return self._refuse(updated, ctx, "its arguments are unpacked")
             named[arg.keyword.value if arg.keyword is not None else PARAMS[index]] = arg
-        for name in named:
+        for name, arg in named.items():
             if name in UNMAPPED:
-                value = named[name].value
+                value = arg.value
                 if not (isinstance(value, cst.Name) and value.value == "None"):
-                    return self._refuse(updated, ctx, f"`{name}=` has no GeneratorDataset counterpart", UNMAPPED[name])
+                    return self._refuse(
+                        updated,
+                        ctx,
+                        f"`{name}=` has no GeneratorDataset counterpart",
+                        UNMAPPED[name],
+                    )
         if "dataset" not in named:
             return self._refuse(updated, ctx, "it has no dataset argument")
-        batch_size = named["batch_size"].value if "batch_size" in named else cst.Integer("1")
+        batch_size = (
+            named["batch_size"].value if "batch_size" in named else cst.Integer("1")
+        )
         if isinstance(batch_size, cst.Name) and batch_size.value == "None":
-            return self._refuse(updated, ctx, "`batch_size=None` yields unbatched samples", "iterate the GeneratorDataset without `.batch()`")
+            return self._refuse(
+                updated,
+                ctx,
+                "`batch_size=None` yields unbatched samples",
+                "iterate the GeneratorDataset without `.batch()`",
+            )
         dataset = named["dataset"].value
         columns = self._columns(dataset, ctx)
         if columns is None:
             source = cst.Module([]).code_for_node(dataset)
-            return self._refuse(updated, ctx, f"the number of columns of `{source}` is not known")
+            return self._refuse(
+                updated, ctx, f"the number of columns of `{source}` is not known"
+            )
         shuffle = named["shuffle"].value if "shuffle" in named else cst.Name("False")
         if isinstance(shuffle, cst.Name) and shuffle.value == "None":
             shuffle = cst.Name("False")
         if literal_bool(shuffle) is not False:
-            ctx.report("TM935", "the shuffled order comes from MindSpore's generator, not torch's", SHUFFLE.use_instead, severity=NOTE)
+            ctx.report(
+                "TM935",
+                "the shuffled order comes from MindSpore's generator, not torch's",
+                SHUFFLE.use_instead,
+                severity=NOTE,
+            )
         source_args = [
             cst.Arg(dataset),
-            keyword("column_names", cst.List([cst.Element(cst.SimpleString(f'"{c}"')) for c in columns])),
+            keyword(
+                "column_names",
+                cst.List([cst.Element(cst.SimpleString(f'"{c}"')) for c in columns]),
+            ),
             keyword("shuffle", shuffle),
         ]
         workers = named.get("num_workers")
-        if workers is not None and not (isinstance(workers.value, cst.Integer) and workers.value.value == "0"):
+        if workers is not None and not (
+            isinstance(workers.value, cst.Integer) and workers.value.value == "0"
+        ):
             source_args.append(keyword("num_parallel_workers", workers.value))
         batch_args = [cst.Arg(batch_size)]
         if "drop_last" in named:
             batch_args.append(keyword("drop_remainder", named["drop_last"].value))
-        source = cst.Call(func=ctx.name("mindspore.dataset.GeneratorDataset"), args=tidy_args(source_args))
+        source = cst.Call(
+            func=ctx.name("mindspore.dataset.GeneratorDataset"),
+            args=tidy_args(source_args),
+        )
         ctx.applied.add("TM311")
-        return cst.Call(func=cst.Attribute(value=source, attr=cst.Name("batch")), args=tidy_args(batch_args))
+        return cst.Call(
+            func=cst.Attribute(value=source, attr=cst.Name("batch")),
+            args=tidy_args(batch_args),
+        )
 
-    def _columns(self, dataset: cst.BaseExpression, ctx: ModuleContext) -> list[str] | None:
+    def _columns(
+        self, dataset: cst.BaseExpression, ctx: ModuleContext
+    ) -> list[str] | None:
         known = facts(ctx)
         name = None
         if isinstance(dataset, cst.Call) and isinstance(dataset.func, cst.Name):
@@ -167,8 +227,16 @@ class DataLoaderRule(Rule):
         arity = known.datasets.get(name) if name is not None else None
         if arity is None or arity < 2:
             return None
-        return ["data", "label"] if arity == 2 else [f"column_{i}" for i in range(arity)]
+        return (
+            ["data", "label"] if arity == 2 else [f"column_{i}" for i in range(arity)]
+        )
 
-    def _refuse(self, updated: cst.Call, ctx: ModuleContext, reason: str, hint: str = "") -> cst.Call:
-        ctx.report("TM936", f"DataLoader not converted: {reason}", hint or NOT_MAPPED.use_instead)
+    def _refuse(
+        self, updated: cst.Call, ctx: ModuleContext, reason: str, hint: str = ""
+    ) -> cst.Call:
+        ctx.report(
+            "TM936",
+            f"DataLoader not converted: {reason}",
+            hint or NOT_MAPPED.use_instead,
+        )
         return updated

@@ -5,10 +5,12 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
-from .facts import Facts, cst_kind, facts
-from .module_api import with_set_train
+from .common import MODULE_WORDS, current_class
+from .facts import RENAMED_ATTRIBUTES, Facts, cst_kind, facts
 from .layers import CONTAINERS, NO_COUNTERPART, canonical, param_name
+from .module_api import with_set_train
 
 # References renamed wherever they occur (bases, calls, isinstance, annotations).
 NAME_RENAMES = {
@@ -98,9 +100,6 @@ class CellRule(Rule):
     def visit_Attribute(self, node: cst.Attribute, ctx: ModuleContext) -> None:
         self.ignore.add(id(node.attr))
 
-    def leave_Attribute(self, original, updated, ctx: ModuleContext):
-        return self._rename(original, updated, ctx)
-
     def leave_Name(self, original, updated, ctx: ModuleContext):
         if id(original) in self.ignore:
             return updated
@@ -113,26 +112,111 @@ class CellRule(Rule):
         ctx.applied.add("TM302" if target != "mindspore.nn.Cell" else "TM301")
         return ctx.name(target)
 
-    # -- classes, methods and attributes: walked here because such statements may not mention torch
-    def _top_level(self, original, updated, ctx: ModuleContext):
-        if len(ctx.stack) != 1 or ctx.stack[0] is not original:
+    # -- classes, methods and attributes -----------------------------------------------------
+    # Entered statements are handled node by node; a statement the engine does not enter (it
+    # mentions no torch API, like most `forward` bodies) is walked here when the ast pass saw
+    # something to rename in it.
+    def leave_Attribute(self, original, updated, ctx: ModuleContext):
+        result = self._rename(original, updated, ctx)
+        if result is not updated or updated.attr.value not in RENAMED_ATTRIBUTES:
+            return result
+        return rename_attribute(updated, ctx, facts(ctx), current_class(ctx), ctx.stack[-1] if ctx.stack else None)
+
+    def leave_Call(self, original, updated: cst.Call, ctx: ModuleContext):
+        if not isinstance(updated.func, cst.Attribute) or updated.func.attr.value != "forward":
+            return updated
+        return construct_call(updated, ctx, facts(ctx), current_class(ctx))
+
+    def _statement(self, original, updated, ctx: ModuleContext):
+        info = ctx.statements.get(id(original))
+        if info is None or info.relevant or updated is not original:
             return updated
         known = facts(ctx)
-        if not known.classes and not known.names:
+        if not known.targets(info.line, info.end_line):
             return updated
-        walker = _Structure(ctx, known)
-        result = updated.visit(walker)
-        return result
+        outer = current_class(ctx) if not isinstance(original, cst.ClassDef) else None
+        return updated.visit(_Structure(ctx, known, outer))
 
-    leave_ClassDef = leave_FunctionDef = leave_SimpleStatementLine = _top_level
-    leave_For = leave_While = leave_If = leave_With = leave_Try = _top_level
+    def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
+        updated = self._statement(original, updated, ctx)
+        if updated.name.value == "forward" and len(ctx.stack) >= 2 and ctx.stack[-1] is original:
+            owner = ctx.stack[-2]
+            if isinstance(owner, cst.ClassDef) and owner.name.value in facts(ctx).classes:
+                ctx.applied.add("TM301")
+                return updated.with_changes(name=cst.Name("construct"))
+        return updated
 
-    def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+    leave_ClassDef = leave_SimpleStatementLine = _statement
+    leave_For = leave_While = leave_If = leave_With = leave_Try = _statement
+
+    def leave_IndentedBlock(self, original, updated: cst.IndentedBlock, ctx: ModuleContext):
         known = facts(ctx)
-        if not any(known.mode_dependent(kind) for kind in known.names.values()):
+        if not known.constructions or current_class(ctx) is not None:
             return updated
         body = with_set_train(list(updated.body), ctx)
         return updated if body is None else updated.with_changes(body=body)
+
+    def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        if not facts(ctx).constructions:
+            return updated
+        body = with_set_train(list(updated.body), ctx)
+        return updated if body is None else updated.with_changes(body=body)
+
+
+def construct_call(updated: cst.Call, ctx: ModuleContext, known: Facts, class_name: str | None) -> cst.Call:
+    """`x.forward(...)` → `x.construct(...)` when `x` is a Module."""
+    func = updated.func
+    if not isinstance(func, cst.Attribute) or func.attr.value != "forward":
+        return updated
+    receiver = func.value
+    if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
+        module = class_name is not None
+    elif isinstance(receiver, cst.Name) and receiver.value in known.classes:
+        module = True
+    else:
+        module = known.is_module_kind(cst_kind(receiver, known, class_name))
+    if not module:
+        return updated
+    ctx.applied.add("TM301")
+    return updated.with_changes(func=func.with_changes(attr=cst.Name("construct")))
+
+
+def rename_attribute(
+    updated: cst.Attribute, ctx: ModuleContext, known: Facts, class_name: str | None, statement: cst.CSTNode | None
+) -> cst.Attribute:
+    """`bn.weight` → `bn.gamma` when `bn` is a layer whose MindSpore parameter has another name."""
+    attribute = updated.attr.value
+    if attribute not in RENAMED_ATTRIBUTES:
+        return updated
+    kind = cst_kind(updated.value, known, class_name)
+    guessed = False
+    if kind is None:
+        kind = cst_kind(updated.value, known, class_name, lambda name: _guessable(name, ctx))
+        guessed = kind is not None
+    if kind is None or not kind.startswith("layer:"):
+        return updated
+    layer = canonical(kind[6:])
+    if attribute in NO_COUNTERPART:
+        if param_name(layer, "running_mean"):
+            ctx.report("TM930", f"`{layer}` has no `{attribute}` in MindSpore", NO_COUNTERPART[attribute], node=statement)
+        return updated
+    new = param_name(layer, attribute)
+    if new is None:
+        return updated
+    if guessed:
+        ctx.report(
+            "TM932",
+            f"`.{attribute}` renamed to `.{new}`: the receiver is taken to be this file's Module from its name",
+            "Check that the receiver is a Cell.",
+            node=statement,
+            severity=WARNING,
+        )
+    ctx.applied.add("TM306")
+    return updated.with_changes(attr=cst.Name(new))
+
+
+def _guessable(name: str, ctx: ModuleContext) -> bool:
+    return name not in ctx.aliases and bool(MODULE_WORDS.search(name))
 
 
 @register
@@ -165,16 +249,15 @@ class ContainerRule(Rule):
 
 
 class _Structure(cst.CSTTransformer):
-    """forward → construct and layer attribute renames over one top-level statement."""
+    """forward → construct, attribute renames and set_train() inside a statement the engine skipped."""
 
-    def __init__(self, ctx: ModuleContext, known: Facts) -> None:
+    def __init__(self, ctx: ModuleContext, known: Facts, outer_class: str | None) -> None:
         super().__init__()
         self.ctx = ctx
         self.known = known
         # Innermost last: the Module class name, or None for other classes and functions.
-        self.scopes: list[tuple[str, str | None]] = []
+        self.scopes: list[tuple[str, str | None]] = [("class", outer_class)] if outer_class else []
         self.statements: list[cst.CSTNode] = []
-        self.mode_dependent = any(known.mode_dependent(kind) for kind in known.names.values())
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, _STATEMENTS):
@@ -197,7 +280,7 @@ class _Structure(cst.CSTTransformer):
         return None
 
     def leave_IndentedBlock(self, original, updated: cst.IndentedBlock):
-        if self._class() is not None or not self.mode_dependent:
+        if self._class() is not None or not self.known.constructions:
             return updated
         body = with_set_train(list(updated.body), self.ctx)
         return updated if body is None else updated.with_changes(body=body)
@@ -221,41 +304,11 @@ class _Structure(cst.CSTTransformer):
         return updated
 
     def leave_Call(self, original, updated: cst.Call):
-        func = updated.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != "forward":
-            return updated
-        receiver = func.value
-        module = False
-        if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
-            module = self._class() is not None
-        elif isinstance(receiver, cst.Name) and receiver.value in self.known.classes:
-            module = True
-        else:
-            module = self.known.is_module_kind(cst_kind(receiver, self.known, self._class()))
-        if not module:
-            return updated
-        self.ctx.applied.add("TM301")
-        return updated.with_changes(func=func.with_changes(attr=cst.Name("construct")))
+        return construct_call(updated, self.ctx, self.known, self._class())
 
     def leave_Attribute(self, original, updated: cst.Attribute):
-        attribute = updated.attr.value
-        if attribute not in _RENAMED and attribute not in NO_COUNTERPART:
-            return updated
-        kind = cst_kind(updated.value, self.known, self._class())
-        if kind is None or not kind.startswith("layer:"):
-            return updated
-        layer = canonical(kind[6:])
-        if attribute in NO_COUNTERPART and param_name(layer, "running_mean"):
-            self.ctx.report(
-                "TM930", f"`{layer}` has no `{attribute}` in MindSpore", NO_COUNTERPART[attribute], node=self.statements[-1] if self.statements else None
-            )
-            return updated
-        new = param_name(layer, attribute)
-        if new is None:
-            return updated
-        self.ctx.applied.add("TM306")
-        return updated.with_changes(attr=cst.Name(new))
+        statement = self.statements[-1] if self.statements else None
+        return rename_attribute(updated, self.ctx, self.known, self._class(), statement)
 
 
 _STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
-_RENAMED = frozenset({"weight", "bias", "running_mean", "running_var"})

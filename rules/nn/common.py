@@ -10,7 +10,7 @@ from ...migrator.context import ModuleContext
 from .facts import Facts, cst_kind, facts
 
 # Names that, in torch code, hold a Module when nothing else in the file says so.
-_MODULE_WORDS = re.compile(
+MODULE_WORDS = re.compile(
     r"(model|net|module|encoder|decoder|backbone|head|classifier|generator|discriminator|critic|actor|policy)$",
     re.IGNORECASE,
 )
@@ -32,14 +32,24 @@ def current_class(ctx: ModuleContext) -> str | None:
 def module_receiver(node: cst.BaseExpression, ctx: ModuleContext) -> str | None:
     """KNOWN when the file shows ``node`` holds a Module, GUESSED when only its name suggests it."""
     known: Facts = facts(ctx)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "super":
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "super"
+    ):
         return KNOWN if current_class(ctx) else None
     if known.is_module_kind(cst_kind(node, known, current_class(ctx))):
         return KNOWN
     if ctx.qualname(node) is not None:
         return None
-    last = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else None
-    if last is not None and _MODULE_WORDS.search(last) and last not in known.devices:
+    last = (
+        node.attr.value
+        if isinstance(node, cst.Attribute)
+        else node.value
+        if isinstance(node, cst.Name)
+        else None
+    )
+    if last is not None and MODULE_WORDS.search(last) and last not in known.devices:
         return GUESSED
     return None
 
@@ -49,14 +59,19 @@ def receiver_kind(node: cst.BaseExpression, ctx: ModuleContext) -> str | None:
 
 
 def method(receiver: cst.BaseExpression, name: str, args=()) -> cst.Call:
-    return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(name)), args=list(args))
+    return cst.Call(
+        func=cst.Attribute(value=receiver, attr=cst.Name(name)), args=list(args)
+    )
 
 
 def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
     return cst.Arg(
         value=value,
         keyword=cst.Name(name),
-        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+        equal=cst.AssignEqual(
+            whitespace_before=cst.SimpleWhitespace(""),
+            whitespace_after=cst.SimpleWhitespace(""),
+        ),
     )
 
 
@@ -72,7 +87,11 @@ def tidy_args(args: list[cst.Arg]) -> list[cst.Arg]:
         if last:
             out.append(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT))
         elif arg.comma == cst.MaybeSentinel.DEFAULT:
-            out.append(arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+            out.append(
+                arg.with_changes(
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                )
+            )
         else:
             out.append(arg)
     return out

@@ -108,7 +108,12 @@ class DeviceRule(Rule):
             kept.append(arg)
         if gpu and not self.noted:
             self.noted = True
-            ctx.report("TM934", "GPU placement removed: MindSpore runs on the device of its context", PLACEMENT.use_instead, severity=NOTE)
+            ctx.report(
+                "TM934",
+                "GPU placement removed: MindSpore runs on the device of its context",
+                PLACEMENT.use_instead,
+                severity=NOTE,
+            )
         ctx.applied.add("TM307")
         if kept:
             if len(kept) == len(updated.args):
@@ -117,7 +122,9 @@ class DeviceRule(Rule):
         self.touched = True
         return func.value
 
-    def leave_SimpleStatementLine(self, original, updated: cst.SimpleStatementLine, ctx: ModuleContext):
+    def leave_SimpleStatementLine(
+        self, original, updated: cst.SimpleStatementLine, ctx: ModuleContext
+    ):
         if not self.touched:
             return updated
         self.touched = False
@@ -131,7 +138,9 @@ class DeviceRule(Rule):
             body[-1] = last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(body=body)
 
-    def leave_IndentedBlock(self, original, updated: cst.IndentedBlock, ctx: ModuleContext):
+    def leave_IndentedBlock(
+        self, original, updated: cst.IndentedBlock, ctx: ModuleContext
+    ):
         if updated.body or not original.body:
             return updated
         return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
@@ -152,7 +161,9 @@ class DeviceRule(Rule):
             ctx.applied.add("TM307")
             # Findings about a removed definition (`torch.device` itself) go with it.
             gone = remover.removed
-            ctx.findings[:] = [f for f in ctx.findings if not any(a <= f.line <= b for a, b in gone)]
+            ctx.findings[:] = [
+                f for f in ctx.findings if not any(a <= f.line <= b for a, b in gone)
+            ]
         return result
 
 
@@ -162,7 +173,9 @@ def _idle(small: cst.BaseSmallStatement) -> bool:
         return isinstance(small.value, (cst.Name, cst.Attribute))
     if isinstance(small, cst.Assign) and len(small.targets) == 1:
         target, value = small.targets[0].target, small.value
-        return _code(target) == _code(value) and isinstance(value, (cst.Name, cst.Attribute, cst.Tuple))
+        return _code(target) == _code(value) and isinstance(
+            value, (cst.Name, cst.Attribute, cst.Tuple)
+        )
     return False
 
 
@@ -207,10 +220,13 @@ class _RemoveDefinitions(cst.CSTTransformer):
     def leave_SimpleStatementLine(self, original, updated: cst.SimpleStatementLine):
         small = updated.body[0] if len(updated.body) == 1 else None
         if isinstance(small, cst.Assign) and all(
-            isinstance(t.target, cst.Name) and t.target.value in self.names for t in small.targets
+            isinstance(t.target, cst.Name) and t.target.value in self.names
+            for t in small.targets
         ):
             info = self.ctx.statements.get(id(original))
-            self.removed.append((info.line, info.end_line) if info is not None else (0, -1))
+            self.removed.append(
+                (info.line, info.end_line) if info is not None else (0, -1)
+            )
             return cst.RemoveFromParent()
         return updated
 

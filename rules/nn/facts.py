@@ -11,6 +11,7 @@ taken to hold what the name holds elsewhere in the file (``def train(model)`` ne
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -21,8 +22,12 @@ from ...migrator.context import ModuleContext
 from .layers import CONTAINERS, MODE_DEPENDENT, canonical, is_layer
 
 AMBIGUOUS = "?"
+# Attributes of torch layers that MindSpore names otherwise, or lacks.
+RENAMED_ATTRIBUTES = frozenset({"weight", "bias", "running_mean", "running_var", "num_batches_tracked"})
 # Calls that return their receiver (for a Module): `Net().to(device)` is still a Net.
-PASS_THROUGH = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"})
+PASS_THROUGH = frozenset(
+    {"to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"}
+)
 _DEVICE_STRING = re.compile(r"^(cpu|cuda|mps|xpu|npu)(:\d+)?$")
 DATASET_BASES = frozenset(
     {
@@ -51,6 +56,14 @@ class Facts:
     devices: set[str] = field(default_factory=set)
     # Dataset subclasses -> number of values `__getitem__` returns (None when unknown).
     datasets: dict[str, int | None] = field(default_factory=dict)
+    # Element kinds of containers built from listed layers (`nn.Sequential(nn.Linear(..), nn.BatchNorm1d(..))`).
+    sequences: list[list[str]] = field(default_factory=list)
+    # Lines the nn rules have work on: attributes in RENAMED_ATTRIBUTES, `def forward`, and
+    # assignments that build a mode-dependent Module (`constructions`).
+    target_lines: list[int] = field(default_factory=list)
+    constructions: list[int] = field(default_factory=list)
+    # Whether the file freezes parameters (`requires_grad=False`, `.requires_grad_(False)`).
+    freezes: bool = False
 
     def attr(self, class_name: str, attribute: str) -> str | None:
         seen = set()
@@ -67,8 +80,37 @@ class Facts:
             stack.extend(info.bases)
         return None
 
+    def targets(self, first: int, last: int) -> bool:
+        """Whether lines first..last hold something the nn rules may rewrite."""
+        for lines in (self.target_lines, self.constructions):
+            i = bisect.bisect_left(lines, first)
+            if i < len(lines) and lines[i] <= last:
+                return True
+        return False
+
+    def attr_anywhere(self, attribute: str) -> str | None:
+        """The kind every Module class of the file that has ``attribute`` gives it, if they agree."""
+        kinds = {
+            self.attr(name, attribute)
+            for name, info in self.classes.items()
+            if attribute in info.attrs
+        }
+        return kinds.pop() if len(kinds) == 1 else None
+
     def is_module_kind(self, kind: str | None) -> bool:
-        return kind is not None and kind.startswith(("class:", "layer:", "list:"))
+        return kind is not None and kind.startswith(
+            ("class:", "layer:", "list:", "seq:")
+        )
+
+    def element(self, kind: str, index: int) -> str | None:
+        if kind.startswith("list:"):
+            return kind[5:]
+        if kind.startswith("seq:"):
+            elements = self.sequences[int(kind[4:])]
+            if -len(elements) <= index < len(elements):
+                found = elements[index]
+                return None if found == AMBIGUOUS else found
+        return None
 
     def mode_dependent(self, kind: str | None) -> bool:
         if kind is None:
@@ -78,6 +120,8 @@ class Facts:
             return info is not None and info.mode_dependent
         if kind.startswith("list:"):
             return self.mode_dependent(kind[5:])
+        if kind.startswith("seq:"):
+            return any(self.mode_dependent(k) for k in self.sequences[int(kind[4:])])
         return kind[6:] in MODE_DEPENDENT
 
     def has_buffers(self, kind: str | None) -> bool:
@@ -106,11 +150,15 @@ class _Analyser:
         self.aliases = aliases
         self.facts = Facts()
         self.bindings: dict[str, list[ast.AST | None]] = {}
+        self.class_defs: list[ast.ClassDef] = []
+        # Per class (innermost): the assignments and calls in its body, and what may make it
+        # mode-dependent (calls, `self.training`).
+        self.members: dict[str, list[ast.AST]] = {}
+        self.mode_nodes: dict[str, list[ast.AST]] = {}
 
     def run(self) -> Facts:
-        class_defs = [n for n in ast.walk(self.tree) if isinstance(n, ast.ClassDef)]
-        self._find_classes(class_defs)
-        self._collect_bindings()
+        self._scan()
+        self._find_classes(self.class_defs)
         # Kinds of names and attributes may depend on each other: iterate to a fixed point.
         for _ in range(4):
             names = self._name_kinds()
@@ -121,7 +169,65 @@ class _Analyser:
             self.facts.names = names
         self._mode_dependence()
         self._devices()
+        self.facts.constructions = sorted(
+            value.lineno
+            for name, values in self.bindings.items()
+            if self.facts.mode_dependent(self.facts.names.get(name))
+            for value in values
+            if value is not None
+        )
         return self.facts
+
+    def _scan(self) -> None:
+        """One pass over the tree: bindings, class members, and whether parameters are frozen."""
+        stack: list[tuple[ast.AST, str | None]] = [(self.tree, None)]
+        bind = self._bind
+        targets: list[int] = []
+        while stack:
+            node, owner = stack.pop()
+            kind = type(node)
+            if kind is ast.Assign:
+                for target in node.targets:
+                    bind(target, node.value)
+            elif kind is ast.AnnAssign or kind is ast.AugAssign:
+                if isinstance(node.target, ast.Name):
+                    bind(node.target, node.value if kind is ast.AnnAssign else None)
+            elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
+                bind(node.target, None)
+            elif kind is ast.withitem:
+                if node.optional_vars is not None:
+                    bind(node.optional_vars, None)
+            elif kind is ast.NamedExpr:
+                bind(node.target, node.value)
+            elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                self.bindings.setdefault(node.name, []).append(None)
+                if node.name == "forward":
+                    targets.append(node.lineno)
+            elif kind is ast.Attribute and node.attr in RENAMED_ATTRIBUTES:
+                targets.append(node.lineno)
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                for alias in node.names:
+                    self.bindings.setdefault((alias.asname or alias.name).split(".")[0], []).append(None)
+            if not self.facts.freezes and kind in (ast.keyword, ast.Assign, ast.Call) and _freezes(node):
+                self.facts.freezes = True
+            if owner is not None:
+                if kind in (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Call):
+                    self.members[owner].append(node)
+                if kind is ast.Call or (kind is ast.Attribute and node.attr == "training"):
+                    self.mode_nodes[owner].append(node)
+            if kind is ast.ClassDef:
+                self.class_defs.append(node)
+                owner = node.name
+                self.members.setdefault(owner, [])
+                self.mode_nodes.setdefault(owner, [])
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    stack.extend((v, owner) for v in value if isinstance(v, ast.AST))
+                elif isinstance(value, ast.AST) and value._fields:
+                    stack.append((value, owner))
+        self.class_defs.reverse()
+        self.facts.target_lines = sorted(set(targets))
 
     def _find_classes(self, class_defs: list[ast.ClassDef]) -> None:
         found = True
@@ -149,25 +255,6 @@ class _Analyser:
                     # Any class with __getitem__ feeds GeneratorDataset, with or without a base.
                     self.facts.datasets[node.name] = _getitem_arity(node)
 
-    def _collect_bindings(self) -> None:
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    self._bind(target, node.value)
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
-                self._bind(node.target, getattr(node, "value", None) if isinstance(node, ast.AnnAssign) else None)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                self._bind(node.target, None)
-            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-                self._bind(node.optional_vars, None)
-            elif isinstance(node, ast.NamedExpr):
-                self._bind(node.target, node.value)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.bindings.setdefault(node.name, []).append(None)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                for alias in node.names:
-                    self.bindings.setdefault((alias.asname or alias.name).split(".")[0], []).append(None)
-
     def _bind(self, target: ast.AST, value: ast.AST | None) -> None:
         if isinstance(target, ast.Name):
             self.bindings.setdefault(target.id, []).append(value)
@@ -188,25 +275,41 @@ class _Analyser:
     def _attr_kinds(self, node: ast.ClassDef) -> dict[str, str]:
         kinds: dict[str, str] = {}
         info = self.facts.classes[node.name]
-        for sub in _walk_class(node):
+        for sub in self.members.get(node.name, ()):
             targets: list[tuple[str, ast.AST | None]] = []
             if isinstance(sub, ast.Assign):
                 for target in sub.targets:
                     targets.extend(_self_attrs(target, sub.value))
             elif isinstance(sub, (ast.AnnAssign, ast.AugAssign)):
                 targets.extend(_self_attrs(sub.target, None))
-            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.args:
+            elif (
+                isinstance(sub, ast.Call)
+                and isinstance(sub.func, ast.Attribute)
+                and sub.args
+            ):
                 key = sub.args[0]
-                literal = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+                literal = (
+                    key.value
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str)
+                    else None
+                )
                 if sub.func.attr == "register_buffer" and literal:
                     info.buffers.add(literal)
                     targets.append((literal, None))
-                elif sub.func.attr in ("add_module", "register_module", "register_parameter") and literal:
-                    targets.append((literal, sub.args[1] if len(sub.args) > 1 else None))
+                elif (
+                    sub.func.attr
+                    in ("add_module", "register_module", "register_parameter")
+                    and literal
+                ):
+                    targets.append(
+                        (literal, sub.args[1] if len(sub.args) > 1 else None)
+                    )
             for attribute, value in targets:
                 kind = self.kind(value) if value is not None else None
                 previous = kinds.get(attribute)
-                kinds[attribute] = kind or AMBIGUOUS if previous in (None, kind) else AMBIGUOUS
+                kinds[attribute] = (
+                    kind or AMBIGUOUS if previous in (None, kind) else AMBIGUOUS
+                )
         return kinds
 
     def kind(self, value: ast.AST) -> str | None:
@@ -216,8 +319,15 @@ class _Analyser:
             if qualified is not None and is_layer(qualified):
                 qualified = canonical(qualified)
                 if qualified in CONTAINERS and qualified != "torch.nn.ModuleDict":
-                    element = self._uniform(value.args[0] if len(value.args) == 1 and qualified == "torch.nn.ModuleList" else value.args)
-                    return "list:" + element if element else "layer:" + qualified
+                    elements = (
+                        value.args[0]
+                        if len(value.args) == 1 and qualified == "torch.nn.ModuleList"
+                        else value.args
+                    )
+                    element = self._uniform(elements)
+                    if element:
+                        return "list:" + element
+                    return self._sequence(elements) or "layer:" + qualified
                 return "layer:" + qualified
             if isinstance(func, ast.Name) and func.id in self.facts.classes:
                 return "class:" + func.id
@@ -229,9 +339,29 @@ class _Analyser:
             return None
         if isinstance(value, ast.Name):
             return self.facts.names.get(value.id)
-        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+        if (
+            isinstance(value, ast.Attribute)
+            and isinstance(value.value, ast.Name)
+            and value.value.id == "self"
+        ):
             return None
         return None
+
+    def _sequence(self, elements) -> str | None:
+        """`seq:<n>` for a container of literal elements, the n-th entry of Facts.sequences."""
+        if isinstance(elements, (ast.List, ast.Tuple)):
+            elements = elements.elts
+        if (
+            not isinstance(elements, list)
+            or not elements
+            or any(isinstance(e, ast.Starred) for e in elements)
+        ):
+            return None
+        kinds = [self.kind(e) or AMBIGUOUS for e in elements]
+        if kinds in self.facts.sequences:
+            return f"seq:{self.facts.sequences.index(kinds)}"
+        self.facts.sequences.append(kinds)
+        return f"seq:{len(self.facts.sequences) - 1}"
 
     def _uniform(self, elements) -> str | None:
         if isinstance(elements, (ast.ListComp, ast.GeneratorExp)):
@@ -250,13 +380,18 @@ class _Analyser:
             for info in self.facts.classes.values():
                 if info.mode_dependent:
                     continue
-                if any(self.facts.classes.get(b, ModuleClass("", [])).mode_dependent for b in info.bases) or any(
-                    self._mode_node(n) for n in _walk_class(info.node)
-                ):
+                if any(
+                    self.facts.classes.get(b, ModuleClass("", [])).mode_dependent
+                    for b in info.bases
+                ) or any(self._mode_node(n) for n in self.mode_nodes.get(info.name, ())):
                     info.mode_dependent = changed = True
 
     def _mode_node(self, node: ast.AST) -> bool:
-        if isinstance(node, ast.Attribute) and node.attr == "training" and isinstance(node.value, ast.Name):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "training"
+            and isinstance(node.value, ast.Name)
+        ):
             return node.value.id == "self"
         if isinstance(node, ast.Call):
             qualified = _qualified(node.func, self.aliases)
@@ -268,7 +403,9 @@ class _Analyser:
 
     def _devices(self) -> None:
         for name, values in self.bindings.items():
-            if values and all(v is not None and self.device_expression(v) for v in values):
+            if values and all(
+                v is not None and self.device_expression(v) for v in values
+            ):
                 self.facts.devices.add(name)
 
     def device_expression(self, node: ast.AST) -> bool:
@@ -277,23 +414,40 @@ class _Analyser:
         if isinstance(node, ast.Call):
             return _qualified(node.func, self.aliases) == "torch.device"
         if isinstance(node, ast.IfExp):
-            return self.device_expression(node.body) and self.device_expression(node.orelse)
+            return self.device_expression(node.body) and self.device_expression(
+                node.orelse
+            )
         if isinstance(node, ast.Name):
             return node.id in self.facts.devices
         return False
 
 
-def _walk_class(node: ast.ClassDef):
-    """Every node of a class body, not entering nested classes."""
-    stack = list(node.body)
-    while stack:
-        sub = stack.pop()
-        yield sub
-        stack.extend(c for c in ast.iter_child_nodes(sub) if not isinstance(c, ast.ClassDef))
+def _freezes(node: ast.AST) -> bool:
+    false = lambda value: isinstance(value, ast.Constant) and value.value is False
+    if isinstance(node, ast.keyword):
+        return node.arg == "requires_grad" and false(node.value)
+    if isinstance(node, ast.Assign):
+        return false(node.value) and any(
+            isinstance(t, ast.Attribute) and t.attr == "requires_grad"
+            for t in node.targets
+        )
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "requires_grad_"
+    ):
+        return bool(node.args) and false(node.args[0])
+    return False
 
 
-def _self_attrs(target: ast.AST, value: ast.AST | None) -> list[tuple[str, ast.AST | None]]:
-    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+def _self_attrs(
+    target: ast.AST, value: ast.AST | None
+) -> list[tuple[str, ast.AST | None]]:
+    if (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ):
         return [(target.attr, value)]
     if isinstance(target, (ast.Tuple, ast.List)):
         return [pair for element in target.elts for pair in _self_attrs(element, None)]
@@ -301,7 +455,9 @@ def _self_attrs(target: ast.AST, value: ast.AST | None) -> list[tuple[str, ast.A
 
 
 def _defines(node: ast.ClassDef, method: str) -> bool:
-    return any(isinstance(item, ast.FunctionDef) and item.name == method for item in node.body)
+    return any(
+        isinstance(item, ast.FunctionDef) and item.name == method for item in node.body
+    )
 
 
 def _getitem_arity(node: ast.ClassDef) -> int | None:
@@ -311,12 +467,22 @@ def _getitem_arity(node: ast.ClassDef) -> int | None:
             for sub in ast.walk(item):
                 if isinstance(sub, ast.Return):
                     value = sub.value
-                    if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+                    if isinstance(value, ast.Tuple) and not any(
+                        isinstance(e, ast.Starred) for e in value.elts
+                    ):
                         arities.add(len(value.elts))
-                    elif value is None or isinstance(value, (ast.Dict, ast.DictComp, ast.Tuple, ast.List)):
+                    elif value is None or isinstance(
+                        value, (ast.Dict, ast.DictComp, ast.Tuple, ast.List)
+                    ):
                         arities.add(None)
                     else:
-                        arities.add(1 if isinstance(value, (ast.Call, ast.Subscript, ast.Name, ast.BinOp)) else None)
+                        arities.add(
+                            1
+                            if isinstance(
+                                value, (ast.Call, ast.Subscript, ast.Name, ast.BinOp)
+                            )
+                            else None
+                        )
             return arities.pop() if len(arities) == 1 else None
     return None
 
@@ -327,23 +493,66 @@ def analyse(tree: ast.Module, aliases: dict[str, str]) -> Facts:
 
 
 # -- kinds of LibCST expressions ------------------------------------------------------------
-def cst_kind(node: cst.BaseExpression, known: Facts, current_class: str | None) -> str | None:
-    """The kind of a LibCST expression: `self.bn`, `model.encoder.norm`, `self.layers[0]`."""
+def cst_kind(
+    node: cst.BaseExpression, known: Facts, current_class: str | None, guess=None
+) -> str | None:
+    """The kind of a LibCST expression: `self.bn`, `model.encoder.norm`, `self.layers[0]`.
+
+    ``guess(name)`` says whether a name of unknown kind may be taken to hold one of the file's
+    Module classes: `model.emb` then has the kind every class with an `emb` attribute gives it."""
     if isinstance(node, cst.Name):
         if node.value == "self" and current_class is not None:
             return "class:" + current_class
         return known.names.get(node.value)
     if isinstance(node, cst.Attribute):
-        outer = cst_kind(node.value, known, current_class)
+        outer = cst_kind(node.value, known, current_class, guess)
         if outer is not None and outer.startswith("class:"):
             return known.attr(outer[6:], node.attr.value)
+        root = node.value
+        if (
+            outer is None
+            and guess is not None
+            and isinstance(root, cst.Name)
+            and root.value not in known.names
+            and guess(root.value)
+        ):
+            return known.attr_anywhere(node.attr.value)
         return None
     if isinstance(node, cst.Subscript):
-        outer = cst_kind(node.value, known, current_class)
-        return outer[5:] if outer is not None and outer.startswith("list:") else None
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in PASS_THROUGH:
+        outer = cst_kind(node.value, known, current_class, guess)
+        if (
+            outer is None
+            or len(node.slice) != 1
+            or not isinstance(node.slice[0].slice, cst.Index)
+        ):
+            return None
+        index = _literal_int(node.slice[0].slice.value)
+        if outer.startswith("list:"):
+            return outer[5:]
+        return known.element(outer, index) if index is not None else None
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value in PASS_THROUGH
+    ):
         inner = cst_kind(node.func.value, known, current_class)
         return inner if known.is_module_kind(inner) else None
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in known.classes:
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value in known.classes
+    ):
         return "class:" + node.func.value
+    return None
+
+
+def _literal_int(node: cst.BaseExpression) -> int | None:
+    if isinstance(node, cst.Integer):
+        return int(node.value)
+    if (
+        isinstance(node, cst.UnaryOperation)
+        and isinstance(node.operator, cst.Minus)
+        and isinstance(node.expression, cst.Integer)
+    ):
+        return -int(node.expression.value)
     return None

@@ -33,10 +33,21 @@ NO_COUNTERPART: dict[str, str] = {
 # Layers whose output depends on train/eval mode.
 MODE_DEPENDENT = frozenset(
     "torch.nn." + name
-    for name in (
-        "BatchNorm1d BatchNorm2d BatchNorm3d SyncBatchNorm LazyBatchNorm1d LazyBatchNorm2d "
-        "LazyBatchNorm3d Dropout Dropout1d Dropout2d Dropout3d AlphaDropout FeatureAlphaDropout"
-    ).split()
+    for name in [
+        "BatchNorm1d",
+        "BatchNorm2d",
+        "BatchNorm3d",
+        "SyncBatchNorm",
+        "LazyBatchNorm1d",
+        "LazyBatchNorm2d",
+        "LazyBatchNorm3d",
+        "Dropout",
+        "Dropout1d",
+        "Dropout2d",
+        "Dropout3d",
+        "AlphaDropout",
+        "FeatureAlphaDropout",
+    ]
 )
 
 # Containers: torch name -> MindSpore name.
@@ -48,7 +59,12 @@ CONTAINERS = {
 
 # Names under torch.nn that are not Module classes.
 NOT_MODULES = frozenset(
-    {"torch.nn.Parameter", "torch.nn.Buffer", "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer"}
+    {
+        "torch.nn.Parameter",
+        "torch.nn.Buffer",
+        "torch.nn.UninitializedParameter",
+        "torch.nn.UninitializedBuffer",
+    }
 )
 
 

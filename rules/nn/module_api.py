@@ -29,6 +29,18 @@ NAMED = define(
     "Filter with `if p.requires_grad`, or iterate `net.trainable_params()` for the trainable ones.",
     severity=WARNING,
 )
+FROZEN = define(
+    "TM938",
+    "trainable_params() leaves out frozen parameters",
+    "Reports `parameters()` converted to `trainable_params()` in a file that freezes parameters "
+    "(`requires_grad=False`): torch's `parameters()` still yields them, MindSpore's "
+    "`trainable_params()` does not.",
+    "Optimizers get the same updates either way (a frozen parameter has no gradient), but code that "
+    "counts or re-enables parameters sees fewer of them.",
+    "`net.get_parameters()` yields every Parameter, including BatchNorm statistics and buffers; "
+    "`net.untrainable_params()` the frozen ones.",
+    severity=WARNING,
+)
 MODE = define(
     "TM308",
     "train()/eval() become set_train(); a new Module starts in training mode",
@@ -83,7 +95,7 @@ class ParametersRule(Rule):
     order = 50
     methods = frozenset({"parameters", "named_parameters", "train", "eval"})
     torch_only_methods = frozenset({"named_parameters", "eval"})
-    extra = (GUESS, NAMED, MODE)
+    extra = (GUESS, NAMED, MODE, FROZEN)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         func = updated.func
@@ -97,22 +109,43 @@ class ParametersRule(Rule):
         if certainty is None:
             return updated
         if name == "parameters":
-            new = updated.with_changes(func=func.with_changes(attr=cst.Name("trainable_params")))
+            new = updated.with_changes(
+                func=func.with_changes(attr=cst.Name("trainable_params"))
+            )
             rule = "TM305"
+            if facts(ctx).freezes:
+                ctx.report(
+                    "TM938",
+                    "`trainable_params()` leaves out the parameters this file freezes",
+                    FROZEN.use_instead,
+                    severity=WARNING,
+                )
         elif name == "named_parameters":
             new = self._named(updated, ctx)
             if new is None:
                 return updated
             rule = "TM305"
-            if certainty == KNOWN and facts(ctx).has_buffers(receiver_kind(receiver, ctx)):
-                ctx.report("TM933", "`parameters_and_names()` also yields the non-trainable statistics and buffers", NAMED.use_instead, severity=WARNING)
+            if certainty == KNOWN and facts(ctx).has_buffers(
+                receiver_kind(receiver, ctx)
+            ):
+                ctx.report(
+                    "TM933",
+                    "`parameters_and_names()` also yields the non-trainable statistics and buffers",
+                    NAMED.use_instead,
+                    severity=WARNING,
+                )
         else:
             new = self._mode(updated, name)
             if new is None:
                 return updated
             rule = "TM308"
         if certainty == GUESSED:
-            ctx.report("TM932", f"`.{name}()` converted on a receiver taken to be a Module from its name", GUESS.use_instead, severity=WARNING)
+            ctx.report(
+                "TM932",
+                f"`.{name}()` converted on a receiver taken to be a Module from its name",
+                GUESS.use_instead,
+                severity=WARNING,
+            )
         ctx.applied.add(rule)
         return new
 
@@ -120,24 +153,38 @@ class ParametersRule(Rule):
         renames = {"prefix": "name_prefix", "recurse": "expand"}
         args = []
         for arg in call.args:
-            if arg.star or (arg.keyword is not None and arg.keyword.value not in renames):
+            if arg.star or (
+                arg.keyword is not None and arg.keyword.value not in renames
+            ):
                 return None
             if arg.keyword is not None:
                 arg = arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
             args.append(arg)
-        return call.with_changes(func=call.func.with_changes(attr=cst.Name("parameters_and_names")), args=args)
+        return call.with_changes(
+            func=call.func.with_changes(attr=cst.Name("parameters_and_names")),
+            args=args,
+        )
 
     def _mode(self, call: cst.Call, name: str) -> cst.Call | None:
-        positional, keywords = split_args(call)
+        _, keywords = split_args(call)
         if name == "eval":
             if call.args:
                 return None
             args = [cst.Arg(cst.Name("False"))]
         else:
-            if len(call.args) > 1 or set(keywords) - {"mode"} or any(a.star for a in call.args):
+            if (
+                len(call.args) > 1
+                or set(keywords) - {"mode"}
+                or any(a.star for a in call.args)
+            ):
                 return None
-            args = [a.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT) for a in call.args]
-        return call.with_changes(func=call.func.with_changes(attr=cst.Name("set_train")), args=args)
+            args = [
+                a.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
+                for a in call.args
+            ]
+        return call.with_changes(
+            func=call.func.with_changes(attr=cst.Name("set_train")), args=args
+        )
 
 
 def with_set_train(body: list, ctx: ModuleContext) -> list | None:
@@ -154,7 +201,9 @@ def with_set_train(body: list, ctx: ModuleContext) -> list | None:
         following = body[index + 1] if index + 1 < len(body) else None
         if following is not None and _sets_mode(following, target):
             continue
-        line = cst.SimpleStatementLine([cst.Expr(method(cst.Name(target), "set_train"))])
+        line = cst.SimpleStatementLine(
+            [cst.Expr(method(cst.Name(target), "set_train"))]
+        )
         ctx.copy_position(line, statement)
         out.append(line)
         added = True
@@ -167,18 +216,30 @@ def _constructed(statement: cst.CSTNode, known) -> str | None:
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
     small = statement.body[0]
-    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+    if not (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
         return None
     target = small.targets[0].target.value
     kind = known.names.get(target)
-    if kind is None or not known.mode_dependent(kind) or not _constructs(small.value, known):
+    if (
+        kind is None
+        or not known.mode_dependent(kind)
+        or not _constructs(small.value, known)
+    ):
         return None
     return target
 
 
 def _constructs(value: cst.BaseExpression, known) -> bool:
     """`Net(...)`, `nn.Sequential(...)`, `Net().to(device)`: an expression that builds a Module."""
-    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in ("to", "cuda", "cpu", "float", "double"):
+    while (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in ("to", "cuda", "cpu", "float", "double")
+    ):
         value = value.func.value
     if not isinstance(value, cst.Call):
         return False
@@ -201,4 +262,3 @@ def _sets_mode(statement: cst.CSTNode, target: str) -> bool:
         and isinstance(func.value, cst.Name)
         and func.value.value == target
     )
-

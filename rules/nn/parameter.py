@@ -101,17 +101,23 @@ class ParameterRule(Rule):
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         if ctx.qualname(original.func) in PARAMETER_NAMES:
             if not original.args:
-                ctx.report("TM931", "`nn.Parameter()` without data", BUFFER_REPORT.use_instead)
+                ctx.report(
+                    "TM931", "`nn.Parameter()` without data", BUFFER_REPORT.use_instead
+                )
                 return updated
             args = [
-                a.with_changes(keyword=cst.Name("default_input")) if a.keyword is not None and a.keyword.value == "data" else a
+                a.with_changes(keyword=cst.Name("default_input"))
+                if a.keyword is not None and a.keyword.value == "data"
+                else a
                 for a in updated.args
             ]
             return updated.with_changes(args=args)
         return updated
 
     # register_buffer is a statement of its own in practice; as a value it is reported.
-    def leave_SimpleStatementLine(self, original, updated: cst.SimpleStatementLine, ctx: ModuleContext):
+    def leave_SimpleStatementLine(
+        self, original, updated: cst.SimpleStatementLine, ctx: ModuleContext
+    ):
         body = []
         changed = False
         for small in updated.body:
@@ -124,31 +130,54 @@ class ParameterRule(Rule):
                 body.append(small)
         return updated.with_changes(body=body) if changed else updated
 
-    def _buffer(self, call: cst.Call, ctx: ModuleContext) -> cst.BaseSmallStatement | None:
+    def _buffer(
+        self, call: cst.Call, ctx: ModuleContext
+    ) -> cst.BaseSmallStatement | None:
         func = call.func
         if not isinstance(func, cst.Attribute) or func.attr.value != "register_buffer":
             return None
         owner = func.value
         positional, keywords = split_args(call)
         values = positional + [keywords[k] for k in ("name", "tensor") if k in keywords]
-        if len(values) != 2 or any(a.star for a in call.args) or set(keywords) - {"name", "tensor", "persistent"}:
+        if (
+            len(values) != 2
+            or any(a.star for a in call.args)
+            or set(keywords) - {"name", "tensor", "persistent"}
+        ):
             return None
         name_arg, tensor_arg = values[0].value, values[1].value
         if isinstance(tensor_arg, cst.Name) and tensor_arg.value == "None":
-            ctx.report("TM931", "`register_buffer` with a `None` value", BUFFER_REPORT.use_instead)
+            ctx.report(
+                "TM931",
+                "`register_buffer` with a `None` value",
+                BUFFER_REPORT.use_instead,
+            )
             return None
-        persistent = literal_bool(keywords["persistent"].value) if "persistent" in keywords else True
+        persistent = (
+            literal_bool(keywords["persistent"].value)
+            if "persistent" in keywords
+            else True
+        )
         if persistent is None:
-            ctx.report("TM931", "`register_buffer` with a computed `persistent=`", BUFFER_REPORT.use_instead)
+            ctx.report(
+                "TM931",
+                "`register_buffer` with a computed `persistent=`",
+                BUFFER_REPORT.use_instead,
+            )
             return None
-        if not (isinstance(owner, cst.Name) and owner.value == "self" and current_class(ctx)):
+        if not (
+            isinstance(owner, cst.Name) and owner.value == "self" and current_class(ctx)
+        ):
             return None
         value = tensor_arg
         if persistent:
             value = cst.Call(
                 func=ctx.name("mindspore.Parameter"),
                 args=[
-                    cst.Arg(value=tensor_arg, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                    cst.Arg(
+                        value=tensor_arg,
+                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                    ),
                     keyword("requires_grad", cst.Name("False")),
                 ],
             )
@@ -161,8 +190,14 @@ class ParameterRule(Rule):
             cst.Call(
                 func=cst.Name("setattr"),
                 args=[
-                    cst.Arg(owner, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                    cst.Arg(name_arg, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                    cst.Arg(
+                        owner,
+                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                    ),
+                    cst.Arg(
+                        name_arg,
+                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                    ),
                     cst.Arg(value),
                 ],
             )

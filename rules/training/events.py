@@ -17,8 +17,16 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from .facts import ModuleFacts, _looks_like_optimizer
 
-CLIP_NORM = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm", "torch.nn.utils.clip_grad.clip_grad_norm_"})
-CLIP_VALUE = frozenset({"torch.nn.utils.clip_grad_value_", "torch.nn.utils.clip_grad.clip_grad_value_"})
+CLIP_NORM = frozenset(
+    {
+        "torch.nn.utils.clip_grad_norm_",
+        "torch.nn.utils.clip_grad_norm",
+        "torch.nn.utils.clip_grad.clip_grad_norm_",
+    }
+)
+CLIP_VALUE = frozenset(
+    {"torch.nn.utils.clip_grad_value_", "torch.nn.utils.clip_grad.clip_grad_value_"}
+)
 READS = frozenset({"step", "scaler_step", "manual"})
 TRANSFORMS = frozenset({"clip_norm", "clip_value", "unscale"})
 
@@ -27,7 +35,9 @@ TRANSFORMS = frozenset({"clip_norm", "clip_value", "unscale"})
 class Event:
     kind: str
     stmt: cst.CSTNode
-    target: str | None = None  # the optimizer (or model, for model.zero_grad / clipping / manual updates)
+    target: str | None = (
+        None  # the optimizer (or model, for model.zero_grad / clipping / manual updates)
+    )
     loss: cst.BaseExpression | None = None  # what backward() differentiates
     inner_loss: cst.BaseExpression | None = None  # the loss inside scaler.scale(...)
     scaler: str | None = None
@@ -44,16 +54,24 @@ def _single(stmt: cst.CSTNode) -> cst.BaseSmallStatement | None:
     return None
 
 
-def _call_of(small: cst.BaseSmallStatement | None) -> tuple[cst.Call | None, cst.BaseAssignTargetExpression | None]:
+def _call_of(
+    small: cst.BaseSmallStatement | None,
+) -> tuple[cst.Call | None, cst.BaseAssignTargetExpression | None]:
     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
         return small.value, None
-    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call):
+    if (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.value, cst.Call)
+    ):
         return small.value, small.targets[0].target
     return None, None
 
 
 def is_scaler(name: str | None, facts: ModuleFacts) -> bool:
-    return name is not None and (name in facts.scalers or "scaler" in name.rsplit(".", 1)[-1].lower())
+    return name is not None and (
+        name in facts.scalers or "scaler" in name.rsplit(".", 1)[-1].lower()
+    )
 
 
 def is_scheduler(name: str, facts: ModuleFacts) -> bool:
@@ -61,7 +79,9 @@ def is_scheduler(name: str, facts: ModuleFacts) -> bool:
 
 
 def is_optimizer(name: str, facts: ModuleFacts) -> bool:
-    return name in facts.optimizers or (_looks_like_optimizer(name) and not is_scheduler(name, facts))
+    return name in facts.optimizers or (
+        _looks_like_optimizer(name) and not is_scheduler(name, facts)
+    )
 
 
 def event_of(stmt: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts) -> Event | None:
@@ -74,7 +94,13 @@ def event_of(stmt: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts) -> Event
     qualified = ctx.qualname(func)
     if qualified in CLIP_NORM or qualified in CLIP_VALUE:
         model = _parameters_owner(call.args[0].value, ctx) if call.args else None
-        return Event("clip_norm" if qualified in CLIP_NORM else "clip_value", stmt, model, call=call, assign_to=target)
+        return Event(
+            "clip_norm" if qualified in CLIP_NORM else "clip_value",
+            stmt,
+            model,
+            call=call,
+            assign_to=target,
+        )
     if not isinstance(func, cst.Attribute) or qualified is not None:
         return None
     attr = func.attr.value
@@ -91,7 +117,9 @@ def event_of(stmt: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts) -> Event
     if attr == "update" and is_scaler(receiver, facts) and not call.args:
         return Event("scaler_update", stmt, None, scaler=receiver, call=call)
     if attr == "unscale_" and is_scaler(receiver, facts) and len(call.args) == 1:
-        return Event("unscale", stmt, ctx.dotted(call.args[0].value), scaler=receiver, call=call)
+        return Event(
+            "unscale", stmt, ctx.dotted(call.args[0].value), scaler=receiver, call=call
+        )
     if attr == "step" and is_optimizer(receiver, facts):
         if call.args:
             return Event("closure_step", stmt, receiver, call=call)
@@ -99,7 +127,13 @@ def event_of(stmt: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts) -> Event
     return None
 
 
-def _backward(stmt, call: cst.Call, receiver: cst.BaseExpression, ctx: ModuleContext, facts: ModuleFacts) -> Event:
+def _backward(
+    stmt,
+    call: cst.Call,
+    receiver: cst.BaseExpression,
+    ctx: ModuleContext,
+    facts: ModuleFacts,
+) -> Event:
     retain = False
     for arg in call.args:
         keyword = arg.keyword.value if arg.keyword else None
@@ -109,18 +143,43 @@ def _backward(stmt, call: cst.Call, receiver: cst.BaseExpression, ctx: ModuleCon
         return Event("backward_other", stmt, call=call, loss=receiver)
     inner = None
     scaler = None
-    if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) and receiver.func.attr.value == "scale":
+    if (
+        isinstance(receiver, cst.Call)
+        and isinstance(receiver.func, cst.Attribute)
+        and receiver.func.attr.value == "scale"
+    ):
         name = ctx.dotted(receiver.func.value)
-        if is_scaler(name, facts) and len(receiver.args) == 1 and receiver.args[0].keyword is None:
+        if (
+            is_scaler(name, facts)
+            and len(receiver.args) == 1
+            and receiver.args[0].keyword is None
+        ):
             inner, scaler = receiver.args[0].value, name
-    return Event("backward", stmt, call=call, loss=receiver, inner_loss=inner, scaler=scaler, retain_graph=retain)
+    return Event(
+        "backward",
+        stmt,
+        call=call,
+        loss=receiver,
+        inner_loss=inner,
+        scaler=scaler,
+        retain_graph=retain,
+    )
 
 
 def _parameters_owner(expr: cst.BaseExpression, ctx: ModuleContext) -> str | None:
     """``M`` for ``M.parameters()`` (also inside ``list(...)``)."""
-    if isinstance(expr, cst.Call) and ctx.dotted(expr.func) == "list" and len(expr.args) == 1:
+    if (
+        isinstance(expr, cst.Call)
+        and ctx.dotted(expr.func) == "list"
+        and len(expr.args) == 1
+    ):
         expr = expr.args[0].value
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "parameters" and not expr.args:
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value in ("parameters", "trainable_params")
+        and not expr.args
+    ):
         return ctx.dotted(expr.func.value)
     return None
 
@@ -144,14 +203,30 @@ def manual_update_of(stmt: cst.CSTNode, ctx: ModuleContext) -> Event | None:
     """``for p in M.parameters(): p.data.add_(p.grad, alpha=-lr)`` (optionally under ``torch.no_grad()``)."""
     loop = stmt
     wrapped = False
-    if isinstance(stmt, cst.With) and len(stmt.items) == 1 and isinstance(stmt.body, cst.IndentedBlock) and len(stmt.body.body) == 1:
+    if (
+        isinstance(stmt, cst.With)
+        and len(stmt.items) == 1
+        and isinstance(stmt.body, cst.IndentedBlock)
+        and len(stmt.body.body) == 1
+    ):
         item = stmt.items[0].item
-        if ctx.qualname(item.func if isinstance(item, cst.Call) else item) in ("torch.no_grad", "torch.inference_mode"):
+        if ctx.qualname(item.func if isinstance(item, cst.Call) else item) in (
+            "torch.no_grad",
+            "torch.inference_mode",
+        ):
             loop, wrapped = stmt.body.body[0], True
-    if not isinstance(loop, cst.For) or not isinstance(loop.target, cst.Name) or loop.orelse is not None:
+    if (
+        not isinstance(loop, cst.For)
+        or not isinstance(loop.target, cst.Name)
+        or loop.orelse is not None
+    ):
         return None
     model = _parameters_owner(loop.iter, ctx)
-    if model is None or not isinstance(loop.body, cst.IndentedBlock) or not mentions_grad(loop.body):
+    if (
+        model is None
+        or not isinstance(loop.body, cst.IndentedBlock)
+        or not mentions_grad(loop.body)
+    ):
         return None
     param = loop.target.value
     updates: list[cst.BaseExpression] = []
@@ -169,7 +244,12 @@ def manual_update_of(stmt: cst.CSTNode, ctx: ModuleContext) -> Event | None:
         updates.append(new)
     if not updates:
         return None
-    return Event("manual", stmt, model, detail={"param": param, "updates": updates, "reset": reset, "wrapped": wrapped})
+    return Event(
+        "manual",
+        stmt,
+        model,
+        detail={"param": param, "updates": updates, "reset": reset, "wrapped": wrapped},
+    )
 
 
 def _is_param(node: cst.BaseExpression, param: str) -> bool:
@@ -182,17 +262,30 @@ def _is_param(node: cst.BaseExpression, param: str) -> bool:
 def _is_grad_reset(small, param: str, ctx: ModuleContext) -> bool:
     if isinstance(small, cst.Assign) and len(small.targets) == 1:
         target = small.targets[0].target
-        return _is_grad(target, param) and isinstance(small.value, cst.Name) and small.value.value == "None"
+        return (
+            _is_grad(target, param)
+            and isinstance(small.value, cst.Name)
+            and small.value.value == "None"
+        )
     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
         func = small.value.func
-        return isinstance(func, cst.Attribute) and func.attr.value == "zero_" and _is_grad(func.value, param)
+        return (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "zero_"
+            and _is_grad(func.value, param)
+        )
     return False
 
 
 def _is_grad(node, param: str) -> bool:
     if isinstance(node, cst.Attribute) and node.attr.value == "data":
         node = node.value
-    return isinstance(node, cst.Attribute) and node.attr.value == "grad" and isinstance(node.value, cst.Name) and node.value.value == param
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == "grad"
+        and isinstance(node.value, cst.Name)
+        and node.value.value == param
+    )
 
 
 class _Substitute(cst.CSTTransformer):
@@ -206,12 +299,18 @@ class _Substitute(cst.CSTTransformer):
             return cst.Name(self.grad)
         if original.attr.value == "grad":
             self.ok = False
-        if original.attr.value == "data" and isinstance(updated.value, cst.Name) and updated.value.value == self.param:
+        if (
+            original.attr.value == "data"
+            and isinstance(updated.value, cst.Name)
+            and updated.value.value == self.param
+        ):
             return updated.value
         return updated
 
 
-def substitute(expr: cst.BaseExpression, param: str, grad: str) -> cst.BaseExpression | None:
+def substitute(
+    expr: cst.BaseExpression, param: str, grad: str
+) -> cst.BaseExpression | None:
     visitor = _Substitute(param, grad)
     new = expr.visit(visitor)
     return new if visitor.ok else None
@@ -227,7 +326,10 @@ def _update_value(small, param: str, ctx: ModuleContext) -> cst.BaseExpression |
             return None
         method = func.attr.value
         positional = [a.value for a in call.args if a.keyword is None]
-        alpha = next((a.value for a in call.args if a.keyword and a.keyword.value == "alpha"), None)
+        alpha = next(
+            (a.value for a in call.args if a.keyword and a.keyword.value == "alpha"),
+            None,
+        )
         if method in ("add_", "sub_") and len(positional) == 2 and alpha is None:
             alpha, other = positional  # the deprecated add_(scalar, tensor) form
         elif method in ("add_", "sub_") and len(positional) == 1:
@@ -238,19 +340,33 @@ def _update_value(small, param: str, ctx: ModuleContext) -> cst.BaseExpression |
         if other is None:
             return None
         return _combine(p, "+" if method == "add_" else "-", other, alpha)
-    if isinstance(small, cst.AugAssign) and _is_param(small.target, param) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
+    if (
+        isinstance(small, cst.AugAssign)
+        and _is_param(small.target, param)
+        and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign))
+    ):
         other = substitute(small.value, param, "__grad__")
         if other is None:
             return None
-        return _combine(p, "+" if isinstance(small.operator, cst.AddAssign) else "-", other, None)
-    if isinstance(small, cst.Assign) and len(small.targets) == 1 and _is_param(small.targets[0].target, param):
+        return _combine(
+            p, "+" if isinstance(small.operator, cst.AddAssign) else "-", other, None
+        )
+    if (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and _is_param(small.targets[0].target, param)
+    ):
         return substitute(small.value, param, "__grad__")
     return None
 
 
-def _combine(p: cst.Name, sign: str, other: cst.BaseExpression, alpha: cst.BaseExpression | None) -> cst.BaseExpression:
+def _combine(
+    p: cst.Name, sign: str, other: cst.BaseExpression, alpha: cst.BaseExpression | None
+) -> cst.BaseExpression:
     if alpha is not None:
-        if isinstance(alpha, cst.UnaryOperation) and isinstance(alpha.operator, cst.Minus):
+        if isinstance(alpha, cst.UnaryOperation) and isinstance(
+            alpha.operator, cst.Minus
+        ):
             sign = "-" if sign == "+" else "+"
             alpha = alpha.expression
         other = cst.BinaryOperation(_paren(alpha), cst.Multiply(), _paren(other))
@@ -261,7 +377,19 @@ def _combine(p: cst.Name, sign: str, other: cst.BaseExpression, alpha: cst.BaseE
 
 
 def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(expr, (cst.BinaryOperation, cst.BooleanOperation, cst.UnaryOperation, cst.IfExp, cst.Lambda)) and not expr.lpar:
+    if (
+        isinstance(
+            expr,
+            (
+                cst.BinaryOperation,
+                cst.BooleanOperation,
+                cst.UnaryOperation,
+                cst.IfExp,
+                cst.Lambda,
+            ),
+        )
+        and not expr.lpar
+    ):
         return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return expr
 

@@ -68,7 +68,9 @@ MANUAL_WHAT = (
     "`for p, grad in zip(model.trainable_params(), grads): ops.assign(p, p - lr * grad)`."
 )
 MANUAL_WHY = "MindSpore parameters have no `.grad`; the gradients come in the order of the weights given to `value_and_grad`."
-MANUAL_USE = "`for p, g in zip(model.trainable_params(), grads): ops.assign(p, p - lr * g)`."
+MANUAL_USE = (
+    "`for p, g in zip(model.trainable_params(), grads): ops.assign(p, p - lr * g)`."
+)
 
 _LOOP = """import torch
 

@@ -8,34 +8,160 @@ from dataclasses import dataclass, field
 
 from ...migrator.aliases import dotted, resolve
 
-SCALER_CLASSES = frozenset({"torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.cpu.amp.GradScaler", "torch.amp.grad_scaler.GradScaler"})
-MODEL_METHODS = frozenset({"parameters", "zero_grad", "train", "eval", "named_parameters", "state_dict", "load_state_dict", "modules", "children"})
+# Modules whose functions compute on data only (never on model parameters).
+DATA_MODULES = frozenset({"numpy", "random", "math"})
+SCALER_CLASSES = frozenset(
+    {
+        "torch.cuda.amp.GradScaler",
+        "torch.amp.GradScaler",
+        "torch.cpu.amp.GradScaler",
+        "torch.amp.grad_scaler.GradScaler",
+    }
+)
+MODEL_METHODS = frozenset(
+    {
+        "parameters",
+        "zero_grad",
+        "train",
+        "eval",
+        "named_parameters",
+        "state_dict",
+        "load_state_dict",
+        "modules",
+        "children",
+    }
+)
 # Layers and functions that keep no state and draw no random numbers: running them twice is harmless.
 PURE_LAYERS = frozenset(
-    "Linear Bilinear Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d ReLU ReLU6 LeakyReLU "
-    "PReLU ELU SELU CELU GELU SiLU Mish Tanh Sigmoid Hardtanh Hardsigmoid Hardswish Softplus Softsign Softmax "
-    "LogSoftmax Flatten Unflatten Identity Sequential ModuleList ModuleDict Embedding LayerNorm GroupNorm "
-    "MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d AvgPool3d AdaptiveAvgPool1d AdaptiveAvgPool2d "
-    "AdaptiveMaxPool2d Upsample ZeroPad2d ConstantPad2d Parameter Module".split()
+    [
+        "Linear",
+        "Bilinear",
+        "Conv1d",
+        "Conv2d",
+        "Conv3d",
+        "ConvTranspose1d",
+        "ConvTranspose2d",
+        "ConvTranspose3d",
+        "ReLU",
+        "ReLU6",
+        "LeakyReLU",
+        "PReLU",
+        "ELU",
+        "SELU",
+        "CELU",
+        "GELU",
+        "SiLU",
+        "Mish",
+        "Tanh",
+        "Sigmoid",
+        "Hardtanh",
+        "Hardsigmoid",
+        "Hardswish",
+        "Softplus",
+        "Softsign",
+        "Softmax",
+        "LogSoftmax",
+        "Flatten",
+        "Unflatten",
+        "Identity",
+        "Sequential",
+        "ModuleList",
+        "ModuleDict",
+        "Embedding",
+        "LayerNorm",
+        "GroupNorm",
+        "MaxPool1d",
+        "MaxPool2d",
+        "MaxPool3d",
+        "AvgPool1d",
+        "AvgPool2d",
+        "AvgPool3d",
+        "AdaptiveAvgPool1d",
+        "AdaptiveAvgPool2d",
+        "AdaptiveMaxPool2d",
+        "Upsample",
+        "ZeroPad2d",
+        "ConstantPad2d",
+        "Parameter",
+        "Module",
+    ]
 )
 PURE_FUNCTIONS = frozenset(
-    "relu relu6 leaky_relu elu selu gelu silu tanh sigmoid softmax log_softmax softplus linear conv1d conv2d "
-    "max_pool2d avg_pool2d adaptive_avg_pool2d flatten cat stack matmul mm bmm add mul sub div exp log sqrt "
-    "pow mean sum reshape view transpose permute squeeze unsqueeze layer_norm pad interpolate normalize "
-    "zeros ones zeros_like ones_like tensor full arange".split()
+    [
+        "relu",
+        "relu6",
+        "leaky_relu",
+        "elu",
+        "selu",
+        "gelu",
+        "silu",
+        "tanh",
+        "sigmoid",
+        "softmax",
+        "log_softmax",
+        "softplus",
+        "linear",
+        "conv1d",
+        "conv2d",
+        "max_pool2d",
+        "avg_pool2d",
+        "adaptive_avg_pool2d",
+        "flatten",
+        "cat",
+        "stack",
+        "matmul",
+        "mm",
+        "bmm",
+        "add",
+        "mul",
+        "sub",
+        "div",
+        "exp",
+        "log",
+        "sqrt",
+        "pow",
+        "mean",
+        "sum",
+        "reshape",
+        "view",
+        "transpose",
+        "permute",
+        "squeeze",
+        "unsqueeze",
+        "layer_norm",
+        "pad",
+        "interpolate",
+        "normalize",
+        "zeros",
+        "ones",
+        "zeros_like",
+        "ones_like",
+        "tensor",
+        "full",
+        "arange",
+    ]
 )
 
 
 @dataclass
 class ModuleFacts:
-    optimizers: dict[str, str | None] = field(default_factory=dict)  # name -> model whose parameters() it holds
+    optimizers: dict[str, str | None] = field(
+        default_factory=dict
+    )  # name -> model whose parameters() it holds
     schedulers: set[str] = field(default_factory=set)
     scalers: dict[str, ast.Call] = field(default_factory=dict)
     models: set[str] = field(default_factory=set)
-    model_class: dict[str, str] = field(default_factory=dict)  # model name -> class (qualified torch or local)
+    model_class: dict[str, str] = field(
+        default_factory=dict
+    )  # model name -> class (qualified torch or local)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     hooks: list[tuple[int, int, str]] = field(default_factory=list)
-    losses: set[str] = field(default_factory=set)  # names bound to torch.nn loss modules (no parameters, no state)
+    losses: set[str] = field(
+        default_factory=set
+    )  # names bound to torch.nn loss modules (no parameters, no state)
+    data_sources: set[str] = field(
+        default_factory=set
+    )  # non-torch modules and objects made by them (np, rng)
 
     def models_of(self, optimizer: str) -> set[str]:
         model = self.optimizers.get(optimizer)
@@ -44,7 +170,9 @@ class ModuleFacts:
     def optimizers_of(self, model: str) -> list[str]:
         return [name for name, owner in self.optimizers.items() if owner == model]
 
-    def is_pure_model(self, name: str, aliases: dict[str, str], seen: frozenset[str] = frozenset()) -> bool:
+    def is_pure_model(
+        self, name: str, aliases: dict[str, str], seen: frozenset[str] = frozenset()
+    ) -> bool:
         """True when calling ``name`` provably has no side effect (no BatchNorm statistics, no dropout)."""
         cls = self.model_class.get(name)
         if cls is None:
@@ -57,7 +185,10 @@ class ModuleFacts:
         for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
             target = dotted(call.func)
             if target is None:
-                if isinstance(call.func, ast.Attribute) and call.func.attr in PURE_METHODS:
+                if (
+                    isinstance(call.func, ast.Attribute)
+                    and call.func.attr in PURE_METHODS
+                ):
                     continue
                 return False
             qualified = resolve(target, aliases)
@@ -65,26 +196,51 @@ class ModuleFacts:
                 tail = qualified.rsplit(".", 1)[1]
                 if tail not in PURE_LAYERS and tail not in PURE_FUNCTIONS:
                     return False
-            elif target.startswith("self.") and target.count(".") == 1:
-                continue
-            elif target in ("super", "super().__init__") or target.endswith("__init__"):
-                continue
-            elif target in self.classes and self.is_pure_model_class(target, aliases, seen | {cls}):
-                continue
-            elif isinstance(call.func, ast.Attribute) and call.func.attr in PURE_METHODS:
+            elif (
+                target.startswith("self.")
+                and target.count(".") == 1
+                or target in ("super", "super().__init__")
+                or target.endswith("__init__")
+                or target in self.classes
+                and self.is_pure_model_class(target, aliases, seen | {cls})
+                or isinstance(call.func, ast.Attribute)
+                and call.func.attr in PURE_METHODS
+            ):
                 continue
             else:
                 return False
         return True
 
-    def is_pure_model_class(self, cls: str, aliases: dict[str, str], seen: frozenset[str]) -> bool:
+    def is_pure_model_class(
+        self, cls: str, aliases: dict[str, str], seen: frozenset[str]
+    ) -> bool:
         probe = ModuleFacts(classes=self.classes, model_class={"_": cls})
         return probe.is_pure_model("_", aliases, seen)
 
 
 PURE_METHODS = frozenset(
-    "view reshape size flatten squeeze unsqueeze permute transpose contiguous mean sum t __init__ super "
-    "relu tanh sigmoid softmax log_softmax float".split()
+    [
+        "view",
+        "reshape",
+        "size",
+        "flatten",
+        "squeeze",
+        "unsqueeze",
+        "permute",
+        "transpose",
+        "contiguous",
+        "mean",
+        "sum",
+        "t",
+        "__init__",
+        "super",
+        "relu",
+        "tanh",
+        "sigmoid",
+        "softmax",
+        "log_softmax",
+        "float",
+    ]
 )
 
 
@@ -93,9 +249,36 @@ def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             facts.classes[node.name] = node
-    module_classes = {name for name, node in facts.classes.items() if _is_module_class(node, aliases)}
+    module_classes = {
+        name for name, node in facts.classes.items() if _is_module_class(node, aliases)
+    }
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in DATA_MODULES:
+                    facts.data_sources.add(alias.asname or alias.name.split(".")[0])
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[0] in DATA_MODULES
+        ):
+            facts.data_sources.update(
+                alias.asname or alias.name for alias in node.names
+            )
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            callee = dotted(node.value.func)
+            if callee and callee.split(".")[0] in facts.data_sources:
+                facts.data_sources.add(node.targets[0].id)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(
+            node.value, ast.Call
+        ):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 name = dotted(target)
@@ -108,13 +291,27 @@ def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
                 continue
             if attr in MODEL_METHODS and attr != "zero_grad":
                 facts.models.add(receiver)
-            elif attr in {"register_hook", "register_full_backward_hook", "register_backward_hook", "register_full_backward_pre_hook", "register_post_accumulate_grad_hook"}:
+            elif attr in {
+                "register_hook",
+                "register_full_backward_hook",
+                "register_backward_hook",
+                "register_full_backward_pre_hook",
+                "register_post_accumulate_grad_hook",
+            }:
                 facts.hooks.append((node.lineno, node.col_offset, attr))
     # ``x.zero_grad()`` on a name that is no optimizer is a model.
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "zero_grad":
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "zero_grad"
+        ):
             receiver = dotted(node.func.value)
-            if receiver and receiver not in facts.optimizers and not _looks_like_optimizer(receiver):
+            if (
+                receiver
+                and receiver not in facts.optimizers
+                and not _looks_like_optimizer(receiver)
+            ):
                 facts.models.add(receiver)
     return facts
 
@@ -127,13 +324,26 @@ def _looks_like_optimizer(name: str) -> bool:
 def _is_module_class(node: ast.ClassDef, aliases: dict[str, str]) -> bool:
     for base in node.bases:
         name = dotted(base)
-        if name and resolve(name, aliases) in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+        if name and resolve(name, aliases) in (
+            "torch.nn.Module",
+            "torch.nn.modules.module.Module",
+        ):
             return True
     return False
 
 
-def _classify(facts: ModuleFacts, name: str, call: ast.Call, aliases: dict[str, str], module_classes: set[str]) -> None:
-    while isinstance(call.func, ast.Attribute) and call.func.attr in {"to", "cuda", "cpu", "float", "double", "train"} and isinstance(call.func.value, ast.Call):
+def _classify(
+    facts: ModuleFacts,
+    name: str,
+    call: ast.Call,
+    aliases: dict[str, str],
+    module_classes: set[str],
+) -> None:
+    while (
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr in {"to", "cuda", "cpu", "float", "double", "train"}
+        and isinstance(call.func.value, ast.Call)
+    ):
         call = call.func.value
     callee = dotted(call.func)
     if callee is None:
@@ -146,7 +356,18 @@ def _classify(facts: ModuleFacts, name: str, call: ast.Call, aliases: dict[str, 
             facts.optimizers[name] = _owner(call)
         elif qualified in SCALER_CLASSES:
             facts.scalers[name] = call
-        elif qualified.startswith("torch.nn.") and qualified.rsplit(".", 1)[1][:1].isupper():
+        elif (
+            qualified.rsplit(".", 1)[1] in ("DistributedDataParallel", "DataParallel")
+            and call.args
+        ):
+            wrapped = dotted(call.args[0])
+            facts.models.add(name)
+            if wrapped in facts.model_class:
+                facts.model_class[name] = facts.model_class[wrapped]
+        elif (
+            qualified.startswith("torch.nn.")
+            and qualified.rsplit(".", 1)[1][:1].isupper()
+        ):
             facts.model_class[name] = qualified
             if qualified.rsplit(".", 1)[1].endswith("Loss"):
                 facts.losses.add(name)
@@ -159,7 +380,16 @@ def _classify(facts: ModuleFacts, name: str, call: ast.Call, aliases: dict[str, 
 
 def _owner(call: ast.Call) -> str | None:
     """``M`` when the optimizer is built on ``M.parameters()`` (first argument or ``params=``)."""
-    first = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
-    if isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "parameters" and not first.args:
+    first = (
+        call.args[0]
+        if call.args
+        else next((k.value for k in call.keywords if k.arg == "params"), None)
+    )
+    if (
+        isinstance(first, ast.Call)
+        and isinstance(first.func, ast.Attribute)
+        and first.func.attr in ("parameters", "trainable_params")
+        and not first.args
+    ):
         return dotted(first.func.value)
     return None

@@ -12,29 +12,108 @@ from __future__ import annotations
 import ast
 import builtins
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import libcst as cst
 
 from ...migrator.aliases import dotted, resolve
-from ..common.dataflow import parse, usage
+from ..common.dataflow import exposed_reads, parse, usage
 from .events import Event
 from .gradstate import Place
 
 PREP_METHODS = frozenset(
-    "to cuda cpu float double half long int bool byte view reshape squeeze unsqueeze permute transpose "
-    "contiguous flatten size t type numel dim fill_ zero_ view_as reshape_as expand expand_as repeat "
-    "narrow split chunk".split()
+    [
+        "to",
+        "cuda",
+        "cpu",
+        "float",
+        "double",
+        "half",
+        "long",
+        "int",
+        "bool",
+        "byte",
+        "view",
+        "reshape",
+        "squeeze",
+        "unsqueeze",
+        "permute",
+        "transpose",
+        "contiguous",
+        "flatten",
+        "size",
+        "t",
+        "type",
+        "numel",
+        "dim",
+        "fill_",
+        "zero_",
+        "view_as",
+        "reshape_as",
+        "expand",
+        "expand_as",
+        "repeat",
+        "narrow",
+        "split",
+        "chunk",
+    ]
 )
 PREP_TORCH = frozenset(
-    "randn rand randint randn_like rand_like randint_like zeros ones full empty zeros_like ones_like "
-    "full_like empty_like tensor as_tensor from_numpy arange linspace eye normal randperm cat stack "
-    "float32 float64 float16 int64 int32 long float bool".split()
+    [
+        "randn",
+        "rand",
+        "randint",
+        "randn_like",
+        "rand_like",
+        "randint_like",
+        "zeros",
+        "ones",
+        "full",
+        "empty",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "empty_like",
+        "tensor",
+        "as_tensor",
+        "from_numpy",
+        "arange",
+        "linspace",
+        "eye",
+        "normal",
+        "randperm",
+        "cat",
+        "stack",
+        "float32",
+        "float64",
+        "float16",
+        "int64",
+        "int32",
+        "long",
+        "float",
+        "bool",
+    ]
 )
-PREP_BUILTINS = frozenset({"len", "int", "float", "range", "min", "max", "abs", "round", "list", "tuple"})
+PREP_BUILTINS = frozenset(
+    {"len", "int", "float", "range", "min", "max", "abs", "round", "list", "tuple"}
+)
 BUILTINS = frozenset(dir(builtins))
-RANDOM_TORCH = frozenset({"randn", "rand", "randint", "randn_like", "rand_like", "randint_like", "normal", "randperm", "bernoulli", "multinomial", "dropout"})
+RANDOM_TORCH = frozenset(
+    {
+        "randn",
+        "rand",
+        "randint",
+        "randn_like",
+        "rand_like",
+        "randint_like",
+        "normal",
+        "randperm",
+        "bernoulli",
+        "multinomial",
+        "dropout",
+    }
+)
 
 
 @dataclass
@@ -48,9 +127,16 @@ class Region:
     aux: list[str] = field(default_factory=list)
     first: cst.BaseExpression | None = None
     first_name: str | None = None
-    copies: set[int] = field(default_factory=set)  # statements also kept where they stand
+    copies: set[int] = field(
+        default_factory=set
+    )  # statements also kept where they stand
+    maybe_unbound: list[str] = field(
+        default_factory=list
+    )  # parameters the loop binds only on some paths
     loop: cst.CSTNode | None = None
-    problem: tuple[str, str] | None = None  # (rule id, message) when the region cannot be built
+    problem: tuple[str, str] | None = (
+        None  # (rule id, message) when the region cannot be built
+    )
 
 
 @dataclass
@@ -63,23 +149,38 @@ class ScopeInfo:
     is_pure_model: object  # callable(name) -> bool
     function_params: list[str] = field(default_factory=list)
     events: dict = field(default_factory=dict)
-    owners: dict = field(default_factory=dict)  # optimizer -> the model whose parameters it holds
+    owners: dict = field(
+        default_factory=dict
+    )  # optimizer -> the model whose parameters it holds
     losses: set = field(default_factory=set)
+    data_sources: set = field(default_factory=set)
     _reads: Counter | None = None
 
     def reads(self) -> Counter:
         if self._reads is None:
-            self._reads = _name_loads(parse(self.node) if not isinstance(self.node, cst.Module) else ast.parse(self.node.code))
+            self._reads = _name_loads(
+                parse(self.node)
+                if not isinstance(self.node, cst.Module)
+                else ast.parse(self.node.code)
+            )
         return self._reads
 
 
 def library(name: str | None, aliases: dict[str, str]) -> bool:
     """A torch name, or a MindSpore name another rule already emitted."""
-    return name is not None and (resolve(name, aliases) is not None or name == "mindspore" or name.startswith("mindspore."))
+    return name is not None and (
+        resolve(name, aliases) is not None
+        or name == "mindspore"
+        or name.startswith("mindspore.")
+    )
 
 
 def _name_loads(tree: ast.AST) -> Counter:
-    return Counter(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+    return Counter(
+        n.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    )
 
 
 def _expr_usage(expr: cst.BaseExpression):
@@ -88,11 +189,19 @@ def _expr_usage(expr: cst.BaseExpression):
 
 def loop_target_names(loop: cst.CSTNode | None) -> set[str]:
     if isinstance(loop, cst.For):
-        return {n.id for n in ast.walk(ast.parse(cst.Module([]).code_for_node(loop.target), mode="eval")) if isinstance(n, ast.Name)}
+        return {
+            n.id
+            for n in ast.walk(
+                ast.parse(cst.Module([]).code_for_node(loop.target), mode="eval")
+            )
+            if isinstance(n, ast.Name)
+        }
     return set()
 
 
-def _chain(place: Place, scope: ScopeInfo, stop: Sequence) -> list[tuple[cst.CSTNode, Place]]:
+def _chain(
+    place: Place, scope: ScopeInfo, stop: Sequence
+) -> list[tuple[cst.CSTNode, Place]]:
     """Statements before ``place`` in its block and the blocks around it, nearest first."""
     found: list[tuple[cst.CSTNode, Place]] = []
     while True:
@@ -118,12 +227,24 @@ class _Prep:
             return False
         node = tree[0]
         if isinstance(node, ast.Assign):
-            return all(self._target(t) for t in node.targets) and self.strict(node.value)
+            return all(self._target(t) for t in node.targets) and self.strict(
+                node.value
+            )
         if isinstance(node, ast.AugAssign):
-            return isinstance(node.target, ast.Name) and node.target.id in self.outside and self.strict(node.value)
+            return (
+                isinstance(node.target, ast.Name)
+                and node.target.id in self.outside
+                and self.strict(node.value)
+            )
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             func = node.value.func
-            return isinstance(func, ast.Attribute) and func.attr.endswith("_") and func.attr in PREP_METHODS and self.strict(func.value) and all(self.loose(a) for a in self._args(node.value))
+            return (
+                isinstance(func, ast.Attribute)
+                and func.attr.endswith("_")
+                and func.attr in PREP_METHODS
+                and self.strict(func.value)
+                and all(self.loose(a) for a in self._args(node.value))
+            )
         return False
 
     def _target(self, node: ast.AST) -> bool:
@@ -164,11 +285,24 @@ class _Prep:
         if isinstance(node, ast.Call):
             qualified = self._torch(node.func)
             if qualified is not None:
-                return qualified.rsplit(".", 1)[-1] in PREP_TORCH and all(self.loose(a) for a in self._args(node))
+                return qualified.rsplit(".", 1)[-1] in PREP_TORCH and all(
+                    self.loose(a) for a in self._args(node)
+                )
             if isinstance(node.func, ast.Attribute) and node.func.attr in PREP_METHODS:
-                return self.strict(node.func.value) and all(self.loose(a) for a in self._args(node))
+                return self.strict(node.func.value) and all(
+                    self.loose(a) for a in self._args(node)
+                )
+            if (
+                isinstance(node.func, ast.Name)
+                and node.func.id == "next"
+                and len(node.args) == 1
+            ):
+                return self.loose(node.args[0])
             if isinstance(node.func, ast.Name) and node.func.id in PREP_BUILTINS:
                 return all(self.strict(a) for a in self._args(node))
+            callee = dotted(node.func)
+            if callee is not None and callee.split(".")[0] in self.scope.data_sources:
+                return all(self.loose(a) for a in self._args(node))
         return False
 
     def loose(self, node: ast.AST) -> bool:
@@ -178,11 +312,17 @@ class _Prep:
         if isinstance(node, ast.Attribute):
             root = dotted(node)
             if root is not None:
-                return not any(root == m or root.startswith(m + ".") for m in self.scope.models)
+                return not any(
+                    root == m or root.startswith(m + ".") for m in self.scope.models
+                )
         if isinstance(node, (ast.Tuple, ast.List)):
             return all(self.loose(e) for e in node.elts)
         if isinstance(node, ast.Slice):
-            return all(self.loose(p) for p in (node.lower, node.upper, node.step) if p is not None)
+            return all(
+                self.loose(p)
+                for p in (node.lower, node.upper, node.step)
+                if p is not None
+            )
         return self.strict(node)
 
 
@@ -202,11 +342,17 @@ def uses_parameters(stmts: list[cst.CSTNode], scope: ScopeInfo) -> bool:
                 continue
             candidates = {name, name.rsplit(".", 1)[0]}
             if scope.models:
-                if candidates & scope.models or any(dotted(a) in scope.models for a in node.args):
+                if candidates & scope.models or any(
+                    dotted(a) in scope.models for a in node.args
+                ):
                     return True
                 if name.startswith("self.") and not library(name, scope.aliases):
                     return True
-            elif not library(name, scope.aliases) and name not in scope.losses and name not in BUILTINS:
+            elif (
+                not library(name, scope.aliases)
+                and name not in scope.losses
+                and name not in BUILTINS
+            ):
                 return True
     return False
 
@@ -255,7 +401,11 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
     chain = _chain(place, scope, stop)
     region = Region(backwards, pset, [], place.block, last.stmt, loop=loop)
     # Data preparation, in program order.
-    outside = loop_target_names(loop) if loop is not None else set(scope.function_params) - scope.models
+    outside = (
+        loop_target_names(loop)
+        if loop is not None
+        else set(scope.function_params) - scope.models
+    )
     prep = _Prep(outside, scope)
     is_prep: dict[int, bool] = {}
     for stmt, _ in reversed(chain):
@@ -279,7 +429,10 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
         if not hit:
             continue
         diff = any(needed[n] for n in hit)
-        if is_prep[id(stmt)] or not diff:
+        defines_model = bool(
+            found.writes & (scope.models | scope.losses | set(scope.owners))
+        )
+        if is_prep[id(stmt)] or not diff or defines_model:
             for name in hit & found.writes:
                 needed.pop(name, None)
                 outside_defs.add(name)
@@ -306,34 +459,60 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
         region.first = total
     region.first_name = first_name
     if not members:
-        region.problem = ("TM920", "the forward computation of this loss is not in this loop or function")
+        region.problem = (
+            "TM920",
+            "the forward computation of this loss is not in this loop or function",
+        )
         return region
     blocks = {id(scope.places[id(s)].block) for s in members}
     if len(blocks) != 1:
-        region.problem = ("TM926", "the forward computation is spread over several blocks")
+        region.problem = (
+            "TM926",
+            "the forward computation is spread over several blocks",
+        )
         return region
     if not uses_parameters(members, scope):
-        region.problem = ("TM920", "no model is called in the computation of this loss (it was computed elsewhere, e.g. kept in a list)")
+        region.problem = (
+            "TM920",
+            "no model is called in the computation of this loss (it was computed elsewhere, e.g. kept in a list)",
+        )
         return region
     region.block = scope.places[id(members[0])].block
-    if not _place(region, scope):
+    anchor = None
+    if not isinstance(region.first, cst.Name) and any(
+        s is last.stmt for s in region.block
+    ):
+        anchor = last.stmt  # the loss expression is evaluated where the backward stands
+    if not _place(region, scope, anchor):
         return region
     _signature(region, scope, {**dict.fromkeys(outside_defs, False), **needed})
     return region
 
 
 def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(expr, (cst.BinaryOperation, cst.BooleanOperation, cst.IfExp)) and not expr.lpar:
+    if (
+        isinstance(expr, (cst.BinaryOperation, cst.BooleanOperation, cst.IfExp))
+        and not expr.lpar
+    ):
         return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return expr
 
 
-def _place(region: Region, scope: ScopeInfo) -> bool:
+def _place(region: Region, scope: ScopeInfo, anchor: cst.CSTNode | None = None) -> bool:
     """Choose where the single call to ``grad_fn`` goes, so every statement still sees what it saw."""
     block = list(region.block)
     positions = {id(s): block.index(s) for s in region.stmts}
     first, last = min(positions.values()), max(positions.values())
-    between = [block[i] for i in range(first, last + 1) if id(block[i]) not in positions]
+    if anchor is not None:
+        last = block.index(anchor)
+    own = {id(e.stmt) for e in region.backwards}
+    between = [
+        block[i]
+        for i in range(first, last + 1)
+        if id(block[i]) not in positions
+        and block[i] is not anchor
+        and id(block[i]) not in own
+    ]
     if not between:
         region.call_at = block[last]
         return True
@@ -349,10 +528,16 @@ def _place(region: Region, scope: ScopeInfo) -> bool:
             moved = [(j, s, u) for j, s, u in members if (j < i if at_end else j > i)]
             for j, s, u in moved:
                 writes = u.writes | u.mutates
-                if other_writes & (set(u.read_names) | writes) or _barrier(stmt, s, scope):
+                if other_writes & (set(u.read_names) | writes) or _barrier(
+                    stmt, s, scope
+                ):
                     return None
                 if set(other.read_names) & writes:
-                    if at_end and is_pure(s, scope) and not _rebound_between(s, block, j, last):
+                    if (
+                        at_end
+                        and is_pure(s, scope)
+                        and not _rebound_between(s, block, j, last)
+                    ):
                         dup.add(id(s))
                     else:
                         impure.append(s)
@@ -364,13 +549,19 @@ def _place(region: Region, scope: ScopeInfo) -> bool:
         region.copies = dup
         region.call_at = block[last]
         return True
-    if conflicts(False) == set():
+    if anchor is None and conflicts(False) == set():
         region.call_at = block[first]
         return True
     if impure:
-        region.problem = ("TM923", "this forward computation would have to run twice (its values are used before the step and differentiated after it); a model with state (BatchNorm) or randomness (dropout) would then differ")
+        region.problem = (
+            "TM923",
+            "this forward computation would have to run twice (its values are used before the step and differentiated after it); a model with state (BatchNorm) or randomness (dropout) would then differ",
+        )
     else:
-        region.problem = ("TM926", "other statements are interleaved with the forward computation and use its values")
+        region.problem = (
+            "TM926",
+            "other statements are interleaved with the forward computation and use its values",
+        )
     return False
 
 
@@ -382,15 +573,42 @@ def called_models(stmt: cst.CSTNode, scope: ScopeInfo) -> set[str] | None:
             continue
         name = dotted(node.func)
         if name is None:
-            if isinstance(node.func, ast.Attribute) and node.func.attr in PREP_METHODS | {"item", "detach", "mean", "sum", "backward", "append"}:
+            if isinstance(
+                node.func, ast.Attribute
+            ) and node.func.attr in PREP_METHODS | {
+                "item",
+                "detach",
+                "mean",
+                "sum",
+                "backward",
+                "append",
+            }:
                 continue
             return None
-        if library(name, scope.aliases) or name in PREP_BUILTINS or name in scope.losses or name in {"print", "zip", "enumerate", "isinstance", "str", "format"}:
+        if (
+            library(name, scope.aliases)
+            or name in PREP_BUILTINS
+            or name in scope.losses
+            or name in {"print", "zip", "enumerate", "isinstance", "str", "format"}
+        ):
             continue
         root = name.rsplit(".", 1)[0] if "." in name else name
         if name in scope.models or root in scope.models:
             models.add(name if name in scope.models else root)
-        elif isinstance(node.func, ast.Attribute) and node.func.attr in PREP_METHODS | {"item", "detach", "mean", "sum", "append", "format", "zero_grad", "step", "update", "unscale_", "backward", "scale"}:
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in PREP_METHODS | {
+            "item",
+            "detach",
+            "mean",
+            "sum",
+            "append",
+            "format",
+            "zero_grad",
+            "step",
+            "update",
+            "unscale_",
+            "backward",
+            "scale",
+        }:
             continue
         else:
             return None
@@ -401,12 +619,38 @@ def _barrier(stmt: cst.CSTNode, moved: cst.CSTNode, scope: ScopeInfo) -> bool:
     """Whether ``moved`` may not cross ``stmt`` because ``stmt`` can change what ``moved`` computes."""
     event = scope.events.get(id(stmt))
     moved_models = called_models(moved, scope)
+    if event is None and not isinstance(stmt, cst.SimpleStatementLine):
+        from .gradstate import leaves
+
+        inner = [s for s in leaves([stmt]) if isinstance(s, cst.SimpleStatementLine)]
+        if inner and all(
+            scope.events.get(id(s)) is not None
+            and scope.events[id(s)].kind
+            in (
+                "reset",
+                "backward",
+                "clip_norm",
+                "clip_value",
+                "unscale",
+                "scaler_update",
+            )
+            for s in inner
+        ):
+            return False
     if event is not None:
         if event.kind in ("step", "scaler_step", "manual", "closure_step"):
-            owner = scope.owners.get(event.target) if event.kind != "manual" else event.target
+            owner = (
+                scope.owners.get(event.target)
+                if event.kind != "manual"
+                else event.target
+            )
             return moved_models is None or owner is None or owner in moved_models
         return False
-    if has_random(stmt, scope) and (has_random(moved, scope) or moved_models is None or any(not scope.is_pure_model(m) for m in moved_models)):
+    if has_random(stmt, scope) and (
+        has_random(moved, scope)
+        or moved_models is None
+        or any(not scope.is_pure_model(m) for m in moved_models)
+    ):
         return True
     other_models = called_models(stmt, scope)
     if other_models is None:
@@ -432,7 +676,11 @@ def _signature(region: Region, scope: ScopeInfo, free: dict[str, bool]) -> None:
         bound = loop_target_names(loop)
         for child in loop.body.body:
             for stmt in _walk(child):
-                bound |= usage(stmt).writes if isinstance(stmt, cst.SimpleStatementLine) else set()
+                bound |= (
+                    usage(stmt).writes
+                    if isinstance(stmt, cst.SimpleStatementLine)
+                    else set()
+                )
             bound |= _compound_targets(child)
     else:
         bound = set()
@@ -442,19 +690,30 @@ def _signature(region: Region, scope: ScopeInfo, free: dict[str, bool]) -> None:
                     bound |= usage(stmt).writes
     region_writes: list[str] = []
     region_reads: Counter = Counter()
-    order: list[str] = []
+    order: list[str] = list(
+        exposed_reads(
+            [
+                *region.stmts,
+                *(
+                    cst.SimpleStatementLine([cst.Expr(e.loss)])
+                    for e in region.backwards
+                ),
+            ]
+        )
+    )
     for stmt in region.stmts:
         found = usage(stmt)
-        for name in found.read_names:
-            if name not in order:
-                order.append(name)
         for name in sorted(found.writes):
             if name not in region_writes:
                 region_writes.append(name)
         region_reads.update(_name_loads(parse(stmt)))
     for event in region.backwards:
         region_reads.update(_name_loads(parse(event.stmt)))
-    region.params = [n for n in order if n in free and n in bound]
+    fixed = scope.models | scope.losses | set(scope.owners)
+    region.params = [n for n in order if n in bound and n not in fixed]
+    region.maybe_unbound = [
+        n for n in region.params if not _bound_before(n, region, scope)
+    ]
     total = scope.reads()
     aux = []
     for name in _ordered_writes(region):
@@ -468,6 +727,27 @@ def _signature(region: Region, scope: ScopeInfo, free: dict[str, bool]) -> None:
     region.aux = aux
 
 
+def _bound_before(name: str, region: Region, scope: ScopeInfo) -> bool:
+    """Whether every path to the call binds ``name`` (a loop target, or an unconditional assignment)."""
+    if name in scope.function_params:
+        return True
+    place = scope.places[id(region.call_at)]
+    loop = place.loop
+    while loop is not None:
+        if name in loop_target_names(loop):
+            return True
+        loop = scope.places[id(loop)].loop
+    members = {id(s) for s in region.stmts} - region.copies
+    for stmt, _ in _chain(place, scope, scope.body):
+        if (
+            isinstance(stmt, cst.SimpleStatementLine)
+            and id(stmt) not in members
+            and name in usage(stmt).writes
+        ):
+            return True
+    return False
+
+
 def id_in_copies(region: Region, name: str) -> bool:
     return False
 
@@ -476,7 +756,11 @@ def _ordered_writes(region: Region) -> list[str]:
     names: list[str] = []
     for stmt in region.stmts:
         for node in ast.walk(parse(stmt)):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
+            if (
+                isinstance(node, ast.Name)
+                and isinstance(node.ctx, ast.Store)
+                and node.id not in names
+            ):
                 names.append(node.id)
     return names
 
@@ -495,5 +779,14 @@ def _compound_targets(stmt: cst.CSTNode) -> set[str]:
         elif isinstance(node, cst.With):
             for item in node.items:
                 if item.asname is not None:
-                    names |= {n.id for n in ast.walk(ast.parse(cst.Module([]).code_for_node(item.asname.name), mode="eval")) if isinstance(n, ast.Name)}
+                    names |= {
+                        n.id
+                        for n in ast.walk(
+                            ast.parse(
+                                cst.Module([]).code_for_node(item.asname.name),
+                                mode="eval",
+                            )
+                        )
+                        if isinstance(n, ast.Name)
+                    }
     return names

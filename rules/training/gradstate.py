@@ -9,8 +9,8 @@ zeros overwrites G (``grads = g``); one that may see another value adds to it. S
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 import libcst as cst
 
@@ -60,8 +60,12 @@ def child_blocks(stmt: cst.CSTNode) -> list[Sequence[cst.CSTNode]]:
 class Place:
     block: Sequence[cst.CSTNode]
     index: int
-    parent: cst.CSTNode | None  # the compound statement owning ``block`` (None: the scope body)
-    loop: cst.CSTNode | None  # the innermost For/While around the statement, within the scope
+    parent: (
+        cst.CSTNode | None
+    )  # the compound statement owning ``block`` (None: the scope body)
+    loop: (
+        cst.CSTNode | None
+    )  # the innermost For/While around the statement, within the scope
 
 
 def index_scope(body: Sequence[cst.CSTNode]) -> dict[int, Place]:
@@ -139,7 +143,7 @@ class GradFlow:
             return self.transfer(event, state)
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                if isinstance(small, cst.Return) or isinstance(small, cst.Raise):
+                if isinstance(small, (cst.Return, cst.Raise)):
                     if isinstance(small, cst.Return):
                         self.returns.append(state)
                     return None
@@ -221,7 +225,9 @@ class GradFlow:
 
 @dataclass
 class Liveness:
-    zero_mode: dict[tuple[int, str], bool]  # (backward, pset) -> G is provably zero there
+    zero_mode: dict[
+        tuple[int, str], bool
+    ]  # (backward, pset) -> G is provably zero there
     needed: set[tuple[Source, str]]  # (source, pset) whose value some read sees
     init_read: set[str]  # psets whose entry value is read
 
@@ -254,8 +260,6 @@ def liveness(flow: GradFlow, init_is_zero: bool) -> Liveness:
         (kind, key), p = item
         if kind == "init":
             init_read.add(p)
-        elif kind == "bw" and not zero_mode.get((key, p), True):
-            work.extend((s, p) for s in flow.incoming[key].get(p, ()))
-        elif kind == "xf":
+        elif kind == "bw" and not zero_mode.get((key, p), True) or kind == "xf":
             work.extend((s, p) for s in flow.incoming[key].get(p, ()))
     return Liveness(zero_mode, needed, init_read)

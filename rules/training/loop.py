@@ -10,7 +10,7 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.findings import ERROR, NOTE, WARNING
-from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
+from ...migrator.rule import GRADIENT, Rule, RuleMeta, register
 from . import examples, findings
 from .analysis import Plan, analyze, scope_body, step_closures
 from .facts import collect
@@ -18,7 +18,14 @@ from .gradstate import leaves
 from .rewrite import apply, cuda_autocast
 
 CLAIMED = "training.claimed"
-_FAMILY_IDS = {"clip_norm": "TM203", "clip_value": "TM203", "unscale": "TM204", "scaler_step": "TM204", "scaler_update": "TM204", "manual": "TM206"}
+_FAMILY_IDS = {
+    "clip_norm": "TM203",
+    "clip_value": "TM203",
+    "unscale": "TM204",
+    "scaler_step": "TM204",
+    "scaler_update": "TM204",
+    "manual": "TM206",
+}
 
 
 def _loss_hint() -> str:
@@ -46,16 +53,61 @@ class TrainingStepRule(Rule):
         family="training",
     )
     extra = (
-        RuleMeta("TM202", "Gradient accumulation keeps G across iterations", examples.ACCUMULATION_WHAT, examples.ACCUMULATION_WHY, examples.ACCUMULATION_USE, examples.TM202, WARNING, "training"),
-        RuleMeta("TM203", "Gradient clipping on the gradient values", examples.CLIP_WHAT, examples.CLIP_WHY, examples.CLIP_USE, examples.TM203, WARNING, "training"),
-        RuleMeta("TM204", "GradScaler becomes a MindSpore loss scaler", examples.SCALER_WHAT, examples.SCALER_WHY, examples.SCALER_USE, examples.TM204, WARNING, "training"),
-        RuleMeta("TM205", "One gradient value per optimizer", examples.SEVERAL_WHAT, examples.SEVERAL_WHY, examples.SEVERAL_USE, examples.TM205, WARNING, "training"),
-        RuleMeta("TM206", "Manual updates through p.grad", examples.MANUAL_WHAT, examples.MANUAL_WHY, examples.MANUAL_USE, examples.TM206, WARNING, "training"),
+        RuleMeta(
+            "TM202",
+            "Gradient accumulation keeps G across iterations",
+            examples.ACCUMULATION_WHAT,
+            examples.ACCUMULATION_WHY,
+            examples.ACCUMULATION_USE,
+            examples.TM202,
+            WARNING,
+            "training",
+        ),
+        RuleMeta(
+            "TM203",
+            "Gradient clipping on the gradient values",
+            examples.CLIP_WHAT,
+            examples.CLIP_WHY,
+            examples.CLIP_USE,
+            examples.TM203,
+            WARNING,
+            "training",
+        ),
+        RuleMeta(
+            "TM204",
+            "GradScaler becomes a MindSpore loss scaler",
+            examples.SCALER_WHAT,
+            examples.SCALER_WHY,
+            examples.SCALER_USE,
+            examples.TM204,
+            WARNING,
+            "training",
+        ),
+        RuleMeta(
+            "TM205",
+            "One gradient value per optimizer",
+            examples.SEVERAL_WHAT,
+            examples.SEVERAL_WHY,
+            examples.SEVERAL_USE,
+            examples.TM205,
+            WARNING,
+            "training",
+        ),
+        RuleMeta(
+            "TM206",
+            "Manual updates through p.grad",
+            examples.MANUAL_WHAT,
+            examples.MANUAL_WHY,
+            examples.MANUAL_USE,
+            examples.TM206,
+            WARNING,
+            "training",
+        ),
     )
     stage = GRADIENT
     order = 50
     triggers = ("backward", "GradScaler")
-    methods = frozenset({"backward", "zero_grad"})
+    methods = frozenset({"backward", "zero_grad", "get_scale"})
     torch_only_methods = frozenset({"backward", "zero_grad"})
 
     def __init__(self) -> None:
@@ -70,11 +122,17 @@ class TrainingStepRule(Rule):
         self.closures = step_closures(tree)
         claimed = ctx.state.setdefault(CLAIMED, set())
         for scope in _scopes(node):
-            plan = analyze(scope, ctx, self.facts, self.closures)
+            try:
+                plan = analyze(scope, ctx, self.facts, self.closures)
+            except Exception as error:  # noqa: BLE001 - an analysis defect must not lose the file: report, leave the code
+                _report_internal(scope, ctx, error)
+                continue
             if plan is None:
                 continue
             for event in plan.handled:
                 _claim(claimed, event.stmt)
+                if id(event.stmt) in plan.origin:
+                    _claim(claimed, plan.origin[id(event.stmt)])
             if plan.problems or not plan.regions:
                 _report_problems(plan, ctx)
                 continue
@@ -94,23 +152,40 @@ class TrainingStepRule(Rule):
         _propagate_claims(original, updated, ctx)
         return updated
 
-    leave_For = leave_While = leave_If = leave_Else = leave_With = leave_Try = leave_IndentedBlock = _leave_compound
+    leave_For = leave_While = leave_If = leave_Else = leave_With = leave_Try = (
+        leave_IndentedBlock
+    ) = _leave_compound
 
     def _rewrite(self, original, updated, ctx: ModuleContext):
         before = self.plans.get(id(original))
         if before is None:
             return updated
         _align(scope_body(original), scope_body(updated), ctx)
-        plan = analyze(updated, ctx, self.facts, self.closures)
-        if plan is None or not plan.ok or len(plan.regions) != len(before.regions):
-            for region in before.regions:
-                ctx.report("TM926", "the training step changed under other rules and was left unconverted", findings.IDIOM, node=region.backwards[-1].stmt)
+        try:
+            plan = analyze(updated, ctx, self.facts, self.closures)
+            body = (
+                apply(plan, ctx)
+                if plan is not None
+                and plan.ok
+                and len(plan.regions) == len(before.regions)
+                else None
+            )
+        except Exception as error:  # noqa: BLE001 - as above
+            _report_internal(original, ctx, error)
             return updated
-        body = apply(plan, ctx)
+        if body is None:
+            for region in before.regions:
+                ctx.report(
+                    "TM926",
+                    "the training step changed under other rules and was left unconverted",
+                    findings.IDIOM,
+                    node=region.backwards[-1].stmt,
+                )
+            return updated
         ctx.applied.add("TM201")
         kinds = {e.kind for e in plan.events.values()}
         ctx.applied.update(_FAMILY_IDS[k] for k in kinds if k in _FAMILY_IDS)
-        if plan.live.init_read or any(not z for z in plan.live.zero_mode.values()):
+        if plan.accumulating:
             ctx.applied.add("TM202")
         if len(plan.psets) > 1:
             ctx.applied.add("TM205")
@@ -120,8 +195,33 @@ class TrainingStepRule(Rule):
 
     # -- GradScaler construction ------------------------------------------------------------------
     def leave_Call(self, original, updated, ctx: ModuleContext):
+        func = updated.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "get_scale"
+            and not updated.args
+            and self.facts is not None
+        ):
+            receiver = ctx.dotted(func.value)
+            if receiver in self.facts.scalers:
+                ctx.applied.add("TM204")
+                return cst.Call(
+                    func=cst.Name("float"),
+                    args=[
+                        cst.Arg(
+                            cst.Attribute(
+                                value=func.value, attr=cst.Name("scale_value")
+                            )
+                        )
+                    ],
+                )
         qualified = ctx.qualname(original.func)
-        if qualified not in ("torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.cpu.amp.GradScaler", "torch.amp.grad_scaler.GradScaler"):
+        if qualified not in (
+            "torch.cuda.amp.GradScaler",
+            "torch.amp.GradScaler",
+            "torch.cpu.amp.GradScaler",
+            "torch.amp.grad_scaler.GradScaler",
+        ):
             return updated
         from .scaler import scaler_call
 
@@ -137,12 +237,43 @@ class TrainingStepRule(Rule):
             return
         item = node.items[0].item
         func = item.func if isinstance(item, cst.Call) else item
-        if ctx.qualname(func) not in ("torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast"):
+        if ctx.qualname(func) not in (
+            "torch.autocast",
+            "torch.cuda.amp.autocast",
+            "torch.amp.autocast",
+            "torch.cpu.amp.autocast",
+        ):
             return
         if ctx.options.target == "cpu" and cuda_autocast(item, ctx):
-            ctx.report("TM925", "CUDA autocast is disabled in torch without CUDA; with --target cpu the forward runs in float32", findings.AUTOCAST.use_instead, node=node, severity=WARNING)
+            ctx.report(
+                "TM925",
+                "CUDA autocast is disabled in torch without CUDA; with --target cpu the forward runs in float32",
+                findings.AUTOCAST.use_instead,
+                node=node,
+                severity=WARNING,
+            )
         else:
-            ctx.report("TM925", "autocast region left as it is: MindSpore sets mixed precision per network", findings.AUTOCAST.use_instead, node=node, severity=ERROR)
+            ctx.report(
+                "TM925",
+                "autocast region left as it is: MindSpore sets mixed precision per network",
+                findings.AUTOCAST.use_instead,
+                node=node,
+                severity=ERROR,
+            )
+
+
+def _report_internal(scope, ctx: ModuleContext, error: Exception) -> None:
+    for stmt in leaves(scope_body(scope)):
+        if isinstance(stmt, cst.SimpleStatementLine) and "backward" in cst.Module(
+            []
+        ).code_for_node(stmt):
+            ctx.report(
+                "TM926",
+                f"the training-step analysis failed ({error.__class__.__name__}); left unconverted",
+                findings.IDIOM,
+                node=stmt,
+                severity=ERROR,
+            )
 
 
 def _scopes(module: cst.Module):
@@ -157,7 +288,11 @@ def _scopes(module: cst.Module):
             if isinstance(stmt.body, cst.IndentedBlock):
                 stack.extend(stmt.body.body)
         else:
-            stack.extend(s for s in leaves([stmt]) if isinstance(s, (cst.FunctionDef, cst.ClassDef)) and s is not stmt)
+            stack.extend(
+                s
+                for s in leaves([stmt])
+                if isinstance(s, (cst.FunctionDef, cst.ClassDef)) and s is not stmt
+            )
 
 
 def _claim(claimed: set, stmt: cst.CSTNode) -> None:
@@ -172,20 +307,38 @@ def _claim(claimed: set, stmt: cst.CSTNode) -> None:
 def _report_problems(plan: Plan, ctx: ModuleContext) -> None:
     for problem in plan.problems:
         meta_hint = {
-            "TM920": findings.HIDDEN_FORWARD, "TM921": findings.CLOSURE_STEP, "TM922": findings.HOOKS,
-            "TM923": findings.DUPLICATED_FORWARD, "TM924": findings.JOINT, "TM926": findings.UNSUPPORTED_SHAPE,
+            "TM920": findings.HIDDEN_FORWARD,
+            "TM921": findings.CLOSURE_STEP,
+            "TM922": findings.HOOKS,
+            "TM923": findings.DUPLICATED_FORWARD,
+            "TM924": findings.JOINT,
+            "TM926": findings.UNSUPPORTED_SHAPE,
             "TM927": findings.GRAD_READ,
         }.get(problem.rule, findings.UNSUPPORTED_SHAPE)
-        ctx.report(problem.rule, problem.message + "; the training step is left unconverted", meta_hint.use_instead, node=problem.stmt, severity=ERROR)
+        ctx.report(
+            problem.rule,
+            problem.message + "; the training step is left unconverted",
+            meta_hint.use_instead,
+            node=problem.stmt,
+            severity=ERROR,
+        )
     reported = {id(p.stmt) for p in plan.problems}
     for event in plan.handled:
         if event.kind == "backward" and id(event.stmt) not in reported:
-            ctx.report("TM926", "left unconverted with the rest of its training step", findings.IDIOM, node=event.stmt, severity=ERROR)
+            ctx.report(
+                "TM926",
+                "left unconverted with the rest of its training step",
+                findings.IDIOM,
+                node=event.stmt,
+                severity=ERROR,
+            )
 
 
 def _report_notes(plan: Plan, ctx: ModuleContext) -> None:
     for note in plan.notes:
-        ctx.report(note.rule, note.message, findings.IDIOM, node=note.stmt, severity=NOTE)
+        ctx.report(
+            note.rule, note.message, findings.IDIOM, node=note.stmt, severity=NOTE
+        )
     if plan.init_unknown:
         first = next(r for r in plan.regions if r.pset in plan.live.init_read)
         ctx.report(
@@ -211,7 +364,11 @@ def _propagate_claims(original, updated, ctx: ModuleContext) -> None:
     elif isinstance(original, cst.IndentedBlock):
         pairs = [(original.body, updated.body)]
     elif isinstance(original, cst.Else):
-        pairs = [(original.body.body, updated.body.body)] if isinstance(original.body, cst.IndentedBlock) else []
+        pairs = (
+            [(original.body.body, updated.body.body)]
+            if isinstance(original.body, cst.IndentedBlock)
+            else []
+        )
     else:
         pairs = list(zip(child_blocks(original), child_blocks(updated)))
     for old_block, new_block in pairs:
@@ -231,6 +388,8 @@ def _align(original, updated, ctx: ModuleContext) -> None:
     for old, new in zip(original, updated):
         if new is not old:
             ctx.copy_position(new, old)
-        if type(old) is type(new) and not isinstance(old, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+        if type(old) is type(new) and not isinstance(
+            old, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)
+        ):
             for a, b in zip(child_blocks(old), child_blocks(new)):
                 _align(a, b, ctx)

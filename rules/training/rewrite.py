@@ -14,12 +14,21 @@ from .analysis import Plan
 from .events import Event
 from .forward import Region, _compound_targets, loop_target_names
 
-AUTOCAST = frozenset({"torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast"})
+AUTOCAST = frozenset(
+    {
+        "torch.autocast",
+        "torch.cuda.amp.autocast",
+        "torch.amp.autocast",
+        "torch.cpu.amp.autocast",
+    }
+)
 
 
 def suffix_of(pset: str) -> str:
     last = pset.rsplit(".", 1)[-1]
     lowered = last.lower()
+    if lowered in ("optimizer", "optim", "opt"):
+        return last
     for prefix in ("optimizer", "optim", "opt"):
         if lowered.startswith(prefix) and len(last) > len(prefix):
             return last[len(prefix) :].strip("_")
@@ -45,11 +54,31 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
     live = plan.live
     many = len(plan.psets) > 1
     sfx = {p: ("_" + suffix_of(p) if many else "") for p in plan.psets}
-    accumulating = {p for (key, p), zero in live.zero_mode.items() if not zero and (("bw", key), p) in live.needed}
-    accumulating |= {p for (source, p) in live.needed if source[0] == "reset"} | set(live.init_read)
-    gvar = {p: namer(("accum_grads" if p in accumulating else "grads") + sfx[p]) for p in plan.psets}
-    call_grads = {p: namer("grads" + sfx[p]) if p in accumulating else gvar[p] for p in plan.psets}
-    weights = {p: (emit.template("__M__.trainable_params()", M=p).body[0].value if p in plan.manual else emit.name(p + ".parameters")) for p in plan.psets}
+    absorbed = {id(e.stmt) for r in plan.regions for e in r.backwards[1:]}
+    accumulating = {
+        p
+        for (key, p), zero in live.zero_mode.items()
+        if not zero and key not in absorbed and (("bw", key), p) in live.needed
+    }
+    accumulating |= {p for (source, p) in live.needed if source[0] == "reset"} | set(
+        live.init_read
+    )
+    plan.accumulating = accumulating
+    gvar = {
+        p: namer(("accum_grads" if p in accumulating else "grads") + sfx[p])
+        for p in plan.psets
+    }
+    call_grads = {
+        p: namer("grads" + sfx[p]) if p in accumulating else gvar[p] for p in plan.psets
+    }
+    weights = {
+        p: (
+            emit.template("__M__.trainable_params()", M=p).body[0].value
+            if p in plan.manual
+            else emit.name(p + ".parameters")
+        )
+        for p in plan.psets
+    }
     replace: dict[int, list] = {}
     before: dict[int, list] = {}
     per_pset: dict[str, int] = {}
@@ -72,8 +101,12 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
         make = emit.value_and_grad(grad_fn, fn, weights[p], bool(region.aux))
         zero_mode = live.zero_mode.get((id(region.backwards[0].stmt), p), False)
         target = gvar[p] if zero_mode else call_grads[p]
-        call = emit.grad_call(grad_fn, region.params, [first_target, *region.aux], target)
-        call = call.with_changes(leading_lines=getattr(region.call_at, "leading_lines", ()))
+        call = emit.grad_call(
+            grad_fn, region.params, [first_target, *region.aux], target
+        )
+        call = call.with_changes(
+            leading_lines=getattr(region.call_at, "leading_lines", ())
+        )
         ctx.copy_position(call, region.call_at)
         for stmt in region.stmts:
             if id(stmt) not in region.copies:
@@ -90,9 +123,12 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
                 replace[id(region.call_at)] = [call]
         last = region.backwards[-1]
         for event in region.backwards:
-            replace[id(event.stmt)] = []
+            if event.stmt is not region.call_at:
+                replace[id(event.stmt)] = []
         if not zero_mode:
-            replace[id(last.stmt)] = [emit.accumulate(gvar[p], call_grads[p])]
+            replace.setdefault(id(last.stmt), []).append(
+                emit.accumulate(gvar[p], call_grads[p])
+            )
     for p in live.init_read:
         anchor = hoisted.get(p)
         zeros = emit.zeros(gvar[p], weights[p])
@@ -101,6 +137,13 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
         else:
             first = next(r for r in plan.regions if r.pset == p)
             replace.setdefault(id(first.call_at), []).insert(0, zeros)
+    unbound = [n for r in plan.regions for n in r.maybe_unbound]
+    if unbound and scope.body:
+        anchor = scope.body[_after_docstring(scope.body)]
+        for name in dict.fromkeys(unbound):
+            before.setdefault(id(anchor), []).insert(
+                0, emit.template("__N__ = None", N=name)
+            )
     finite: dict[str, str] = {}
     for event in plan.events.values():
         if id(event.stmt) not in plan.flow.visited:
@@ -111,22 +154,46 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
     return emit.rebuild(scope.body, replace, before)
 
 
+def _after_docstring(body) -> int:
+    for i, stmt in enumerate(body):
+        if (
+            isinstance(stmt, cst.SimpleStatementLine)
+            and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(
+                stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)
+            )
+            and i == 0
+        ):
+            continue
+        if (
+            isinstance(stmt, cst.SimpleStatementLine)
+            and isinstance(stmt.body[0], cst.ImportFrom)
+            and stmt.body[0].module is not None
+            and cst.Module([]).code_for_node(stmt.body[0].module) == "__future__"
+        ):
+            continue
+        return i
+    return 0
+
+
 def _event(event: Event, plan: Plan, gvar, weights, namer, finite, ctx) -> list | None:
     kind = event.kind
     live = plan.live
     if kind == "reset":
-        needed = [p for p in event.psets if (("reset", id(event.stmt)), p) in live.needed]
+        needed = [
+            p for p in event.psets if (("reset", id(event.stmt)), p) in live.needed
+        ]
         return [emit.zeros(gvar[p], weights[p]) for p in needed]
     if kind == "step":
-        return [emit.step(event.target, gvar[event.target])]
+        return [emit.step(event.target, gvar[event.psets[0]])]
     if kind == "unscale":
-        return [emit.unscale(gvar[event.target], event.scaler)]
+        return [emit.unscale(gvar[event.psets[0]], event.scaler)]
     if kind == "scaler_step":
         out: list = []
         if not event.detail.get("unscaled"):
-            out.append(emit.unscale(gvar[event.target], event.scaler))
+            out.append(emit.unscale(gvar[event.psets[0]], event.scaler))
         name = finite.setdefault(event.scaler, namer("grads_finite"))
-        return out + emit.finite_step(event.target, gvar[event.target], name)
+        return out + emit.finite_step(event.target, gvar[event.psets[0]], name)
     if kind == "scaler_update":
         name = finite.setdefault(event.scaler, namer("grads_finite"))
         return [emit.adjust(event.scaler, name)]
@@ -137,9 +204,17 @@ def _event(event: Event, plan: Plan, gvar, weights, namer, finite, ctx) -> list 
         norm_type = _arg(args, 2, "norm_type")
         if norm_type is not None and not _is_two(norm_type):
             return None
-        if event.assign_to is None and _literal(max_norm) is not None and _literal(max_norm) >= 0.01:
+        if (
+            event.assign_to is None
+            and _literal(max_norm) is not None
+            and _literal(max_norm) >= 0.01
+        ):
             return [emit.clip_global_norm(gvar[p], max_norm)]
-        norm = event.assign_to.value if isinstance(event.assign_to, cst.Name) else namer("grad_norm")
+        norm = (
+            event.assign_to.value
+            if isinstance(event.assign_to, cst.Name)
+            else namer("grad_norm")
+        )
         return emit.clip_norm_exact(gvar[p], max_norm, norm)
     if kind == "clip_value":
         p = event.psets[0]
@@ -161,7 +236,11 @@ class _Rename(cst.CSTTransformer):
         self.old, self.new = old, new
 
     def leave_Name(self, original, updated):
-        return updated.with_changes(value=self.new) if updated.value == self.old else updated
+        return (
+            updated.with_changes(value=self.new)
+            if updated.value == self.old
+            else updated
+        )
 
 
 def _arg(args, position: int, keyword: str):
@@ -174,10 +253,18 @@ def _arg(args, position: int, keyword: str):
 
 def _literal(expr) -> float | None:
     try:
-        value = ast.literal_eval(cst.Module([]).code_for_node(expr)) if expr is not None else None
+        value = (
+            ast.literal_eval(cst.Module([]).code_for_node(expr))
+            if expr is not None
+            else None
+        )
     except (ValueError, SyntaxError):
         return None
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return (
+        float(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool)
+        else None
+    )
 
 
 def _is_two(expr) -> bool:
@@ -187,10 +274,17 @@ def _is_two(expr) -> bool:
 def _region_body(region: Region, ctx: ModuleContext) -> list:
     body = []
     for stmt in region.stmts:
-        if isinstance(stmt, cst.With) and _autocast(stmt, ctx) and ctx.options.target == "cpu":
+        if (
+            isinstance(stmt, cst.With)
+            and _autocast(stmt, ctx)
+            and ctx.options.target == "cpu"
+        ):
             inner = list(stmt.body.body)
             if inner:
-                inner[0] = inner[0].with_changes(leading_lines=list(stmt.leading_lines) + list(inner[0].leading_lines))
+                inner[0] = inner[0].with_changes(
+                    leading_lines=list(stmt.leading_lines)
+                    + list(inner[0].leading_lines)
+                )
             body.extend(inner)
         else:
             body.append(stmt)
@@ -219,7 +313,9 @@ def cuda_autocast(item, ctx: ModuleContext) -> bool:
     return isinstance(device, cst.SimpleString) and device.evaluated_value == "cuda"
 
 
-def _hoist_point(region: Region, plan: Plan, weights: cst.BaseExpression) -> cst.CSTNode | None:
+def _hoist_point(
+    region: Region, plan: Plan, weights: cst.BaseExpression
+) -> cst.CSTNode | None:
     """The outermost loop around the region whose body leaves the closures and weights unchanged."""
     loop = region.loop
     if loop is None:

@@ -10,6 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from .. import core
+from . import _dtype as dtype  # noqa: F401
+from . import (  # noqa: F401
+    amp,
+    common,
+    context,
+    dataset,
+    experimental,
+    mint,
+    nn,
+    ops,
+    parallel,
+)
 from ._checkpoint import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401
 from ._dtype import (  # noqa: F401
     DType,
@@ -33,19 +45,20 @@ from ._dtype import (  # noqa: F401
     uint32,
     uint64,
 )
-from ._grad import jvp, value_and_grad, vjp  # noqa: F401
-from ._grad import grad  # noqa: F401
+from ._grad import (  # noqa: F401
+    grad,
+    jvp,
+    value_and_grad,
+    vjp,
+)
 from ._missing import module_getattr
 from ._tensor import Parameter, ParameterTuple, Tensor, is_tensor, tensor  # noqa: F401
-from . import _dtype as dtype  # noqa: F401
-from . import amp, common, dataset, experimental, mint, nn, ops  # noqa: F401,E402
+from .amp import DynamicLossScaleManager, FixedLossScaleManager  # noqa: F401
+from .context import GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_context, set_context  # noqa: F401
 from .ops import stop_gradient  # noqa: F401
 
 __version__ = "2.10.0"
 
-GRAPH_MODE = 0
-PYNATIVE_MODE = 1
-_context: dict[str, Any] = {"mode": PYNATIVE_MODE, "device_target": "CPU", "device_id": 0}
 _seed: list = [None]
 
 
@@ -59,17 +72,8 @@ def get_seed() -> Any:
     return _seed[0]
 
 
-def set_context(**kwargs: Any) -> None:
-    """Accepted and recorded; the shim always runs eagerly (like PyNative) on the CPU."""
-    _context.update(kwargs)
-
-
-def get_context(attr_key: str) -> Any:
-    return _context.get(attr_key)
-
-
 def set_device(device_target: str, device_id: Any = None) -> None:
-    _context["device_target"] = device_target
+    set_context(device_target=device_target)
 
 
 def jit(function: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -86,16 +90,6 @@ def mutable(input_data: Any, dynamic_len: bool = False) -> Any:
     return input_data
 
 
-class _Context:
-    """``from mindspore import context; context.set_context(...)``."""
-
-    GRAPH_MODE = GRAPH_MODE
-    PYNATIVE_MODE = PYNATIVE_MODE
-    set_context = staticmethod(set_context)
-    get_context = staticmethod(get_context)
-
-
-context = _Context()
 float_ = float32
-bool = bool_  # noqa: A001 - MindSpore 2.x exports mindspore.bool
+bool = bool_
 __getattr__ = module_getattr(__name__)

@@ -14,7 +14,7 @@ from .. import core
 from ._tensor import Parameter, Tensor
 
 
-def _named_arrays(save_obj: Any) -> "OrderedDict[str, np.ndarray]":
+def _named_arrays(save_obj: Any) -> OrderedDict[str, np.ndarray]:
     from .nn.cell import Cell
 
     arrays: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -27,11 +27,20 @@ def _named_arrays(save_obj: Any) -> "OrderedDict[str, np.ndarray]":
     else:
         for item in save_obj:
             value = item["data"]
-            arrays[item["name"]] = np.array(value._data if isinstance(value, core.Tensor) else value)
+            arrays[item["name"]] = np.array(
+                value._data if isinstance(value, core.Tensor) else value
+            )
     return arrays
 
 
-def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = True, async_save: bool = False, append_dict: Any = None, **kwargs: Any) -> None:
+def save_checkpoint(
+    save_obj: Any,
+    ckpt_file_name: str,
+    integrated_save: bool = True,
+    async_save: bool = False,
+    append_dict: Any = None,
+    **kwargs: Any,
+) -> None:
     arrays = _named_arrays(save_obj)
     for name, value in (append_dict or {}).items():
         arrays[name] = np.array(core.raw(value))
@@ -39,18 +48,30 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
         np.savez(handle, **arrays)
 
 
-def load_checkpoint(ckpt_file_name: str, net: Any = None, strict_load: bool = False, filter_prefix: Any = None, **kwargs: Any) -> dict:
+def load_checkpoint(
+    ckpt_file_name: str,
+    net: Any = None,
+    strict_load: bool = False,
+    filter_prefix: Any = None,
+    **kwargs: Any,
+) -> dict:
     with np.load(ckpt_file_name, allow_pickle=False) as archive:
-        params = {name: Parameter(Tensor(archive[name]), name=name) for name in archive.files}
+        params = {
+            name: Parameter(Tensor(archive[name]), name=name) for name in archive.files
+        }
     if filter_prefix is not None:
-        prefixes = (filter_prefix,) if isinstance(filter_prefix, str) else tuple(filter_prefix)
+        prefixes = (
+            (filter_prefix,) if isinstance(filter_prefix, str) else tuple(filter_prefix)
+        )
         params = {k: v for k, v in params.items() if not k.startswith(prefixes)}
     if net is not None:
         load_param_into_net(net, params, strict_load)
     return params
 
 
-def load_param_into_net(net: Any, parameter_dict: dict, strict_load: bool = False, **kwargs: Any) -> tuple[list, list]:
+def load_param_into_net(
+    net: Any, parameter_dict: dict, strict_load: bool = False, **kwargs: Any
+) -> tuple[list, list]:
     """Copy matching names into ``net``; returns (params not loaded, checkpoint names not used)."""
     used = set()
     not_loaded = []

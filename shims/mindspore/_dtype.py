@@ -10,7 +10,7 @@ import numpy as np
 class DType:
     """``str`` is MindSpore's type name (``Float32``), ``repr`` the attribute path (``mindspore.float32``)."""
 
-    __slots__ = ("name", "attr", "np_dtype")
+    __slots__ = ("attr", "name", "np_dtype")
 
     def __init__(self, name: str, attr: str, np_dtype: Any) -> None:
         self.name = name
@@ -57,7 +57,22 @@ complex128 = DType("Complex128", "complex128", np.complex128)
 half, single, double = float16, float32, float64
 short, intc, int_, long = int16, int32, int32, int64
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, complex64, complex128)
+ALL = (
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    bool_,
+    complex64,
+    complex128,
+)
 _BY_NUMPY = {d.np_dtype: d for d in ALL}
 float_type = (float16, float32, float64)
 int_type = (int8, int16, int32, int64)
@@ -69,7 +84,9 @@ def from_numpy(np_dtype: Any) -> DType:
     try:
         return _BY_NUMPY[np.dtype(np_dtype)]
     except KeyError:
-        raise NotImplementedError(f"shims: mindspore has no dtype for NumPy {np.dtype(np_dtype)}") from None
+        raise NotImplementedError(
+            f"shims: mindspore has no dtype for NumPy {np.dtype(np_dtype)}"
+        ) from None
 
 
 def to_numpy(dtype: Any) -> np.dtype:

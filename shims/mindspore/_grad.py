@@ -8,12 +8,13 @@ another differentiation the graph is kept and the gradients are recorded, so gra
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Sequence
+from typing import Any, Callable
 
 import numpy as np
 
 from .. import core
-from ._tensor import Parameter, Tensor
+from ._tensor import Tensor
 
 _depth = 0
 
@@ -33,7 +34,7 @@ def _leaves(value: Any) -> list:
 
 def _detach(value: Any) -> Any:
     if isinstance(value, core.Tensor):
-        return core.wrap(value.__class__, value._data)
+        return core.wrap(value._out_cls, value._data)
     if isinstance(value, tuple):
         return tuple(_detach(v) for v in value)
     if isinstance(value, list):
@@ -50,7 +51,9 @@ def _as_input(value: Any, nested: bool) -> core.Tensor:
     return core.wrap(Tensor, value._data, requires_grad=True)
 
 
-def _run(fn: Callable, args: Sequence[Any], kwargs: dict, positions: tuple[int, ...]) -> tuple[Any, list, bool]:
+def _run(
+    fn: Callable, args: Sequence[Any], kwargs: dict, positions: tuple[int, ...]
+) -> tuple[Any, list, bool]:
     global _depth
     nested = _depth > 0
     args = list(args)
@@ -62,7 +65,7 @@ def _run(fn: Callable, args: Sequence[Any], kwargs: dict, positions: tuple[int, 
         if i in positions or (i - len(args)) in positions:
             args[i] = _as_input(value, nested)
         elif not nested and isinstance(value, core.Tensor) and value._ctx is not None:
-            args[i] = core.wrap(value.__class__, value._data)
+            args[i] = core.wrap(value._out_cls, value._data)
     inputs = [args[i] for i in positions]
     _depth += 1
     try:
@@ -95,7 +98,9 @@ def _gradients(targets: list, seeds: list, wrt: list, nested: bool) -> list:
 def _seed_for(target: core.Tensor, sens: Any = None) -> np.ndarray:
     if sens is None:
         return np.ones(target._data.shape, target._data.dtype)
-    return np.asarray(sens._data if isinstance(sens, core.Tensor) else sens, target._data.dtype)
+    return np.asarray(
+        sens._data if isinstance(sens, core.Tensor) else sens, target._data.dtype
+    )
 
 
 def _weights_list(weights: Any) -> tuple[list, bool]:
@@ -133,7 +138,9 @@ def _differentiate(
     out, inputs, nested = _run(fn, args, kwargs, positions)
     if has_aux:
         if not isinstance(out, (tuple, list)) or len(out) < 2:
-            raise ValueError("When has_aux is True, origin fn requires more than one outputs.")
+            raise ValueError(
+                "When has_aux is True, origin fn requires more than one outputs."
+            )
         targets = _leaves(out[0])
         sens_leaves = _leaves(sens) if sens is not None else [None] * len(targets)
     else:
@@ -170,7 +177,9 @@ def _assemble(
 
 def _check(grad_position: Any, weights: Any) -> None:
     if grad_position is None and weights is None:
-        raise ValueError("`grad_position` and `weight` can not be None at the same time.")
+        raise ValueError(
+            "`grad_position` and `weight` can not be None at the same time."
+        )
 
 
 def grad(
@@ -187,8 +196,19 @@ def grad(
     weight_list, single_weight = _weights_list(weights)
 
     def grad_fn(*args: Any, **kwargs: Any) -> Any:
-        out, ig, wg, nested = _differentiate(fn, args, kwargs, positions, weight_list, has_aux, sens_param)
-        result = _assemble(ig, wg, positions, single_position, weights, weight_list, single_weight, return_ids)
+        out, ig, wg, nested = _differentiate(
+            fn, args, kwargs, positions, weight_list, has_aux, sens_param
+        )
+        result = _assemble(
+            ig,
+            wg,
+            positions,
+            single_position,
+            weights,
+            weight_list,
+            single_weight,
+            return_ids,
+        )
         if has_aux:
             aux = tuple(out[1:])
             return result, (aux if nested else _detach(aux))
@@ -211,8 +231,19 @@ def value_and_grad(
     weight_list, single_weight = _weights_list(weights)
 
     def value_and_grad_fn(*args: Any, **kwargs: Any) -> Any:
-        out, ig, wg, nested = _differentiate(fn, args, kwargs, positions, weight_list, has_aux, sens_param)
-        result = _assemble(ig, wg, positions, single_position, weights, weight_list, single_weight, return_ids)
+        out, ig, wg, nested = _differentiate(
+            fn, args, kwargs, positions, weight_list, has_aux, sens_param
+        )
+        result = _assemble(
+            ig,
+            wg,
+            positions,
+            single_position,
+            weights,
+            weight_list,
+            single_weight,
+            return_ids,
+        )
         value = out if nested else _detach(out)
         if isinstance(value, list):
             value = tuple(value)
@@ -224,7 +255,9 @@ def value_and_grad(
 class GradOperation:
     """``GradOperation(get_all, get_by_list, sens_param)(fn[, weights])(*inputs[, sens])``."""
 
-    def __init__(self, get_all: bool = False, get_by_list: bool = False, sens_param: bool = False) -> None:
+    def __init__(
+        self, get_all: bool = False, get_by_list: bool = False, sens_param: bool = False
+    ) -> None:
         self.get_all = get_all
         self.get_by_list = get_by_list
         self.sens_param = sens_param
@@ -236,8 +269,14 @@ class GradOperation:
 
         def grad_fn(*args: Any, **kwargs: Any) -> Any:
             n_inputs = len(args) - (1 if self.sens_param else 0)
-            positions = tuple(range(n_inputs)) if self.get_all else ((0,) if not self.get_by_list else ())
-            _, ig, wg, _ = _differentiate(fn, args, kwargs, positions, weight_list, False, self.sens_param)
+            positions = (
+                tuple(range(n_inputs))
+                if self.get_all
+                else ((0,) if not self.get_by_list else ())
+            )
+            _, ig, wg, _ = _differentiate(
+                fn, args, kwargs, positions, weight_list, False, self.sens_param
+            )
             if self.get_all and self.get_by_list:
                 return (tuple(ig), tuple(wg))
             if self.get_by_list:
@@ -249,26 +288,44 @@ class GradOperation:
         return grad_fn
 
 
-def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) -> tuple:
+def vjp(
+    fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False
+) -> tuple:
     """``(outputs, vjp_fn)``; ``vjp_fn(v)`` gives a tuple with one gradient per input."""
     if weights is not None:
-        raise NotImplementedError("shims: mindspore.vjp(weights=...) is not implemented")
+        raise NotImplementedError(
+            "shims: mindspore.vjp(weights=...) is not implemented"
+        )
     positions = tuple(range(len(inputs)))
     out, leaves, nested = _run(fn, inputs, {}, positions)
     if has_aux:
         if not isinstance(out, (tuple, list)) or len(out) < 2:
-            raise ValueError("When has_aux is True, origin fn requires more than one outputs.")
+            raise ValueError(
+                "When has_aux is True, origin fn requires more than one outputs."
+            )
         value, aux = out[0], tuple(out[1:])
     else:
         value, aux = out, None
     targets = _leaves(value)
 
     def vjp_fn(*v: Any) -> tuple:
-        cotangents = _leaves(v[0] if len(v) == 1 and isinstance(v[0], (tuple, list)) else v)
+        cotangents = _leaves(
+            v[0] if len(v) == 1 and isinstance(v[0], (tuple, list)) else v
+        )
         seeds = [_seed_for(t, s) for t, s in zip(targets, cotangents)]
-        grads = core.grad(targets, leaves, grad_outputs=seeds, create_graph=nested, allow_unused=True, retain_graph=True)
+        grads = core.grad(
+            targets,
+            leaves,
+            grad_outputs=seeds,
+            create_graph=nested,
+            allow_unused=True,
+            retain_graph=True,
+        )
         return tuple(
-            g if g is not None else core.wrap(Tensor, np.zeros_like(np.asarray(x._data))) for x, g in zip(leaves, grads)
+            g
+            if g is not None
+            else core.wrap(Tensor, np.zeros_like(np.asarray(x._data)))
+            for x, g in zip(leaves, grads)
         )
 
     shown = value if nested else _detach(value)
@@ -289,9 +346,19 @@ def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
     else:
         value, aux = out, None
     targets = _leaves(value)
-    probes = [core.wrap(Tensor, np.zeros_like(np.asarray(t._data)), requires_grad=True) for t in targets]
+    probes = [
+        core.wrap(Tensor, np.zeros_like(np.asarray(t._data)), requires_grad=True)
+        for t in targets
+    ]
     with core.grad_mode(True):
-        pulled = core.grad(targets, leaves, grad_outputs=probes, create_graph=True, allow_unused=True, retain_graph=True)
+        pulled = core.grad(
+            targets,
+            leaves,
+            grad_outputs=probes,
+            create_graph=True,
+            allow_unused=True,
+            retain_graph=True,
+        )
         used = [(g, t) for g, t in zip(pulled, tangents) if g is not None]
         if used:
             pushed = core.grad(
@@ -305,7 +372,8 @@ def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
         else:
             pushed = [None] * len(probes)
     results = [
-        g if g is not None else core.wrap(Tensor, np.zeros_like(np.asarray(t._data))) for t, g in zip(targets, pushed)
+        g if g is not None else core.wrap(Tensor, np.zeros_like(np.asarray(t._data)))
+        for t, g in zip(targets, pushed)
     ]
     tangent_out = results[0] if isinstance(value, core.Tensor) else tuple(results)
     shown = value if nested else _detach(value)
@@ -318,9 +386,5 @@ def stop_gradient(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(v) for v in value)
     if isinstance(value, core.Tensor):
-        return core.wrap(value.__class__, value._data)
+        return core.wrap(value._out_cls, value._data)
     return value
-
-
-def trainable(params: Sequence[Any]) -> list:
-    return [p for p in params if isinstance(p, Parameter) and p.requires_grad]

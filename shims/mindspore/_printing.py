@@ -106,7 +106,9 @@ def _render_row(out: list[str], row: np.ndarray, ndim: int, fmt, kind: str) -> N
         emit(0, size)
 
 
-def _render(out: list[str], array: np.ndarray, depth: int, fmt, kind: str, ndim: int) -> None:
+def _render(
+    out: list[str], array: np.ndarray, depth: int, fmt, kind: str, ndim: int
+) -> None:
     out.append("[")
     if depth == ndim - 1:
         _render_row(out, array, ndim, fmt, kind)

@@ -67,7 +67,9 @@ class Tensor(core.Tensor):
     ) -> None:
         if input_data is None:
             if shape is None:
-                raise ValueError("For 'Tensor', 'input_data' and 'shape' can not both be None.")
+                raise ValueError(
+                    "For 'Tensor', 'input_data' and 'shape' can not both be None."
+                )
             from .common.initializer import initializer
 
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
@@ -158,7 +160,9 @@ class Tensor(core.Tensor):
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub":
-            raise TypeError("Only integer tensors of a single element can be converted to an index.")
+            raise TypeError(
+                "Only integer tensors of a single element can be converted to an index."
+            )
         return int(self._data)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -166,12 +170,12 @@ class Tensor(core.Tensor):
 
     __hash__ = object.__hash__
 
-    def __eq__(self, other: Any) -> Any:
+    def __eq__(self, other: object) -> Any:
         if not isinstance(other, (int, float, core.Tensor)):
             return False
         return core.eq(self, other)
 
-    def __ne__(self, other: Any) -> Any:
+    def __ne__(self, other: object) -> Any:
         if not isinstance(other, (int, float, core.Tensor)):
             return True
         return core.ne(self, other)
@@ -337,7 +341,13 @@ class Tensor(core.Tensor):
         return _wrap_like(self, np.isfinite(self._data))
 
     # --- reductions -----------------------------------------------------------------------------
-    def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
+    def sum(
+        self,
+        axis: Any = None,
+        dtype: Any = None,
+        keepdims: bool = False,
+        initial: Any = None,
+    ) -> Tensor:
         out = core.sum(self, _axes(axis), keepdims)
         if self._data.dtype.kind in "biu" and out._data.dtype != np.int64:
             out = core.cast(out, np.int64)
@@ -359,7 +369,11 @@ class Tensor(core.Tensor):
     def _extreme(self, reduce: Any, arg: Any, args: tuple, kwargs: dict) -> Any:
         if args and "axis" not in kwargs:
             dim = args[0]
-            keepdim = bool(args[1]) if len(args) > 1 else bool(kwargs.get("keepdim", kwargs.get("keepdims", False)))
+            keepdim = (
+                bool(args[1])
+                if len(args) > 1
+                else bool(kwargs.get("keepdim", kwargs.get("keepdims", False)))
+            )
             index = arg(self._data, axis=dim)
             if keepdim:
                 index = np.expand_dims(index, dim)
@@ -386,10 +400,14 @@ class Tensor(core.Tensor):
         return core.sqrt(core.sum(core.mul(self, self), _axes(dim), keepdim))
 
     def all(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
-        return _wrap_like(self, np.all(self._data, axis=_axes(axis), keepdims=keep_dims))
+        return _wrap_like(
+            self, np.all(self._data, axis=_axes(axis), keepdims=keep_dims)
+        )
 
     def any(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
-        return _wrap_like(self, np.any(self._data, axis=_axes(axis), keepdims=keep_dims))
+        return _wrap_like(
+            self, np.any(self._data, axis=_axes(axis), keepdims=keep_dims)
+        )
 
     def cumsum(self, axis: Any = None, dtype: Any = None) -> Tensor:
         return _wrap_like(self, np.cumsum(self._data, axis=axis))
@@ -400,7 +418,9 @@ class Tensor(core.Tensor):
 
     view = reshape
 
-    def flatten(self, order: str = "C", *, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    def flatten(
+        self, order: str = "C", *, start_dim: int = 0, end_dim: int = -1
+    ) -> Tensor:
         return core.flatten(self, start_dim, end_dim)
 
     def ravel(self) -> Tensor:
@@ -437,9 +457,15 @@ class Tensor(core.Tensor):
         if len(reps) > self.ndim:
             out = core.reshape(out, (1,) * (len(reps) - self.ndim) + self.shape)
         reps = (1,) * (out.ndim - len(reps)) + reps
-        big = tuple(itertools.chain.from_iterable((r, s) for r, s in zip(reps, out.shape)))
-        inter = core.reshape(out, tuple(itertools.chain.from_iterable((1, s) for s in out.shape)))
-        return core.reshape(core.broadcast_to(inter, big), tuple(r * s for r, s in zip(reps, out.shape)))
+        big = tuple(
+            itertools.chain.from_iterable((r, s) for r, s in zip(reps, out.shape))
+        )
+        inter = core.reshape(
+            out, tuple(itertools.chain.from_iterable((1, s) for s in out.shape))
+        )
+        return core.reshape(
+            core.broadcast_to(inter, big), tuple(r * s for r, s in zip(reps, out.shape))
+        )
 
     def split(self, split_size_or_sections: Any, axis: int = 0) -> tuple:
         return tuple(core.split(self, split_size_or_sections, axis))
@@ -479,9 +505,6 @@ class Tensor(core.Tensor):
     def contiguous(self) -> Tensor:
         return self
 
-    def asnumpy_of(self) -> np.ndarray:
-        return self._data
-
 
 def _raw(value: Any) -> Any:
     return value._data if isinstance(value, core.Tensor) else value
@@ -492,7 +515,7 @@ def _raw_or_none(value: Any) -> Any:
 
 
 def _wrap_like(like: Any, array: np.ndarray) -> Tensor:
-    cls = like.__class__ if isinstance(like, core.Tensor) else Tensor
+    cls = like._out_cls if isinstance(like, core.Tensor) else Tensor
     return core.wrap(cls, np.asarray(array))
 
 
@@ -529,7 +552,9 @@ class Parameter(Tensor):
 
         if isinstance(default_input, Initializer):
             array = default_input.init_data()._data
-        elif isinstance(default_input, numbers.Number) and not isinstance(default_input, core.Tensor):
+        elif isinstance(default_input, numbers.Number) and not isinstance(
+            default_input, core.Tensor
+        ):
             array = _array_from(default_input)
         else:
             array = _array_from(default_input)
@@ -595,11 +620,13 @@ class Parameter(Tensor):
 class ParameterTuple(tuple):
     """A tuple of Parameters (``optimizer.parameters``)."""
 
-    def __new__(cls, iterable: Any = ()) -> ParameterTuple:
+    def __new__(cls, iterable: Any = ()) -> ParameterTuple:  # noqa: PYI034
         items = tuple(iterable)
         for item in items:
             if not isinstance(item, Parameter):
-                raise TypeError(f"ParameterTuple input should be Parameter, but got {type(item).__name__}")
+                raise TypeError(
+                    f"ParameterTuple input should be Parameter, but got {type(item).__name__}"
+                )
         return super().__new__(cls, items)
 
     def clone(self, prefix: str, init: str = "same") -> ParameterTuple:

@@ -78,6 +78,54 @@ class DynamicLossScaler(LossScaler):
         return wrap(np.asarray(True))
 
 
+class FixedLossScaleManager:
+    def __init__(
+        self, loss_scale: float = 128.0, drop_overflow_update: bool = True
+    ) -> None:
+        self.loss_scale = float(loss_scale)
+        self.drop_overflow_update = drop_overflow_update
+
+    def get_loss_scale(self) -> float:
+        return self.loss_scale
+
+    def get_drop_overflow_update(self) -> bool:
+        return self.drop_overflow_update
+
+    def get_update_cell(self) -> Any:
+        from .nn.wrap import FixedLossScaleUpdateCell
+
+        return (
+            FixedLossScaleUpdateCell(self.loss_scale)
+            if self.drop_overflow_update
+            else None
+        )
+
+
+class DynamicLossScaleManager:
+    def __init__(
+        self,
+        init_loss_scale: float = 2**24,
+        scale_factor: int = 2,
+        scale_window: int = 2000,
+    ) -> None:
+        self.loss_scale = float(init_loss_scale)
+        self.scale_factor = scale_factor
+        self.scale_window = scale_window
+
+    def get_loss_scale(self) -> float:
+        return self.loss_scale
+
+    def get_drop_overflow_update(self) -> bool:
+        return True
+
+    def get_update_cell(self) -> Any:
+        from .nn.wrap import DynamicLossScaleUpdateCell
+
+        return DynamicLossScaleUpdateCell(
+            self.loss_scale, self.scale_factor, self.scale_window
+        )
+
+
 def init_status() -> Tensor:
     return wrap(np.zeros(8, np.float32))
 

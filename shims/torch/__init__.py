@@ -19,7 +19,6 @@ from ._dtypes import (  # noqa: F401
     bfloat16,
     complex64,
     complex128,
-    dtype,
     float16,
     float32,
     float64,
@@ -40,7 +39,8 @@ from ._grad_mode import (  # noqa: F401
 )
 from ._ops import *
 from ._ops import _t  # noqa: F401
-from ._tensor import Size, Tensor, device, to_array, wrap
+from ._tensor import Size, Tensor, to_array, wrap
+from ._tensor import device as _device_type
 
 bool = D.bool_
 float = D.float32
@@ -278,22 +278,46 @@ def eye(
 
 # ------------------------------------------------------------------ random
 class Generator:
+    """A private random stream (``generator=`` arguments, DataLoader, random_split)."""
+
     def __init__(self, device: Any = "cpu") -> None:
-        self._seed = 0
+        self._initial_seed = 67280421310721
+        self.stream = C.new_generator(self._initial_seed)
+        self.device = device
 
     def manual_seed(self, seed: _pyint) -> Generator:
-        raise NotImplementedError(
-            "shims: torch.Generator is not implemented (use torch.manual_seed)"
+        self._initial_seed = _pyint(seed)
+        self.stream = C.new_generator(seed)
+        return self
+
+    def initial_seed(self) -> _pyint:
+        return self._initial_seed
+
+    def seed(self) -> _pyint:
+        value = _pyint(np.random.SeedSequence().entropy % (2**63))
+        self.manual_seed(value)
+        return value
+
+    def get_state(self) -> Tensor:
+        return wrap(
+            np.frombuffer(
+                pickle.dumps(self.stream.bit_generator.state), np.uint8
+            ).copy()
         )
+
+    def set_state(self, state: Tensor) -> Generator:
+        self.stream.bit_generator.state = pickle.loads(state._data.tobytes())
+        return self
 
 
 _INITIAL_SEED = [0]
 
 
 def manual_seed(seed: _pyint) -> Generator:
+    """Seeds the shared stream (the one ``mindspore.set_seed`` seeds too)."""
     _INITIAL_SEED[0] = _pyint(seed)
     C.manual_seed(_pyint(seed))
-    return Generator()
+    return default_generator
 
 
 def seed() -> _pyint:
@@ -314,11 +338,11 @@ def set_rng_state(state: Tensor) -> None:
     C.rng.bit_generator.state = pickle.loads(state._data.tobytes())
 
 
-def _no_generator(generator: Any) -> None:
-    if generator is not None:
-        raise NotImplementedError(
-            "shims: random functions with generator= are not implemented"
-        )
+def _stream(generator: Generator | None) -> Any:
+    """None (the shared stream) or the generator's own stream."""
+    if generator is None or generator is default_generator:
+        return None
+    return generator.stream
 
 
 def randn(
@@ -328,10 +352,10 @@ def randn(
     requires_grad: _pybool = False,
     generator: Any = None,
 ) -> Tensor:
-    _no_generator(generator)
-    return _leaf(
-        C.rng_normal(_size(size), 0.0, 1.0, dtype=_np_dtype(dtype)), requires_grad
+    values = C.rng_normal(
+        _size(size), 0.0, 1.0, dtype=_np_dtype(dtype), gen=_stream(generator)
     )
+    return _leaf(values, requires_grad)
 
 
 def rand(
@@ -341,10 +365,10 @@ def rand(
     requires_grad: _pybool = False,
     generator: Any = None,
 ) -> Tensor:
-    _no_generator(generator)
-    return _leaf(
-        C.rng_uniform(_size(size), 0.0, 1.0, dtype=_np_dtype(dtype)), requires_grad
+    values = C.rng_uniform(
+        _size(size), 0.0, 1.0, dtype=_np_dtype(dtype), gen=_stream(generator)
     )
+    return _leaf(values, requires_grad)
 
 
 def randint(
@@ -357,21 +381,20 @@ def randint(
     generator: Any = None,
     requires_grad: _pybool = False,
 ) -> Tensor:
-    _no_generator(generator)
     if size is None:
         low, high, size = 0, low, high
-    return wrap(
-        C.rng_randint(_pyint(low), _pyint(high), tuple(size)).astype(
-            _np_dtype(dtype, np.int64)
-        )
+    values = C.rng_randint(
+        _pyint(low), _pyint(high), tuple(size), gen=_stream(generator)
     )
+    return wrap(values.astype(_np_dtype(dtype, np.int64)))
 
 
 def randperm(
     n: _pyint, *, dtype: Any = None, device: Any = None, generator: Any = None
 ) -> Tensor:
-    _no_generator(generator)
-    return wrap(C.rng_permutation(n).astype(_np_dtype(dtype, np.int64)))
+    return wrap(
+        C.rng_permutation(n, gen=_stream(generator)).astype(_np_dtype(dtype, np.int64))
+    )
 
 
 def randn_like(input: Tensor, dtype: Any = None, **kw: Any) -> Tensor:
@@ -399,26 +422,23 @@ def normal(
     dtype: Any = None,
     **kw: Any,
 ) -> Tensor:
-    _no_generator(generator)
+    gen = _stream(generator)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
-        shape = np.broadcast(_raw_value(mean), _raw_value(std)).shape
-        base = C.rng_normal(
-            shape, 0.0, 1.0, dtype=np.result_type(_raw_value(mean), _raw_value(std))
-        )
-        return wrap((base * _raw_value(std) + _raw_value(mean)).astype(base.dtype))
+        m, sd = _raw_value(mean), _raw_value(std)
+        shape = np.broadcast(m, sd).shape
+        base = C.rng_normal(shape, 0.0, 1.0, dtype=np.result_type(m, sd), gen=gen)
+        return wrap((base * sd + m).astype(base.dtype))
     return wrap(
-        C.rng_normal(tuple(size), _pyfloat(mean), _pyfloat(std), dtype=_np_dtype(dtype))
+        C.rng_normal(
+            tuple(size), _pyfloat(mean), _pyfloat(std), dtype=_np_dtype(dtype), gen=gen
+        )
     )
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
-    _no_generator(generator)
     probs = input._data if p is None else np.full(input._data.shape, p)
-    return wrap(
-        (C.rng_uniform(input._data.shape, dtype=np.float64) < probs).astype(
-            input._data.dtype
-        )
-    )
+    draws = C.rng_uniform(input._data.shape, dtype=np.float64, gen=_stream(generator))
+    return wrap((draws < probs).astype(input._data.dtype))
 
 
 def multinomial(
@@ -428,14 +448,17 @@ def multinomial(
     *,
     generator: Any = None,
 ) -> Tensor:
-    _no_generator(generator)
+    stream = _stream(generator) or C.rng
     probs = input._data.astype(np.float64)
     rows = probs.reshape(-1, probs.shape[-1])
     out = [
-        C.rng.choice(len(r), num_samples, replace=replacement, p=r / r.sum())
+        stream.choice(len(r), num_samples, replace=replacement, p=r / r.sum())
         for r in rows
     ]
     return wrap(np.array(out, np.int64).reshape(probs.shape[:-1] + (num_samples,)))
+
+
+default_generator = Generator()
 
 
 # ------------------------------------------------------------------ dtype defaults
@@ -498,6 +521,10 @@ from .autograd import Function  # noqa: F401
 
 backends = None
 del backends
+
+
+dtype = D.dtype
+device = _device_type
 
 
 def __getattr__(name: str) -> Any:

@@ -8,7 +8,14 @@ import numpy as np
 
 
 class dtype:
-    __slots__ = ("is_complex", "is_floating_point", "is_signed", "itemsize", "name", "np")
+    __slots__ = (
+        "is_complex",
+        "is_floating_point",
+        "is_signed",
+        "itemsize",
+        "name",
+        "np",
+    )
 
     def __init__(self, name: str, np_dtype: Any) -> None:
         self.name = name
@@ -39,7 +46,19 @@ bool_ = dtype("bool", np.bool_)
 complex64 = dtype("complex64", np.complex64)
 complex128 = dtype("complex128", np.complex128)
 
-ALL = [float32, float64, float16, int64, int32, int16, int8, uint8, bool_, complex64, complex128]
+ALL = [
+    float32,
+    float64,
+    float16,
+    int64,
+    int32,
+    int16,
+    int8,
+    uint8,
+    bool_,
+    complex64,
+    complex128,
+]
 _FROM_NP = {d.np: d for d in ALL}
 ALIASES = {
     "float": float32,
@@ -58,7 +77,9 @@ DEFAULT = [float32]
 def from_numpy_dtype(np_dtype: Any) -> dtype:
     d = _FROM_NP.get(np.dtype(np_dtype))
     if d is None:
-        raise NotImplementedError(f"shims: numpy dtype {np_dtype} has no torch dtype here")
+        raise NotImplementedError(
+            f"shims: numpy dtype {np_dtype} has no torch dtype here"
+        )
     return d
 
 

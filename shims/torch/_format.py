@@ -7,17 +7,35 @@ from typing import Any
 
 import numpy as np
 
-OPTIONS = {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80, "sci_mode": None}
+OPTIONS = {
+    "precision": 4,
+    "threshold": 1000,
+    "edgeitems": 3,
+    "linewidth": 80,
+    "sci_mode": None,
+}
 
 
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
+def set_printoptions(
+    precision=None,
+    threshold=None,
+    edgeitems=None,
+    linewidth=None,
+    profile=None,
+    sci_mode=None,
+):
     if profile == "default":
         OPTIONS.update(precision=4, threshold=1000, edgeitems=3, linewidth=80)
     elif profile == "short":
         OPTIONS.update(precision=2, threshold=1000, edgeitems=2, linewidth=80)
     elif profile == "full":
         OPTIONS.update(precision=4, threshold=math.inf, edgeitems=3, linewidth=80)
-    for key, value in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems), ("linewidth", linewidth)):
+    for key, value in (
+        ("precision", precision),
+        ("threshold", threshold),
+        ("edgeitems", edgeitems),
+        ("linewidth", linewidth),
+    ):
         if value is not None:
             OPTIONS[key] = value
     OPTIONS["sci_mode"] = sci_mode
@@ -42,7 +60,11 @@ class _Formatter:
         lo, hi = absolute.min(), absolute.max()
         self.int_mode = bool(np.all(finite == np.ceil(finite)))
         forced = OPTIONS["sci_mode"]
-        self.sci_mode = (hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4) if forced is None else forced
+        self.sci_mode = (
+            (hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4)
+            if forced is None
+            else forced
+        )
         for v in finite.tolist():
             if self.sci_mode:
                 text = f"{v:.{precision}e}"
@@ -86,7 +108,11 @@ def _vector(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str
     per_line = max(1, math.floor((OPTIONS["linewidth"] - indent) / (fmt.width + 2)))
     values = a.tolist()
     if summarize and len(values) > 2 * e:
-        items = [fmt.format(v) for v in values[:e]] + [" ..."] + [fmt.format(v) for v in values[-e:]]
+        items = (
+            [fmt.format(v) for v in values[:e]]
+            + [" ..."]
+            + [fmt.format(v) for v in values[-e:]]
+        )
     else:
         items = [fmt.format(v) for v in values]
     lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
@@ -101,7 +127,10 @@ def _nested(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str
     e = OPTIONS["edgeitems"]
     if summarize and a.shape[0] > 2 * e:
         parts = [_nested(a[i], indent + 1, summarize, fmt) for i in range(e)] + ["..."]
-        parts += [_nested(a[i], indent + 1, summarize, fmt) for i in range(a.shape[0] - e, a.shape[0])]
+        parts += [
+            _nested(a[i], indent + 1, summarize, fmt)
+            for i in range(a.shape[0] - e, a.shape[0])
+        ]
     else:
         parts = [_nested(a[i], indent + 1, summarize, fmt) for i in range(a.shape[0])]
     return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
@@ -129,7 +158,14 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
     return "".join(parts)
 
 
-def tensor_repr(a: np.ndarray, dtype_name: str, default_dtype: bool, grad_fn: str | None, requires_grad: bool, prefix: str = "tensor(") -> str:
+def tensor_repr(
+    a: np.ndarray,
+    dtype_name: str,
+    default_dtype: bool,
+    grad_fn: str | None,
+    requires_grad: bool,
+    prefix: str = "tensor(",
+) -> str:
     indent = len(prefix)
     suffixes = []
     if a.size == 0:

@@ -167,7 +167,7 @@ def torch_name(node: C.Node) -> str:
             return "MvBackward0"
         return "UnsafeViewBackward0" if a.ndim > 2 or b.ndim > 2 else "SqueezeBackward4"
     if name == "linear":
-        x, w, b = node.arrays
+        x, _, b = node.arrays
         if x.ndim != 2:
             return "ViewBackward0"
         return "AddmmBackward0" if b is not None else "MmBackward0"
@@ -271,10 +271,6 @@ def _has_numpy_f64(value: Any) -> bool:
     )
 
 
-def operand(x: Any) -> Any:
-    return x
-
-
 ValuesIndices = namedtuple("ValuesIndices", ["values", "indices"])
 
 
@@ -288,11 +284,19 @@ def _raw(x: Any) -> Any:
     return x._data if isinstance(x, C.Tensor) else x
 
 
-def _float_only(arr: ndarray, what: str) -> None:
+def _float_only(arr: ndarray) -> None:
     if arr.dtype.kind not in "fc":
         raise RuntimeError(
             "only Tensors of floating point and complex dtype can require gradients"
         )
+
+
+# torch.autograd.backward, bound once the autograd module has been imported.
+AUTOGRAD_BACKWARD: list = [None]
+
+
+class MissingAttribute(NotImplementedError, AttributeError):
+    """A torch.Tensor attribute the shim lacks: NotImplementedError, and hasattr() is False."""
 
 
 LEAF_INPLACE = (
@@ -309,6 +313,11 @@ class Tensor(C.Tensor):
     is_sparse = False
     is_quantized = False
     is_meta = False
+    is_nested = False
+    is_mps = False
+    is_xpu = False
+    is_mkldnn = False
+    names = None
     layout = "torch.strided"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -404,7 +413,7 @@ class Tensor(C.Tensor):
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
             )
         if requires_grad:
-            _float_only(self._data, "requires_grad_")
+            _float_only(self._data)
         self.requires_grad = bool(requires_grad)
         return self
 
@@ -415,6 +424,9 @@ class Tensor(C.Tensor):
             )
         if self._ctx is not None:
             self._retains_grad = True
+            from .autograd import _RETAINS
+
+            _RETAINS[0] = True
 
     def detach(self) -> Tensor:
         return _core_wrap(Tensor, self._data)
@@ -431,9 +443,7 @@ class Tensor(C.Tensor):
         create_graph: bool = False,
         inputs: Any = None,
     ) -> None:
-        from .autograd import backward
-
-        backward(
+        AUTOGRAD_BACKWARD[0](
             [self],
             None if gradient is None else [gradient],
             retain_graph,
@@ -616,7 +626,7 @@ class Tensor(C.Tensor):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        raise NotImplementedError(f"shims: torch.Tensor.{name} is not implemented")
+        raise MissingAttribute(f"shims: torch.Tensor.{name} is not implemented")
 
     __hash__ = C.Tensor.__hash__
 

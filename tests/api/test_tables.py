@@ -7,11 +7,11 @@ import keyword
 import re
 
 import pytest
-
 from torch2ms.rules.api import ALL_MAPPINGS, BY_TORCH_NAME
 from torch2ms.rules.api.samples import Array, build, rng_for
 from torch2ms.rules.api.spec import (
     CHECKS,
+    FORMS,
     KINDS,
     STATUSES,
     TARGETS,
@@ -35,11 +35,20 @@ def test_torch_names_are_unique() -> None:
 @pytest.mark.parametrize("mapping", ALL_MAPPINGS, ids=[m.torch for m in ALL_MAPPINGS])
 def test_entry_is_well_formed(mapping: ApiMapping) -> None:
     assert DOTTED.match(mapping.torch) and mapping.torch.startswith("torch.")
-    assert mapping.kind in KINDS and mapping.status in STATUSES and mapping.check in CHECKS
+    assert (
+        mapping.kind in KINDS and mapping.status in STATUSES and mapping.check in CHECKS
+    )
+    assert mapping.form in FORMS
     assert set(mapping.targets) <= set(TARGETS)
     assert set(mapping.transform.values()) <= set(TRANSFORMS)
-    if mapping.translatable:
-        assert DOTTED.match(mapping.mindspore) and mapping.mindspore.startswith("mindspore.")
+    if mapping.translatable and mapping.form == "constant":
+        ast.literal_eval(mapping.mindspore)
+    elif mapping.translatable and mapping.form in ("decorator", "annotation"):
+        assert mapping.mindspore == ""
+    elif mapping.translatable:
+        assert DOTTED.match(mapping.mindspore) and mapping.mindspore.startswith(
+            "mindspore."
+        )
         assert mapping.targets, "a translatable entry names the targets it is valid for"
         for name in (*mapping.rename.values(), *mapping.defaults):
             assert name.isidentifier() and not keyword.iskeyword(name)
@@ -68,7 +77,11 @@ def test_at_least_500_verified_mappings() -> None:
 
 def test_every_cpu_mapping_has_a_sample() -> None:
     for mapping in ALL_MAPPINGS:
-        if mapping.translatable and mapping.kind in ("function", "method") and mapping.check == "values":
+        if (
+            mapping.translatable
+            and mapping.kind in ("function", "method")
+            and mapping.form == "call"
+        ):
             assert mapping.sample or not mapping.params, mapping.torch
 
 
@@ -77,7 +90,9 @@ def _values(mapping: ApiMapping, args: list, kwargs: dict):
         mapping,
         args,
         kwargs,
-        literal=lambda v: repr(v) if isinstance(v, (int, float, str, tuple, type(None))) else None,
+        literal=lambda v: (
+            repr(v) if isinstance(v, (int, float, str, tuple, type(None))) else None
+        ),
         transform=lambda name, v: 1 - v if name == "one_minus" else v,
         default=ast.literal_eval,
         pack=tuple,
@@ -101,11 +116,23 @@ def test_defaults_and_transforms() -> None:
 
 
 def test_unsafe_arguments_are_refused() -> None:
-    assert isinstance(_values(BY_TORCH_NAME["torch.nn.functional.relu"], ["x"], {"inplace": True}), Refusal)
-    assert isinstance(_values(BY_TORCH_NAME["torch.add"], ["x", "y"], {"out": "z"}), Refusal)
-    assert isinstance(_values(BY_TORCH_NAME["torch.nn.Conv2d"], [3, 8, 3], {"padding": "same"}), Refusal)
-    assert isinstance(_values(BY_TORCH_NAME["torch.zeros"], [2], {"requires_grad": True}), Refusal)
-    assert isinstance(_values(BY_TORCH_NAME["torch.cuda.is_available"], [], {}), Refusal)
+    assert isinstance(
+        _values(BY_TORCH_NAME["torch.nn.functional.relu"], ["x"], {"inplace": True}),
+        Refusal,
+    )
+    assert isinstance(
+        _values(BY_TORCH_NAME["torch.add"], ["x", "y"], {"out": "z"}), Refusal
+    )
+    assert isinstance(
+        _values(BY_TORCH_NAME["torch.nn.Conv2d"], [3, 8, 3], {"padding": "same"}),
+        Refusal,
+    )
+    assert isinstance(
+        _values(BY_TORCH_NAME["torch.zeros"], [2], {"requires_grad": True}), Refusal
+    )
+    assert isinstance(
+        _values(BY_TORCH_NAME["torch.cuda.is_available"], [], {}), Refusal
+    )
     kept = _values(BY_TORCH_NAME["torch.nn.functional.relu"], ["x"], {"inplace": False})
     assert kept == CallTranslation("mindspore.ops.relu", ["x"], {})
 

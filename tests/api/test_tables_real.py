@@ -12,10 +12,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from torch2ms.rules.api import ALL_MAPPINGS
 from torch2ms.rules.api.samples import build, convert, rng_for
-from torch2ms.rules.api.spec import ApiMapping, CallTranslation, Untranslatable, translate_call
+from torch2ms.rules.api.spec import (
+    ApiMapping,
+    CallTranslation,
+    Untranslatable,
+    translate_call,
+)
 
 RTOL, ATOL = 1e-4, 1e-5
 VERIFIED = [m for m in ALL_MAPPINGS if m.translatable and "cpu" in m.targets]
@@ -55,6 +59,8 @@ def literal(value: Any) -> Any:
 def transform(name: str, value: Any) -> Any:
     if name == "one_minus":
         return 1 - value
+    if name == "bool_to_int":
+        return int(value)
     if name == "is_tanh":
         return value == "tanh"
     if name == "as_tuple":
@@ -77,7 +83,9 @@ def default(source: str) -> Any:
 
 
 def translate(mapping: ApiMapping, args: Any, kwargs: dict) -> CallTranslation:
-    result = translate_call(mapping, list(args), kwargs, literal, transform, default, tuple)
+    result = translate_call(
+        mapping, list(args), kwargs, literal, transform, default, tuple
+    )
     assert isinstance(result, CallTranslation), result
     return result
 
@@ -98,24 +106,33 @@ def to_numpy(value: Any, torch: Any, ms: Any) -> list:
 def compare(mapping: ApiMapping, expected: list, actual: list) -> None:
     assert len(expected) == len(actual), f"{len(expected)} outputs vs {len(actual)}"
     for index, (want, got) in enumerate(zip(expected, actual)):
-        assert want.shape == got.shape, f"output {index}: shape {want.shape} vs {got.shape}"
+        assert want.shape == got.shape, (
+            f"output {index}: shape {want.shape} vs {got.shape}"
+        )
         if want.dtype != got.dtype:
-            assert want.dtype.kind == got.dtype.kind or {want.dtype.kind, got.dtype.kind} <= {"i", "u"}, (
-                f"output {index}: dtype {want.dtype} vs {got.dtype}"
+            assert want.dtype.kind == got.dtype.kind or {
+                want.dtype.kind,
+                got.dtype.kind,
+            } <= {"i", "u"}, f"output {index}: dtype {want.dtype} vs {got.dtype}"
+            assert "dtype" in mapping.note, (
+                f"output {index}: dtype {want.dtype} vs {got.dtype} not noted"
             )
-            assert "dtype" in mapping.note, f"output {index}: dtype {want.dtype} vs {got.dtype} not noted"
         if mapping.check in ("values", "train"):
             np.testing.assert_allclose(
                 got.astype(np.float64) if got.dtype.kind != "c" else got,
                 want.astype(np.float64) if want.dtype.kind != "c" else want,
-                rtol=RTOL, atol=ATOL, err_msg=f"output {index}",
+                rtol=RTOL,
+                atol=ATOL,
+                err_msg=f"output {index}",
             )
 
 
-def frameworks_inputs(mapping: ApiMapping, specs: Any, torch: Any, ms: Any, rng: Any) -> tuple:
+def frameworks_inputs(
+    mapping: ApiMapping, specs: Any, torch: Any, ms: Any, rng: Any
+) -> tuple:
     built = build(specs, rng)
-    torch_dtype = lambda name: getattr(torch, name)  # noqa: E731
-    ms_dtype = lambda name: getattr(ms, name)  # noqa: E731
+    torch_dtype = lambda name: getattr(torch, name)
+    ms_dtype = lambda name: getattr(ms, name)
     return (
         convert(built, torch.from_numpy, torch_dtype),
         convert(built, ms.Tensor, ms_dtype),
@@ -147,25 +164,33 @@ def run_call(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     compare(mapping, to_numpy(expected, torch, ms), to_numpy(actual, torch, ms))
 
 
-def run_initializer(mapping: ApiMapping, torch: Any, ms: Any, torch_call: tuple, ms_call: tuple) -> None:
+def run_initializer(
+    mapping: ApiMapping, torch: Any, ms: Any, torch_call: tuple, ms_call: tuple
+) -> None:
     (t_args, t_kwargs), (m_args, m_kwargs) = torch_call, ms_call
     filled = t_args[0]
     resolve(mapping.torch)(*t_args, **t_kwargs)
     call = translate(mapping, m_args, m_kwargs)
     initializer = resolve("mindspore.common.initializer.initializer")
     shape = tuple(m_args[0].shape)
-    actual = initializer(resolve(call.mindspore)(*call.args, **call.kwargs), shape, ms.float32).init_data()
+    actual = initializer(
+        resolve(call.mindspore)(*call.args, **call.kwargs), shape, ms.float32
+    ).init_data()
     compare(mapping, to_numpy(filled, torch, ms), to_numpy(actual, torch, ms))
 
 
 def _pair(mapping: ApiMapping, torch: Any, ms: Any, rng: Any) -> tuple:
     t_args, m_args = frameworks_inputs(mapping, tuple(mapping.sample), torch, ms, rng)
-    t_kwargs, m_kwargs = frameworks_inputs(mapping, dict(mapping.sample_kwargs), torch, ms, rng)
+    t_kwargs, m_kwargs = frameworks_inputs(
+        mapping, dict(mapping.sample_kwargs), torch, ms, rng
+    )
     return (t_args, t_kwargs), (m_args, m_kwargs)
 
 
 def copy_parameters(mapping: ApiMapping, module: Any, cell: Any, ms: Any) -> None:
-    state = {name: value.detach().numpy() for name, value in module.state_dict().items()}
+    state = {
+        name: value.detach().numpy() for name, value in module.state_dict().items()
+    }
     targets = dict(cell.parameters_and_names())
     filled = set()
     for name, value in state.items():
@@ -175,24 +200,40 @@ def copy_parameters(mapping: ApiMapping, module: Any, cell: Any, ms: Any) -> Non
         if mapping.param_names.get(last) == "":
             continue
         ms_name = ".".join(filter(None, [prefix, mapping.param_names.get(last, last)]))
-        matches = [key for key in targets if key == ms_name or key.endswith("." + ms_name)]
-        assert len(matches) == 1, f"no single MindSpore parameter for {name}: {sorted(targets)}"
+        matches = [
+            key for key in targets if key == ms_name or key.endswith("." + ms_name)
+        ]
+        assert len(matches) == 1, (
+            f"no single MindSpore parameter for {name}: {sorted(targets)}"
+        )
         target = targets[matches[0]]
-        if tuple(target.shape) != value.shape and "layout" in mapping.note and target.size == value.size:
+        if (
+            tuple(target.shape) != value.shape
+            and "layout" in mapping.note
+            and target.size == value.size
+        ):
             value = value.reshape(tuple(target.shape))
-        assert tuple(target.shape) == value.shape, f"{name}: {tuple(target.shape)} vs {value.shape}"
+        assert tuple(target.shape) == value.shape, (
+            f"{name}: {tuple(target.shape)} vs {value.shape}"
+        )
         target.set_data(ms.Tensor(value.copy()))
         filled.add(matches[0])
-    unused = {key for key in targets if key.endswith(("moving_mean", "moving_variance"))}
+    unused = {
+        key for key in targets if key.endswith(("moving_mean", "moving_variance"))
+    }
     if any(name.endswith("running_mean") for name in state):
         unused = set()
-    assert filled | unused == set(targets), f"MindSpore parameters left at their init: {set(targets) - filled}"
+    assert filled | unused == set(targets), (
+        f"MindSpore parameters left at their init: {set(targets) - filled}"
+    )
 
 
 def run_layer(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     rng = rng_for(mapping.torch)
     t_init, m_init = frameworks_inputs(mapping, tuple(mapping.init), torch, ms, rng)
-    t_init_kw, m_init_kw = frameworks_inputs(mapping, dict(mapping.init_kwargs), torch, ms, rng)
+    t_init_kw, m_init_kw = frameworks_inputs(
+        mapping, dict(mapping.init_kwargs), torch, ms, rng
+    )
     (t_args, t_kwargs), (m_args, m_kwargs) = _pair(mapping, torch, ms, rng)
     module = resolve(mapping.torch)(*t_init, **t_init_kw)
     call = translate(mapping, m_init, m_init_kw)
@@ -217,7 +258,9 @@ def run_optimizer(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     start = rng.standard_normal((3, 4)).astype(np.float32)
     grads = [rng.standard_normal((3, 4)).astype(np.float32) for _ in range(3)]
     t_init, m_init = frameworks_inputs(mapping, tuple(mapping.init), torch, ms, rng)
-    t_init_kw, m_init_kw = frameworks_inputs(mapping, dict(mapping.init_kwargs), torch, ms, rng)
+    t_init_kw, m_init_kw = frameworks_inputs(
+        mapping, dict(mapping.init_kwargs), torch, ms, rng
+    )
     weight = torch.nn.Parameter(torch.from_numpy(start.copy()))
     optimizer = resolve(mapping.torch)([weight], *t_init, **t_init_kw)
     parameter = ms.Parameter(ms.Tensor(start.copy()), name="w")
@@ -236,7 +279,9 @@ def run_optimizer(mapping: ApiMapping, torch: Any, ms: Any) -> None:
 def run_scheduler(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     rng = rng_for(mapping.torch)
     t_init, m_init = frameworks_inputs(mapping, tuple(mapping.init), torch, ms, rng)
-    t_init_kw, m_init_kw = frameworks_inputs(mapping, dict(mapping.init_kwargs), torch, ms, rng)
+    t_init_kw, m_init_kw = frameworks_inputs(
+        mapping, dict(mapping.init_kwargs), torch, ms, rng
+    )
     weight = torch.nn.Parameter(torch.zeros(2))
     optimizer = torch.optim.SGD([weight], lr=0.1)
     scheduler = resolve(mapping.torch)(optimizer, *t_init, **t_init_kw)
@@ -258,18 +303,41 @@ def run_scheduler(mapping: ApiMapping, torch: Any, ms: Any) -> None:
             ms_scheduler.step()
         expected.append([float(v) for v in scheduler.get_last_lr()])
         actual.append([float(v) for v in ms_scheduler.get_last_lr()])
-    compare(mapping, [np.asarray(expected, np.float32)], [np.asarray(actual, np.float32)])
+    compare(
+        mapping, [np.asarray(expected, np.float32)], [np.asarray(actual, np.float32)]
+    )
 
 
 def run_name(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     torch_value, ms_value = resolve(mapping.torch), resolve(mapping.mindspore)
+    if isinstance(torch_value, float):
+        assert torch_value == ms_value
     if isinstance(torch_value, torch.dtype):
-        canonical = lambda text: text.lower().replace("torch.", "").replace("_", "")  # noqa: E731
+        canonical = lambda text: text.lower().replace("torch.", "").replace("_", "")
         assert canonical(str(torch_value)) == canonical(str(ms_value))
 
 
+def run_eager_form(mapping: ApiMapping, torch: Any) -> None:
+    """torch.jit forms that the converter replaces by what they do outside TorchScript."""
+    torch_value = resolve(mapping.torch)
+    if mapping.form == "constant":
+        assert torch_value() == ast.literal_eval(mapping.mindspore)
+    elif mapping.form == "decorator":
+        decorated = torch_value(lambda value: value * 2)
+        assert decorated(21) == 42
+    else:
+        import typing
+
+        assert (
+            typing.get_origin(torch_value[int]) is typing.Final
+            or torch_value is typing.Final
+        )
+
+
 def run_mapping(mapping: ApiMapping, torch: Any, ms: Any) -> None:
-    if mapping.kind == "name":
+    if mapping.form in ("constant", "decorator", "annotation"):
+        run_eager_form(mapping, torch)
+    elif mapping.kind == "name":
         run_name(mapping, torch, ms)
     elif mapping.torch.startswith("torch.optim.lr_scheduler."):
         run_scheduler(mapping, torch, ms)

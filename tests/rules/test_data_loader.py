@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from torch2ms.migrator.convert import convert_source
 
 PAIRS = (
@@ -55,8 +54,10 @@ def test_loader(loader: str, expected: str) -> None:
 
 
 def test_shuffle_noted() -> None:
-    result = convert(PAIRS + "loader = DataLoader(Pairs(), batch_size=2, shuffle=True)\n")
-    assert 'shuffle=True).batch(2)' in result.code
+    result = convert(
+        PAIRS + "loader = DataLoader(Pairs(), batch_size=2, shuffle=True)\n"
+    )
+    assert "shuffle=True).batch(2)" in result.code
     assert [f.rule for f in result.findings] == ["TM935"]
 
 
@@ -69,18 +70,36 @@ def test_three_columns() -> None:
 
 
 def test_other_bases_kept() -> None:
-    code = convert("from torch.utils.data import Dataset\n\nclass Mixin:\n    pass\n\nclass D(Mixin, Dataset):\n    pass\n").code
+    code = convert(
+        "from torch.utils.data import Dataset\n\nclass Mixin:\n    pass\n\nclass D(Mixin, Dataset):\n    pass\n"
+    ).code
     assert "class D(Mixin):" in code
 
 
 @pytest.mark.parametrize(
     ("loader", "reason"),
     [
-        pytest.param("DataLoader(Pairs(), batch_size=2, sampler=object())", "`sampler=`", id="sampler"),
-        pytest.param("DataLoader(Pairs(), batch_size=2, collate_fn=lambda b: b)", "`collate_fn=`", id="collate_fn"),
-        pytest.param("DataLoader(Pairs(), batch_size=2, worker_init_fn=print)", "`worker_init_fn=`", id="worker_init_fn"),
-        pytest.param("DataLoader(Pairs(), batch_size=None)", "batch_size=None", id="unbatched"),
-        pytest.param("DataLoader(other, batch_size=2)", "number of columns", id="unknown-dataset"),
+        pytest.param(
+            "DataLoader(Pairs(), batch_size=2, sampler=object())",
+            "`sampler=`",
+            id="sampler",
+        ),
+        pytest.param(
+            "DataLoader(Pairs(), batch_size=2, collate_fn=lambda b: b)",
+            "`collate_fn=`",
+            id="collate_fn",
+        ),
+        pytest.param(
+            "DataLoader(Pairs(), batch_size=2, worker_init_fn=print)",
+            "`worker_init_fn=`",
+            id="worker_init_fn",
+        ),
+        pytest.param(
+            "DataLoader(Pairs(), batch_size=None)", "batch_size=None", id="unbatched"
+        ),
+        pytest.param(
+            "DataLoader(other, batch_size=2)", "number of columns", id="unknown-dataset"
+        ),
         pytest.param("DataLoader(*args)", "unpacked", id="star-args"),
     ],
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from torch2ms.migrator.convert import convert_source
 from torch2ms.rules.api import BY_TORCH_NAME
 from torch2ms.rules.nn.layers import PARAM_NAMES, param_names
@@ -51,7 +50,9 @@ def test_self_attributes_and_inheritance() -> None:
 
 
 def test_module_level_layer() -> None:
-    code = convert("import torch.nn as nn\n\nbn = nn.BatchNorm2d(3)\nprint(bn.running_mean, bn.weight)\n")
+    code = convert(
+        "import torch.nn as nn\n\nbn = nn.BatchNorm2d(3)\nprint(bn.running_mean, bn.weight)\n"
+    )
     assert "print(bn.moving_mean, bn.gamma)" in code
 
 
@@ -69,8 +70,14 @@ def test_module_level_layer() -> None:
             "    def forward(self, x):\n        return x * self.norm.weight\n",
             id="two-kinds",
         ),
-        pytest.param("import torch.nn as nn\n\nbn = nn.BatchNorm1d(3)\nbn = make()\nprint(bn.weight)\n", id="rebound-name"),
-        pytest.param("import torch.nn as nn\n\nclass Plain:\n    def __init__(self):\n        self.bn = nn.BatchNorm1d(3)\n\n    def w(self):\n        return self.bn.weight\n", id="not-a-module-class"),
+        pytest.param(
+            "import torch.nn as nn\n\nbn = nn.BatchNorm1d(3)\nbn = make()\nprint(bn.weight)\n",
+            id="rebound-name",
+        ),
+        pytest.param(
+            "import torch.nn as nn\n\nclass Plain:\n    def __init__(self):\n        self.bn = nn.BatchNorm1d(3)\n\n    def w(self):\n        return self.bn.weight\n",
+            id="not-a-module-class",
+        ),
     ],
 )
 def test_unknown_kinds_keep_names(source: str) -> None:
@@ -78,7 +85,10 @@ def test_unknown_kinds_keep_names(source: str) -> None:
 
 
 def test_batch_counter_reported() -> None:
-    result = convert_source("import torch.nn as nn\n\nbn = nn.BatchNorm1d(3)\nprint(bn.num_batches_tracked)\n", "case.py")
+    result = convert_source(
+        "import torch.nn as nn\n\nbn = nn.BatchNorm1d(3)\nprint(bn.num_batches_tracked)\n",
+        "case.py",
+    )
     assert "TM930" in {f.rule for f in result.findings}
 
 
@@ -86,5 +96,29 @@ def test_batch_counter_reported() -> None:
 def test_fallback_names_agree_with_api_table(layer: str) -> None:
     mapping = BY_TORCH_NAME.get(layer)
     if mapping is not None and mapping.param_names:
-        assert {k: v for k, v in mapping.param_names.items() if v} == PARAM_NAMES[layer] or layer.startswith("torch.nn.InstanceNorm")
+        assert {k: v for k, v in mapping.param_names.items() if v} == PARAM_NAMES[
+            layer
+        ] or layer.startswith("torch.nn.InstanceNorm")
     assert param_names(layer)
+
+
+def test_sequential_elements_by_literal_index() -> None:
+    code = convert(
+        "import torch.nn as nn\n\nmodel = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3), nn.LayerNorm(3))\n"
+        "print(model[1].running_mean, model[-1].weight, model[0].weight)\n"
+    )
+    assert "print(model[1].moving_mean, model[-1].gamma, model[0].weight)" in code
+
+
+def test_receiver_guessed_from_name_is_reported() -> None:
+    result = convert_source(
+        NET + "def show(model):\n    return model.net.emb.weight\n", "case.py"
+    )
+    assert "return model.net.emb.embedding_table" in result.code
+    assert "TM932" in {f.rule for f in result.findings}
+
+
+def test_unguessable_receiver_keeps_names() -> None:
+    assert "return thing.net.emb.weight" in convert(
+        NET + "def show(thing):\n    return thing.net.emb.weight\n"
+    )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from torch2ms.migrator.convert import convert_source
 
 NET = "import torch.nn as nn\n\nclass Net(nn.Module):\n    pass\n\n"
@@ -25,13 +24,17 @@ def convert(source: str):
     ("before", "after"),
     [
         pytest.param(
-            NET + "net = Net()\nparams = list(net.parameters())\nnames = [n for n, _ in net.named_parameters(prefix='m', recurse=True)]\n",
-            NET_OUT + "net = Net()\nparams = list(net.trainable_params())\nnames = [n for n, _ in net.parameters_and_names(name_prefix='m', expand=True)]\n",
+            NET
+            + "net = Net()\nparams = list(net.parameters())\nnames = [n for n, _ in net.named_parameters(prefix='m', recurse=True)]\n",
+            NET_OUT
+            + "net = Net()\nparams = list(net.trainable_params())\nnames = [n for n, _ in net.parameters_and_names(name_prefix='m', expand=True)]\n",
             id="parameters",
         ),
         pytest.param(
-            NET + "net = Net()\nnet.eval()\nnet.train()\nnet.train(False)\nnet.train(mode=True)\n",
-            NET_OUT + "net = Net()\nnet.set_train(False)\nnet.set_train()\nnet.set_train(False)\nnet.set_train(True)\n",
+            NET
+            + "net = Net()\nnet.eval()\nnet.train()\nnet.train(False)\nnet.train(mode=True)\n",
+            NET_OUT
+            + "net = Net()\nnet.set_train(False)\nnet.set_train()\nnet.set_train(False)\nnet.set_train(True)\n",
             id="modes",
         ),
         pytest.param(
@@ -67,7 +70,10 @@ def test_set_train_after_construction_of_mode_dependent_module() -> None:
     "tail",
     [
         pytest.param("net = Net()\nnet.eval()\n", id="mode-set-next"),
-        pytest.param("class Holder:\n    def __init__(self):\n        self.net = Net()\n", id="attribute"),
+        pytest.param(
+            "class Holder:\n    def __init__(self):\n        self.net = Net()\n",
+            id="attribute",
+        ),
         pytest.param("nets = [Net()]\nother = nets[0]\n", id="not-a-construction"),
     ],
 )
@@ -84,10 +90,26 @@ def test_no_set_train_without_mode_dependent_layers() -> None:
 @pytest.mark.parametrize(
     ("source", "kept"),
     [
-        pytest.param("import torch\n\ndef go(trainer):\n    trainer.train()\n", "trainer.train()", id="not-a-module"),
-        pytest.param("import torch\n\ndef build(thing):\n    return list(thing.parameters())\n", "thing.parameters()", id="unknown-receiver"),
-        pytest.param("import torch\n\ndef f(x, other):\n    return x.to(other)\n", "x.to(other)", id="to-unknown"),
-        pytest.param("import torch\n\ndef f(m):\n    return m.eval(1)\n", "m.eval(1)", id="eval-with-args"),
+        pytest.param(
+            "import torch\n\ndef go(trainer):\n    trainer.train()\n",
+            "trainer.train()",
+            id="not-a-module",
+        ),
+        pytest.param(
+            "import torch\n\ndef build(thing):\n    return list(thing.parameters())\n",
+            "thing.parameters()",
+            id="unknown-receiver",
+        ),
+        pytest.param(
+            "import torch\n\ndef f(x, other):\n    return x.to(other)\n",
+            "x.to(other)",
+            id="to-unknown",
+        ),
+        pytest.param(
+            "import torch\n\ndef f(m):\n    return m.eval(1)\n",
+            "m.eval(1)",
+            id="eval-with-args",
+        ),
     ],
 )
 def test_not_rewritten(source: str, kept: str) -> None:
@@ -97,8 +119,18 @@ def test_not_rewritten(source: str, kept: str) -> None:
 @pytest.mark.parametrize(
     ("source", "expected", "rule"),
     [
-        pytest.param("import torch\n\ndef f(model):\n    model.eval()\n", "model.set_train(False)", "TM932", id="guessed-module"),
-        pytest.param("import torch\n\ndef f(x):\n    return x.cuda(1)\n", "return x\n", "TM934", id="gpu-note"),
+        pytest.param(
+            "import torch\n\ndef f(model):\n    model.eval()\n",
+            "model.set_train(False)",
+            "TM932",
+            id="guessed-module",
+        ),
+        pytest.param(
+            "import torch\n\ndef f(x):\n    return x.cuda(1)\n",
+            "return x\n",
+            "TM934",
+            id="gpu-note",
+        ),
         pytest.param(
             "import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
             "        self.bn = nn.BatchNorm1d(2)\n\nnet = Net()\nfor n, p in net.named_parameters():\n    pass\n",
@@ -120,6 +152,8 @@ def test_device_kept_while_used() -> None:
 
 
 def test_to_keeps_dtype() -> None:
-    code = convert("import torch\n\ndef f(x, device):\n    return x.to(device, torch.float64)\n").code
+    code = convert(
+        "import torch\n\ndef f(x, device):\n    return x.to(device, torch.float64)\n"
+    ).code
     assert "device" not in code.split("def f")[1].split(":", 1)[1]
     assert "float64" in code

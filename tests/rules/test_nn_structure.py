@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from torch2ms.migrator.convert import convert_source
 
 
@@ -84,9 +83,18 @@ def test_rewrites(before: str, after: str) -> None:
 @pytest.mark.parametrize(
     "source",
     [
-        pytest.param("import torch\n\nclass Plain:\n    def forward(self, x):\n        return x\n\ndef run(obj, x):\n    return obj.forward(x)\n", id="not-a-module"),
-        pytest.param("import torch\nfrom lib import Base\n\nclass A(Base):\n    def forward(self, x):\n        return x\n", id="unknown-base"),
-        pytest.param("import torch.nn as nn\n\nclass A(nn.Module):\n    def run(self, x):\n        def forward(y):\n            return y\n        return forward(x)\n", id="nested-forward"),
+        pytest.param(
+            "import torch\n\nclass Plain:\n    def forward(self, x):\n        return x\n\ndef run(obj, x):\n    return obj.forward(x)\n",
+            id="not-a-module",
+        ),
+        pytest.param(
+            "import torch\nfrom lib import Base\n\nclass A(Base):\n    def forward(self, x):\n        return x\n",
+            id="unknown-base",
+        ),
+        pytest.param(
+            "import torch.nn as nn\n\nclass A(nn.Module):\n    def run(self, x):\n        def forward(y):\n            return y\n        return forward(x)\n",
+            id="nested-forward",
+        ),
     ],
 )
 def test_forward_kept(source: str) -> None:
@@ -97,13 +105,26 @@ def test_forward_kept(source: str) -> None:
 @pytest.mark.parametrize(
     ("source", "message"),
     [
-        ("import torch.nn as nn\n\nclass B(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer('x', None)\n", "TM931"),
-        ("import torch.nn as nn\n\nclass B(nn.Module):\n    def __init__(self, keep):\n        super().__init__()\n        self.register_buffer('x', 1, persistent=keep)\n", "TM931"),
+        (
+            "import torch.nn as nn\n\nclass B(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer('x', None)\n",
+            "TM931",
+        ),
+        (
+            "import torch.nn as nn\n\nclass B(nn.Module):\n    def __init__(self, keep):\n        super().__init__()\n        self.register_buffer('x', 1, persistent=keep)\n",
+            "TM931",
+        ),
         ("import torch.nn as nn\n\np = nn.Parameter()\n", "TM931"),
-        ("import torch\n\ndef add(module, t):\n    module.register_buffer('x', t)\n", "TM900"),
+        (
+            "import torch\n\ndef add(module, t):\n    module.register_buffer('x', t)\n",
+            "TM900",
+        ),
     ],
 )
 def test_buffers_reported(source: str, message: str) -> None:
     result = convert(source)
     assert message in {f.rule for f in result.findings}
-    assert "register_buffer" in result.code or "nn.Parameter" in result.code or "Parameter()" in result.code
+    assert (
+        "register_buffer" in result.code
+        or "nn.Parameter" in result.code
+        or "Parameter()" in result.code
+    )

@@ -94,3 +94,40 @@ def autograd_semantics(torch) -> list[str]:
         repr(torch.tensor([])),
     ]
     return out
+
+
+def cnn_training(torch) -> list[str]:
+    """Conv2d+BatchNorm2d+ReLU+MaxPool2d, then LayerNorm and Linear; 3 SGD-momentum steps, eval."""
+    nn = torch.nn
+    r = np.random.default_rng(1)
+    x = torch.tensor(r.standard_normal((6, 2, 8, 8)).astype(np.float32))
+    y = torch.tensor(r.integers(0, 4, 6))
+    model = nn.Sequential(
+        nn.Conv2d(2, 4, 3, padding=1, bias=False),
+        nn.BatchNorm2d(4),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(4, 4, 3, stride=2, groups=2),
+        nn.Flatten(),
+        nn.LayerNorm(4),
+        nn.Linear(4, 4),
+    )
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(
+                torch.tensor(r.uniform(-0.5, 0.5, tuple(p.shape)).astype(np.float32))
+            )
+    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    lines = []
+    for step in range(3):
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y, label_smoothing=0.1)
+        loss.backward()
+        opt.step()
+        lines.append(f"step {step} loss {loss.item():.6f}")
+    model.eval()
+    with torch.no_grad():
+        lines.append(f"out {model(x)[0].tolist()}")
+    lines.append(f"running_var {model[1].running_var.tolist()}")
+    lines.append(f"conv {model[0].weight[0, 0].flatten().tolist()}")
+    return lines

@@ -49,19 +49,29 @@ CASES: dict[str, list] = {
     "sigmoid": [(C.sigmoid, [arr(3) * 4])],
     "relu": [(C.relu, [away(2, 3)])],
     "erf": [(C.erf, [arr(4)])],
-    "clamp": [(lambda x: C.clamp(x, -0.5, 0.5), [np.array([-0.9, -0.2, 0.1, 0.8, 0.3])])],
+    "clamp": [
+        (lambda x: C.clamp(x, -0.5, 0.5), [np.array([-0.9, -0.2, 0.1, 0.8, 0.3])])
+    ],
     "maximum": [(C.maximum, [np.array([0.1, 0.9, -0.5]), np.array([0.6, 0.2, -0.9])])],
     "minimum": [(C.minimum, [np.array([0.1, 0.9, -0.5]), np.array([0.6, 0.2, -0.9])])],
-    "where": [(lambda a, b: C.where(np.array([True, False, True]), a, b), [arr(3), arr(2, 3)])],
+    "where": [
+        (lambda a, b: C.where(np.array([True, False, True]), a, b), [arr(3), arr(2, 3)])
+    ],
     "sign": [(lambda x: C.add(C.sign(x), x), [away(3)])],
     "floor": [(lambda x: C.add(C.floor(x), x), [np.array([0.3, 1.4, -0.6])])],
     "ceil": [(lambda x: C.add(C.ceil(x), x), [np.array([0.3, 1.4, -0.6])])],
     "round": [(lambda x: C.add(C.round(x), x), [np.array([0.3, 1.4, -0.8])])],
     "cast": [(lambda x: C.cast(C.cast(x, np.longdouble), np.float64), [arr(3)])],
     "copy": [(C.copy, [arr(3)])],
-    "sum": [(lambda x: C.sum(x, 1), [arr(2, 3)]), (lambda x: C.sum(x, (0, 2), True), [arr(2, 3, 2)])],
+    "sum": [
+        (lambda x: C.sum(x, 1), [arr(2, 3)]),
+        (lambda x: C.sum(x, (0, 2), True), [arr(2, 3, 2)]),
+    ],
     "mean": [(lambda x: C.mean(x, 0), [arr(2, 3)]), (C.mean, [arr(2, 3)])],
-    "max": [(lambda x: C.max(x, 1), [R.permutation(6).reshape(2, 3) / 6.0]), (C.max, [arr(4)])],
+    "max": [
+        (lambda x: C.max(x, 1), [R.permutation(6).reshape(2, 3) / 6.0]),
+        (C.max, [arr(4)]),
+    ],
     "min": [(lambda x: C.min(x, 0, True), [R.permutation(6).reshape(2, 3) / 6.0])],
     "matmul": [
         (C.matmul, [arr(2, 3), arr(3, 4)]),
@@ -70,7 +80,10 @@ CASES: dict[str, list] = {
         (C.matmul, [arr(2, 3), arr(3)]),
         (C.matmul, [arr(3), arr(3)]),
     ],
-    "linear": [(C.linear, [arr(2, 3), arr(4, 3), arr(4)]), (lambda x, w: C.linear(x, w), [arr(2, 2, 3), arr(4, 3)])],
+    "linear": [
+        (C.linear, [arr(2, 3), arr(4, 3), arr(4)]),
+        (lambda x, w: C.linear(x, w), [arr(2, 2, 3), arr(4, 3)]),
+    ],
     "reshape": [(lambda x: C.reshape(x, (3, 2)), [arr(2, 3)])],
     "transpose": [(lambda x: C.transpose(x, (2, 0, 1)), [arr(2, 3, 4)])],
     "squeeze": [(lambda x: C.squeeze(x, 1), [arr(2, 1, 3)])],
@@ -89,30 +102,79 @@ CASES: dict[str, list] = {
     "pad": [(lambda x: C.pad(x, ((1, 0), (0, 2)), 1.5), [arr(2, 3)])],
     "softmax": [(lambda x: C.softmax(x, 1), [arr(2, 4)])],
     "log_softmax": [(lambda x: C.log_softmax(x, 0), [arr(3, 2)])],
+    "softmax_cross_entropy": [
+        (lambda x: C.softmax_cross_entropy(x, np.array([1, 0, 1])), [arr(3, 2)])
+    ],
     "im2col": [(lambda x: C.im2col(x, K33, (2, 1), (1, 0, 1, 1), (1, 1)), [HW])],
-    "col2im": [(lambda c: C.col2im(c, (1, 2, 5, 5), K33, (2, 1), (1, 0, 1, 1), (1, 1)), [arr(1, 18, 10)])],
+    "col2im": [
+        (
+            lambda c: C.col2im(c, (1, 2, 5, 5), K33, (2, 1), (1, 0, 1, 1), (1, 1)),
+            [arr(1, 18, 10)],
+        )
+    ],
 }
-NON_DIFFERENTIABLE = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_not", "argmax", "argmin"}
+NON_DIFFERENTIABLE = {
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "logical_and",
+    "logical_or",
+    "logical_not",
+    "argmax",
+    "argmin",
+}
 
 TARGET = np.array([1, 0, 2])
 W4 = positive(4)
 COMPOSITES = {
     "gelu": (C.gelu, [arr(5) * 2]),
     "gelu_tanh": (lambda x: C.gelu(x, "tanh"), [arr(5) * 2]),
-    "conv2d": (lambda x, w, b: C.conv2d(x, w, b, 1, 1), [arr(1, 2, 4, 4), arr(3, 2, 3, 3), arr(3)]),
-    "conv2d_groups": (lambda x, w: C.conv2d(x, w, None, 2, 0, 1, 2), [arr(1, 4, 5, 5), arr(2, 2, 2, 2)]),
-    "max_pool2d": (lambda x: C.max_pool2d(x, 2), [R.permutation(32).reshape(1, 2, 4, 4) / 32.0]),
-    "avg_pool2d": (lambda x: C.avg_pool2d(x, 3, 2, 1, count_include_pad=False), [arr(1, 1, 5, 5)]),
-    "batch_norm": (lambda x, w, b: C.batch_norm(x, None, None, w, b, True), [arr(4, 3), positive(3), arr(3)]),
-    "layer_norm": (lambda x, w, b: C.layer_norm(x, 3, w, b), [arr(2, 3), positive(3), arr(3)]),
+    "conv2d": (
+        lambda x, w, b: C.conv2d(x, w, b, 1, 1),
+        [arr(1, 2, 4, 4), arr(3, 2, 3, 3), arr(3)],
+    ),
+    "conv2d_groups": (
+        lambda x, w: C.conv2d(x, w, None, 2, 0, 1, 2),
+        [arr(1, 4, 5, 5), arr(2, 2, 2, 2)],
+    ),
+    "max_pool2d": (
+        lambda x: C.max_pool2d(x, 2),
+        [R.permutation(32).reshape(1, 2, 4, 4) / 32.0],
+    ),
+    "avg_pool2d": (
+        lambda x: C.avg_pool2d(x, 3, 2, 1, count_include_pad=False),
+        [arr(1, 1, 5, 5)],
+    ),
+    "batch_norm": (
+        lambda x, w, b: C.batch_norm(x, None, None, w, b, True),
+        [arr(4, 3), positive(3), arr(3)],
+    ),
+    "layer_norm": (
+        lambda x, w, b: C.layer_norm(x, 3, w, b),
+        [arr(2, 3), positive(3), arr(3)],
+    ),
     "cross_entropy": (lambda x: C.cross_entropy(x, TARGET), [arr(3, 4)]),
-    "cross_entropy_smooth": (lambda x: C.cross_entropy(x, TARGET, label_smoothing=0.2, weight=W4), [arr(3, 4)]),
+    "cross_entropy_smooth": (
+        lambda x: C.cross_entropy(x, TARGET, label_smoothing=0.2, weight=W4),
+        [arr(3, 4)],
+    ),
     "nll_loss": (lambda x: C.nll_loss(x, np.array([1, -100, 2])), [arr(3, 4)]),
     "mse_loss": (C.mse_loss, [arr(3), arr(3)]),
-    "smooth_l1_loss": (lambda x, y: C.smooth_l1_loss(x, y, beta=0.5), [np.array([0.1, 1.0, -2.0]), np.zeros(3)]),
-    "binary_cross_entropy": (lambda p: C.binary_cross_entropy(p, np.array([0.0, 1.0, 0.3])), [R.uniform(0.2, 0.8, 3)]),
+    "smooth_l1_loss": (
+        lambda x, y: C.smooth_l1_loss(x, y, beta=0.5),
+        [np.array([0.1, 1.0, -2.0]), np.zeros(3)],
+    ),
+    "binary_cross_entropy": (
+        lambda p: C.binary_cross_entropy(p, np.array([0.0, 1.0, 0.3])),
+        [R.uniform(0.2, 0.8, 3)],
+    ),
     "bce_with_logits": (
-        lambda x: C.binary_cross_entropy_with_logits(x, np.array([0.0, 1.0, 0.3]), pos_weight=np.array(2.0)),
+        lambda x: C.binary_cross_entropy_with_logits(
+            x, np.array([0.0, 1.0, 0.3]), pos_weight=np.array(2.0)
+        ),
         [arr(3) * 3],
     ),
     "logsumexp": (lambda x: C.logsumexp(x, 1), [arr(2, 3)]),
@@ -156,7 +218,9 @@ def check_first_and_second(fn, arrays):
 
     leaves = _leaves(arrays)
     analytic = C.grad(scalar(leaves), leaves, allow_unused=True)
-    analytic = [np.zeros_like(a) if g is None else g._data for a, g in zip(arrays, analytic)]
+    analytic = [
+        np.zeros_like(a) if g is None else g._data for a, g in zip(arrays, analytic)
+    ]
     for a, n in zip(analytic, _numeric(value, arrays)):
         assert a.dtype == np.float64
         np.testing.assert_allclose(a, n, rtol=1e-5, atol=1e-6)
@@ -178,7 +242,9 @@ def check_first_and_second(fn, arrays):
     total = first_order(leaves)
     if total.requires_grad:
         second = C.grad(total, leaves, allow_unused=True)
-        second = [np.zeros_like(a) if g is None else g._data for a, g in zip(arrays, second)]
+        second = [
+            np.zeros_like(a) if g is None else g._data for a, g in zip(arrays, second)
+        ]
     else:
         second = [np.zeros_like(a) for a in arrays]
     for a, n in zip(second, _numeric(first_value, arrays)):
@@ -206,7 +272,9 @@ def test_freed_graph_raises():
     x = C.Tensor(np.array(2.0), requires_grad=True)
     y = C.mul(x, x)
     C.grad(y, [x])
-    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+    with pytest.raises(
+        RuntimeError, match="Trying to backward through the graph a second time"
+    ):
         C.grad(y, [x])
 
 

@@ -13,7 +13,6 @@ import sys
 import textwrap
 
 import pytest
-
 from conftest import require_module
 
 GRAD_BASIC = """
@@ -284,20 +283,31 @@ grad, logit = grad_func(x, y)
 print("grad", grad)
 print("logit", logit)
 """
-GRADS_8_ERROR = "ValueError: `grad_position` and `weight` can not be None at the same time."
+GRADS_8_ERROR = (
+    "ValueError: `grad_position` and `weight` can not be None at the same time."
+)
 
 SCRIPTS = {
     "grad_basic": (GRAD_BASIC, GRAD_BASIC_OUT),
     "grad_multi_output": (GRAD_MULTI_OUTPUT, GRAD_MULTI_OUTPUT_OUT),
     "grad_has_aux": (GRAD_HAS_AUX, GRAD_HAS_AUX_OUT),
-    "net_grads": (NET + "".join(code for code, _ in GRADS), NET_OUT + "".join(out for _, out in GRADS)),
+    "net_grads": (
+        NET + "".join(code for code, _ in GRADS),
+        NET_OUT + "".join(out for _, out in GRADS),
+    ),
 }
 
 
-def run(tmp_path, name: str, code: str, backend: str = "shim", exponent_digits: int = 2):
+def run(
+    tmp_path, name: str, code: str, backend: str = "shim", exponent_digits: int = 2
+):
     script = tmp_path / f"{name}.py"
     script.write_text(textwrap.dedent(code), encoding="utf-8")
-    env = dict(os.environ, TORCH2MS_MS_EXPONENT_DIGITS=str(exponent_digits), PYTHONIOENCODING="utf-8")
+    env = dict(
+        os.environ,
+        TORCH2MS_MS_EXPONENT_DIGITS=str(exponent_digits),
+        PYTHONIOENCODING="utf-8",
+    )
     return subprocess.run(
         [sys.executable, "-m", "torch2ms.cli.run", "--backend", backend, str(script)],
         capture_output=True,
@@ -329,10 +339,20 @@ def test_grads_8_raises_the_guides_error(tmp_path):
 def test_real_mindspore_prints_what_the_shim_prints(tmp_path):
     require_module("mindspore")
     # One real process for every script: they are independent, so they run back to back.
-    blocks = [GRAD_BASIC, GRAD_MULTI_OUTPUT, GRAD_HAS_AUX, SCRIPTS["net_grads"][0], GRADS_8]
+    blocks = [
+        GRAD_BASIC,
+        GRAD_MULTI_OUTPUT,
+        GRAD_HAS_AUX,
+        SCRIPTS["net_grads"][0],
+        GRADS_8,
+    ]
     code = "\n".join(textwrap.dedent(b) for b in blocks)
     shim = run(tmp_path, "all_shim", code, "shim")
     real = run(tmp_path, "all_real", code, "real")
     assert shim.returncode == real.returncode == 1, real.stderr
     assert shim.stdout == real.stdout
-    assert shim.stderr.strip().splitlines()[-1] == real.stderr.strip().splitlines()[-1] == GRADS_8_ERROR
+    assert (
+        shim.stderr.strip().splitlines()[-1]
+        == real.stderr.strip().splitlines()[-1]
+        == GRADS_8_ERROR
+    )

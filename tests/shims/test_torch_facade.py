@@ -163,7 +163,9 @@ def test_dataloader_batches_shuffle_and_drop_last():
         b[1].tolist()
         for b in torch.utils.data.DataLoader(ds, batch_size=5, shuffle=True)
     ]
-    assert first == second and sorted(sum(first, [])) == list(range(10))
+    assert first == second and sorted(x for batch in first for x in batch) == list(
+        range(10)
+    )
 
 
 def test_batchnorm_running_statistics_follow_torch_convention():
@@ -203,3 +205,40 @@ def test_cuda_is_absent():
     assert not torch.cuda.is_available()
     with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
         torch.ones(1).cuda()
+
+
+def test_missing_tensor_attribute_is_also_an_attribute_error():
+    t = torch.ones(2)
+    assert not hasattr(t, "stft")
+    assert t.is_nested is False
+    with pytest.raises(NotImplementedError):
+        _ = t.stft
+
+
+def test_generators_are_private_streams():
+    g = torch.Generator().manual_seed(4)
+    a = torch.randn(3, generator=g)
+    torch.manual_seed(0)
+    shared = torch.randn(3)
+    g.manual_seed(4)
+    np.testing.assert_array_equal(torch.randn(3, generator=g).numpy(), a.numpy())
+    torch.manual_seed(0)
+    np.testing.assert_array_equal(torch.randn(3).numpy(), shared.numpy())
+    ds = torch.utils.data.TensorDataset(torch.arange(6))
+    order = [
+        b[0].tolist()
+        for b in torch.utils.data.DataLoader(
+            ds, 3, shuffle=True, generator=g.manual_seed(1)
+        )
+    ]
+    again = [
+        b[0].tolist()
+        for b in torch.utils.data.DataLoader(
+            ds, 3, shuffle=True, generator=g.manual_seed(1)
+        )
+    ]
+    assert order == again
+    parts = torch.utils.data.random_split(
+        ds, [4, 2], generator=torch.Generator().manual_seed(2)
+    )
+    assert sorted(parts[0].indices + parts[1].indices) == list(range(6))

@@ -1,3 +1,3 @@
 """``mindspore.common.dtype`` (usually imported as ``mstype``)."""
 
-from .._dtype import *  # noqa: F401,F403
+from .._dtype import *

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import numbers
 from typing import Any
 
@@ -56,7 +55,9 @@ class Normal(Initializer):
 
 
 class TruncatedNormal(Initializer):
-    def __init__(self, sigma: float = 0.01, mean: float = 0.0, a: float = -2.0, b: float = 2.0) -> None:
+    def __init__(
+        self, sigma: float = 0.01, mean: float = 0.0, a: float = -2.0, b: float = 2.0
+    ) -> None:
         super().__init__(sigma=sigma)
         self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
@@ -84,17 +85,32 @@ def _fan(shape: tuple, mode: str) -> int:
 
 
 class HeUniform(Initializer):
-    def __init__(self, negative_slope: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> None:
-        super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
-        self.negative_slope, self.mode, self.nonlinearity = negative_slope, mode, nonlinearity
+    def __init__(
+        self,
+        negative_slope: float = 0,
+        mode: str = "fan_in",
+        nonlinearity: str = "leaky_relu",
+    ) -> None:
+        super().__init__(
+            negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity
+        )
+        self.negative_slope, self.mode, self.nonlinearity = (
+            negative_slope,
+            mode,
+            nonlinearity,
+        )
 
     def fill(self, shape: tuple) -> np.ndarray:
-        return core.init_kaiming_uniform(shape, self.negative_slope, _fan(shape, self.mode), self.nonlinearity)
+        return core.init_kaiming_uniform(
+            shape, self.negative_slope, _fan(shape, self.mode), self.nonlinearity
+        )
 
 
 class HeNormal(HeUniform):
     def fill(self, shape: tuple) -> np.ndarray:
-        return core.init_kaiming_normal(shape, self.negative_slope, _fan(shape, self.mode), self.nonlinearity)
+        return core.init_kaiming_normal(
+            shape, self.negative_slope, _fan(shape, self.mode), self.nonlinearity
+        )
 
 
 class XavierUniform(Initializer):
@@ -134,13 +150,19 @@ def initializer(init: Any, shape: Any = None, dtype: Any = _dtype.float32) -> Te
     """A tensor of ``shape`` filled by ``init`` (a name, an Initializer, a number or a tensor)."""
     np_dtype = _dtype.to_numpy(dtype)
     if isinstance(init, core.Tensor):
-        if shape is not None and tuple(init.shape) != tuple(shape if not isinstance(shape, int) else (shape,)):
-            raise ValueError(f"The shape of the tensor {tuple(init.shape)} is not equal to the shape {tuple(shape)}.")
+        if shape is not None and tuple(init.shape) != tuple(
+            shape if not isinstance(shape, int) else (shape,)
+        ):
+            raise ValueError(
+                f"The shape of the tensor {tuple(init.shape)} is not equal to the shape {tuple(shape)}."
+            )
         return Tensor(np.array(init._data, np_dtype))
     if isinstance(init, np.ndarray):
         return Tensor(init.astype(np_dtype))
-    shape = () if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
-    if isinstance(init, bool) or isinstance(init, numbers.Number):
+    shape = (
+        () if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
+    )
+    if isinstance(init, (bool, numbers.Number)):
         filler: Initializer = Constant(init)
     elif isinstance(init, str):
         try:
@@ -154,7 +176,3 @@ def initializer(init: Any, shape: Any = None, dtype: Any = _dtype.float32) -> Te
     else:
         raise TypeError(f"Unsupported init type {type(init).__name__}")
     return Tensor(np.asarray(filler.fill(shape)).astype(np_dtype))
-
-
-def _fan_in_for_bias(weight_shape: tuple) -> float:
-    return 1.0 / math.sqrt(core.fan_in_out(weight_shape)[0])

@@ -6,11 +6,13 @@ not reproduce MindSpore's own order.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 from ... import core
+from .. import _dtype
 from .._missing import missing, module_getattr
 from .._tensor import wrap
 
@@ -29,7 +31,9 @@ class Dataset:
     def rows(self) -> Iterator[tuple]:
         raise NotImplementedError
 
-    def batch(self, batch_size: int, drop_remainder: bool = False, **kwargs: Any) -> Dataset:
+    def batch(
+        self, batch_size: int, drop_remainder: bool = False, **kwargs: Any
+    ) -> Dataset:
         if kwargs.get("per_batch_map") is not None:
             raise missing("mindspore.dataset.Dataset.batch(per_batch_map=...)")
         return BatchDataset(self, batch_size, drop_remainder)
@@ -46,13 +50,28 @@ class Dataset:
     def get_col_names(self) -> list:
         return list(self.column_names)
 
-    def create_tuple_iterator(self, columns: Any = None, num_epochs: int = -1, output_numpy: bool = False, do_copy: bool = True) -> Iterator:
+    def create_tuple_iterator(
+        self,
+        columns: Any = None,
+        num_epochs: int = -1,
+        output_numpy: bool = False,
+        do_copy: bool = True,
+    ) -> Iterator:
         for row in self.rows():
-            yield [np.array(v) for v in row] if output_numpy else [wrap(np.array(v)) for v in row]
+            yield (
+                [np.array(v) for v in row]
+                if output_numpy
+                else [wrap(np.array(v)) for v in row]
+            )
 
-    def create_dict_iterator(self, num_epochs: int = -1, output_numpy: bool = False, do_copy: bool = True) -> Iterator:
+    def create_dict_iterator(
+        self, num_epochs: int = -1, output_numpy: bool = False, do_copy: bool = True
+    ) -> Iterator:
         for row in self.rows():
-            yield {k: (np.array(v) if output_numpy else wrap(np.array(v))) for k, v in zip(self.column_names, row)}
+            yield {
+                k: (np.array(v) if output_numpy else wrap(np.array(v)))
+                for k, v in zip(self.column_names, row)
+            }
 
     def __iter__(self) -> Iterator:
         return self.create_tuple_iterator()
@@ -61,29 +80,64 @@ class Dataset:
 class GeneratorDataset(Dataset):
     """``source`` is indexable (``__getitem__``/``__len__``), iterable or a generator function."""
 
-    def __init__(self, source: Any, column_names: Any = None, column_types: Any = None, schema: Any = None, num_samples: Any = None, num_parallel_workers: int = 1, shuffle: Any = None, sampler: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        source: Any,
+        column_names: Any = None,
+        column_types: Any = None,
+        schema: Any = None,
+        num_samples: Any = None,
+        num_parallel_workers: int = 1,
+        shuffle: Any = None,
+        sampler: Any = None,
+        **kwargs: Any,
+    ) -> None:
         if sampler is not None:
             raise missing("mindspore.dataset.GeneratorDataset(sampler=...)")
         self.source = source
-        self.column_names = [column_names] if isinstance(column_names, str) else list(column_names or ["column_0"])
-        self.random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
+        self.column_names = (
+            [column_names]
+            if isinstance(column_names, str)
+            else list(column_names or ["column_0"])
+        )
+        self.random_access = hasattr(source, "__getitem__") and hasattr(
+            source, "__len__"
+        )
         self.shuffle_rows = self.random_access if shuffle is None else bool(shuffle)
         self.num_samples = num_samples
+        self.column_types = (
+            None if column_types is None else [_dtype.to_numpy(t) for t in column_types]
+        )
 
     def rows(self) -> Iterator[tuple]:
         if self.random_access:
-            order = core.rng_permutation(len(self.source)) if self.shuffle_rows else range(len(self.source))
+            order = (
+                core.rng_permutation(len(self.source))
+                if self.shuffle_rows
+                else range(len(self.source))
+            )
             items = (self.source[int(i)] for i in order)
         else:
             items = iter(self.source() if callable(self.source) else self.source)
         for n, item in enumerate(items):
             if self.num_samples is not None and n >= self.num_samples:
                 return
-            yield _row(item)
+            row = _row(item)
+            if self.column_types is not None:
+                row = tuple(v.astype(t) for v, t in zip(row, self.column_types))
+            yield row
 
 
 class NumpySlicesDataset(GeneratorDataset):
-    def __init__(self, data: Any, column_names: Any = None, num_samples: Any = None, num_parallel_workers: int = 1, shuffle: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        data: Any,
+        column_names: Any = None,
+        num_samples: Any = None,
+        num_parallel_workers: int = 1,
+        shuffle: Any = None,
+        **kwargs: Any,
+    ) -> None:
         if isinstance(data, dict):
             column_names = list(data)
             columns = [np.asarray(v) for v in data.values()]
@@ -92,7 +146,12 @@ class NumpySlicesDataset(GeneratorDataset):
         else:
             columns = [np.asarray(data)]
         source = _Slices(columns)
-        super().__init__(source, column_names or [f"column_{i}" for i in range(len(columns))], num_samples=num_samples, shuffle=shuffle)
+        super().__init__(
+            source,
+            column_names or [f"column_{i}" for i in range(len(columns))],
+            num_samples=num_samples,
+            shuffle=shuffle,
+        )
 
 
 class _Slices:
@@ -108,7 +167,11 @@ class _Slices:
 
 class BatchDataset(Dataset):
     def __init__(self, parent: Dataset, batch_size: int, drop_remainder: bool) -> None:
-        self.parent, self.batch_size, self.drop_remainder = parent, batch_size, drop_remainder
+        self.parent, self.batch_size, self.drop_remainder = (
+            parent,
+            batch_size,
+            drop_remainder,
+        )
         self.column_names = parent.column_names
 
     def rows(self) -> Iterator[tuple]:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
-import numpy as np
+from collections.abc import Sequence
+from typing import Any
 
 from ... import core
 from .._missing import module_getattr
@@ -36,7 +35,7 @@ from ..ops._functional import (  # noqa: F401
     where,
     zeros_like,
 )
-from . import nn, optim  # noqa: E402,F401
+from . import nn, optim  # noqa: F401
 
 
 def _t(x: Any) -> Any:
@@ -55,28 +54,32 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None)
     return F.arange(start, end, step, dtype=dtype)
 
 
-def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001,A002
+def sum(
+    input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+) -> Any:
     return F.sum(input, dim, keepdim, dtype=dtype)
 
 
-def mean(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A002
+def mean(
+    input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+) -> Any:
     out = F.mean(input, dim, keepdim)
     return out if dtype is None else F.cast(out, dtype)
 
 
-def max(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001,A002
+def max(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
     if dim is None:
         return core.max(_t(input))
     return F.max(input, dim, keepdim)
 
 
-def min(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001,A002
+def min(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
     if dim is None:
         return core.min(_t(input))
     return F.min(input, dim, keepdim)
 
 
-def argmax(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A002
+def argmax(input: Any, dim: Any = None, keepdim: bool = False) -> Any:
     return F.argmax(input, dim, keepdim)
 
 
@@ -91,27 +94,27 @@ def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     return F.stack(tensors, dim)
 
 
-def reshape(input: Any, shape: Any) -> Any:  # noqa: A002
+def reshape(input: Any, shape: Any) -> Any:
     return F.reshape(input, shape)
 
 
-def transpose(input: Any, dim0: int, dim1: int) -> Any:  # noqa: A002
+def transpose(input: Any, dim0: int, dim1: int) -> Any:
     return F.swapaxes(input, dim0, dim1)
 
 
-def permute(input: Any, dims: Any) -> Any:  # noqa: A002
+def permute(input: Any, dims: Any) -> Any:
     return F.permute(input, dims)
 
 
-def squeeze(input: Any, dim: Any = None) -> Any:  # noqa: A002
+def squeeze(input: Any, dim: Any = None) -> Any:
     return F.squeeze(input, dim)
 
 
-def unsqueeze(input: Any, dim: int) -> Any:  # noqa: A002
+def unsqueeze(input: Any, dim: int) -> Any:
     return F.unsqueeze(input, dim)
 
 
-def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Any:  # noqa: A002
+def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
     return core.flatten(_t(input), start_dim, end_dim)
 
 
@@ -119,19 +122,19 @@ def split(tensor: Any, split_size_or_sections: Any, dim: int = 0) -> tuple:
     return F.split(tensor, split_size_or_sections, dim)
 
 
-def chunk(input: Any, chunks: int, dim: int = 0) -> tuple:  # noqa: A002
+def chunk(input: Any, chunks: int, dim: int = 0) -> tuple:
     return F.chunk(input, chunks, dim)
 
 
-def gather(input: Any, dim: int, index: Any) -> Any:  # noqa: A002
+def gather(input: Any, dim: int, index: Any) -> Any:
     return F.gather_elements(input, dim, index)
 
 
-def clamp(input: Any, min: Any = None, max: Any = None) -> Any:  # noqa: A001,A002
+def clamp(input: Any, min: Any = None, max: Any = None) -> Any:
     return F.clamp(input, min, max)
 
 
-def softmax(input: Any, dim: int = -1, *, dtype: Any = None) -> Any:  # noqa: A002
+def softmax(input: Any, dim: int = -1, *, dtype: Any = None) -> Any:
     return F.softmax(input, dim, dtype=dtype)
 
 
@@ -147,11 +150,11 @@ def randperm(n: int, *, dtype: Any = None) -> Any:
     return F.randperm(n, dtype=dtype)
 
 
-def isfinite(input: Any) -> Any:  # noqa: A002
+def isfinite(input: Any) -> Any:
     return F.isfinite(input)
 
 
-def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:  # noqa: A002
+def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Any:
     return F.logsumexp(input, dim, keepdim)
 
 
@@ -160,5 +163,3 @@ def tensor(data: Any, dtype: Any = None) -> Any:
 
 
 __getattr__ = module_getattr(__name__)
-
-_ = np

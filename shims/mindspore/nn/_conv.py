@@ -32,7 +32,14 @@ def explicit_pads(padding: Any) -> tuple[int, int, int, int]:
 
 
 def conv2d_ms(
-    x: Any, weight: Any, bias: Any, stride: Any, pad_mode: str, padding: Any, dilation: Any, groups: int
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    pad_mode: str,
+    padding: Any,
+    dilation: Any,
+    groups: int,
 ) -> Any:
     stride, dilation = pair(stride), pair(dilation)
     kh, kw = weight.shape[2], weight.shape[3]
@@ -51,7 +58,9 @@ def conv2d_ms(
     return core.conv2d(x, weight, bias, stride, 0, dilation, groups)
 
 
-def pool_pads(x: Any, kernel: tuple, stride: tuple, pad_mode: str, padding: Any, value: float) -> tuple[Any, Any]:
+def pool_pads(
+    x: Any, kernel: tuple, stride: tuple, pad_mode: str, padding: Any, value: float
+) -> tuple[Any, Any]:
     """Pads for MindSpore pooling: returns the (possibly padded) input and the engine padding."""
     if pad_mode == "same":
         top, bottom = same_pads(x.shape[2], kernel[0], stride[0], 1)

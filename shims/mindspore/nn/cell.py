@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ... import core
 from .. import _grad
@@ -59,7 +60,9 @@ class Cell:
                 return storage["_params"][name]
             if name in storage["_cells"]:
                 return storage["_cells"][name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'.")
+        raise AttributeError(
+            f"'{type(self).__name__}' object has no attribute '{name}'."
+        )
 
     def __delattr__(self, name: str) -> None:
         if name in self._params:
@@ -96,9 +99,13 @@ class Cell:
         return type(self).__name__
 
     # --- structure ------------------------------------------------------------------------------
-    def insert_param_to_cell(self, param_name: str, param: Any, check_name_contain_dot: bool = True) -> None:
+    def insert_param_to_cell(
+        self, param_name: str, param: Any, check_name_contain_dot: bool = True
+    ) -> None:
         if check_name_contain_dot and "." in param_name:
-            raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.', but got {param_name}.")
+            raise KeyError(
+                f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.', but got {param_name}."
+            )
         if isinstance(param, Parameter) and param.name == DEFAULT_PARAMETER_NAME:
             param.name = param_name
         self._params[param_name] = param
@@ -112,7 +119,9 @@ class Cell:
     def cells(self) -> Any:
         return self.name_cells().values()
 
-    def cells_and_names(self, cells: Any = None, name_prefix: str = "") -> Iterator[tuple[str, Cell]]:
+    def cells_and_names(
+        self, cells: Any = None, name_prefix: str = ""
+    ) -> Iterator[tuple[str, Cell]]:
         seen = set() if cells is None else cells
         if id(self) not in seen:
             seen.add(id(self))
@@ -123,9 +132,15 @@ class Cell:
             prefix = f"{name_prefix}.{name}" if name_prefix else name
             yield from cell.cells_and_names(seen, prefix)
 
-    def parameters_and_names(self, name_prefix: str = "", expand: bool = True) -> Iterator[tuple[str, Parameter]]:
+    def parameters_and_names(
+        self, name_prefix: str = "", expand: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
         seen: set[int] = set()
-        cells = self.cells_and_names(name_prefix=name_prefix) if expand else [(name_prefix, self)]
+        cells = (
+            self.cells_and_names(name_prefix=name_prefix)
+            if expand
+            else [(name_prefix, self)]
+        )
         for cell_name, cell in cells:
             for name, param in cell._params.items():
                 if param is None or id(param) in seen:
@@ -160,7 +175,9 @@ class Cell:
         from .. import _dtype
 
         if dst_type != _dtype.float32:
-            raise NotImplementedError("shims: mindspore.nn.Cell.to_float (mixed precision) is not implemented")
+            raise NotImplementedError(
+                "shims: mindspore.nn.Cell.to_float (mixed precision) is not implemented"
+            )
         return self
 
     # --- text -----------------------------------------------------------------------------------
@@ -171,8 +188,12 @@ class Cell:
         extra = self.extend_repr()
         children = [(k, c) for k, c in self._cells.items() if c is not None]
         if not children:
-            return f"{type(self).__name__}({extra})" if extra else f"{type(self).__name__}()"
-        lines = [f"{type(self).__name__}({extra}" if extra else f"{type(self).__name__}("]
+            return (
+                f"{type(self).__name__}({extra})"
+                if extra
+                else f"{type(self).__name__}()"
+            )
+        lines = [f"{type(self).__name__}("] + ([f"  {extra}"] if extra else [])
         for key, cell in children:
             body = repr(cell).replace("\n", "\n  ")
             lines.append(f"  ({key}): {body}")

@@ -17,8 +17,16 @@ from . import _conv
 from .cell import Cell
 
 
-def _param(init: Any, shape: tuple, name: str, dtype: Any = _dtype.float32, requires_grad: bool = True) -> Parameter:
-    return Parameter(initializer(init, shape, dtype), name=name, requires_grad=requires_grad)
+def _param(
+    init: Any,
+    shape: tuple,
+    name: str,
+    dtype: Any = _dtype.float32,
+    requires_grad: bool = True,
+) -> Parameter:
+    return Parameter(
+        initializer(init, shape, dtype), name=name, requires_grad=requires_grad
+    )
 
 
 class Dense(Cell):
@@ -42,11 +50,19 @@ class Dense(Cell):
         if weight_init is None and bias_init is None:
             weight, bias = core.init_linear(out_channels, in_channels, has_bias)
             self.weight = Parameter(Tensor(weight, dtype), name="weight")
-            self.bias = Parameter(Tensor(bias, dtype), name="bias") if has_bias else None
+            self.bias = (
+                Parameter(Tensor(bias, dtype), name="bias") if has_bias else None
+            )
         else:
             if weight_init is None:
-                weight_init = Tensor(core.init_kaiming_uniform((out_channels, in_channels), a=math.sqrt(5)))
-            self.weight = _param(weight_init, (out_channels, in_channels), "weight", dtype)
+                weight_init = Tensor(
+                    core.init_kaiming_uniform(
+                        (out_channels, in_channels), a=math.sqrt(5)
+                    )
+                )
+            self.weight = _param(
+                weight_init, (out_channels, in_channels), "weight", dtype
+            )
             if has_bias:
                 if bias_init is None:
                     bound = 1.0 / math.sqrt(in_channels) if in_channels else 0.0
@@ -54,7 +70,9 @@ class Dense(Cell):
                 self.bias = _param(bias_init, (out_channels,), "bias", dtype)
             else:
                 self.bias = None
-        self.activation = get_activation(activation) if isinstance(activation, str) else activation
+        self.activation = (
+            get_activation(activation) if isinstance(activation, str) else activation
+        )
         self.activation_flag = self.activation is not None
 
     def construct(self, x: Any) -> Any:
@@ -94,7 +112,9 @@ class Conv2d(Cell):
         if data_format != "NCHW":
             raise missing("mindspore.nn.Conv2d(data_format='NHWC')")
         if pad_mode != "pad" and padding not in (0, (0, 0, 0, 0)):
-            raise ValueError(f"For 'Conv2d', the 'padding' must be zero when 'pad_mode' is not 'pad', but got {padding}.")
+            raise ValueError(
+                f"For 'Conv2d', the 'padding' must be zero when 'pad_mode' is not 'pad', but got {padding}."
+            )
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _conv.pair(kernel_size)
         self.stride, self.dilation = _conv.pair(stride), _conv.pair(dilation)
@@ -102,9 +122,13 @@ class Conv2d(Cell):
         self.has_bias, self.data_format = has_bias, data_format
         shape = (out_channels, in_channels // group) + self.kernel_size
         if weight_init is None and bias_init is None:
-            weight, bias = core.init_conv(out_channels, in_channels // group, self.kernel_size, has_bias)
+            weight, bias = core.init_conv(
+                out_channels, in_channels // group, self.kernel_size, has_bias
+            )
             self.weight = Parameter(Tensor(weight, dtype), name="weight")
-            self.bias = Parameter(Tensor(bias, dtype), name="bias") if has_bias else None
+            self.bias = (
+                Parameter(Tensor(bias, dtype), name="bias") if has_bias else None
+            )
         else:
             if weight_init is None:
                 weight_init = Tensor(core.init_kaiming_uniform(shape, a=math.sqrt(5)))
@@ -112,13 +136,24 @@ class Conv2d(Cell):
             if has_bias:
                 if bias_init is None:
                     fan_in = shape[1] * shape[2] * shape[3]
-                    bias_init = Tensor(core.init_uniform((out_channels,), 1.0 / math.sqrt(fan_in)))
+                    bias_init = Tensor(
+                        core.init_uniform((out_channels,), 1.0 / math.sqrt(fan_in))
+                    )
                 self.bias = _param(bias_init, (out_channels,), "bias", dtype)
             else:
                 self.bias = None
 
     def construct(self, x: Any) -> Any:
-        return _conv.conv2d_ms(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding, self.dilation, self.group)
+        return _conv.conv2d_ms(
+            x,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.pad_mode,
+            self.padding,
+            self.dilation,
+            self.group,
+        )
 
     def extend_repr(self) -> str:
         return (
@@ -147,11 +182,17 @@ class _BatchNorm(Cell):
     ) -> None:
         super().__init__()
         if data_format != "NCHW":
-            raise missing(f"mindspore.nn.{type(self).__name__}(data_format={data_format!r})")
+            raise missing(
+                f"mindspore.nn.{type(self).__name__}(data_format={data_format!r})"
+            )
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.use_batch_statistics = use_batch_statistics
-        self.moving_mean = _param(moving_mean_init, (num_features,), "moving_mean", dtype, False)
-        self.moving_variance = _param(moving_var_init, (num_features,), "moving_variance", dtype, False)
+        self.moving_mean = _param(
+            moving_mean_init, (num_features,), "moving_mean", dtype, False
+        )
+        self.moving_variance = _param(
+            moving_var_init, (num_features,), "moving_variance", dtype, False
+        )
         self.gamma = _param(gamma_init, (num_features,), "gamma", dtype, affine)
         self.beta = _param(beta_init, (num_features,), "beta", dtype, affine)
 
@@ -160,7 +201,11 @@ class _BatchNorm(Cell):
 
     def construct(self, x: Any) -> Any:
         self._check_input(x)
-        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
+        use_batch = (
+            self.training
+            if self.use_batch_statistics is None
+            else self.use_batch_statistics
+        )
         if use_batch:
             # Updating the moving statistics only where MindSpore does: in training mode.
             update = self.training or self.use_batch_statistics is True
@@ -174,7 +219,16 @@ class _BatchNorm(Cell):
                 1.0 - self.momentum,
                 self.eps,
             )
-        return core.batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta, False, 0.0, self.eps)
+        return core.batch_norm(
+            x,
+            self.moving_mean,
+            self.moving_variance,
+            self.gamma,
+            self.beta,
+            False,
+            0.0,
+            self.eps,
+        )
 
     def extend_repr(self) -> str:
         return (
@@ -186,13 +240,17 @@ class _BatchNorm(Cell):
 class BatchNorm1d(_BatchNorm):
     def _check_input(self, x: Any) -> None:
         if x.ndim not in (2, 3):
-            raise ValueError(f"For 'BatchNorm1d', the dimension of input should be 2 or 3, but got {x.ndim}.")
+            raise ValueError(
+                f"For 'BatchNorm1d', the dimension of input should be 2 or 3, but got {x.ndim}."
+            )
 
 
 class BatchNorm2d(_BatchNorm):
     def _check_input(self, x: Any) -> None:
         if x.ndim != 4:
-            raise ValueError(f"For 'BatchNorm2d', the dimension of input should be 4, but got {x.ndim}.")
+            raise ValueError(
+                f"For 'BatchNorm2d', the dimension of input should be 4, but got {x.ndim}."
+            )
 
 
 class LayerNorm(Cell):
@@ -210,9 +268,15 @@ class LayerNorm(Cell):
     ) -> None:
         super().__init__()
         if not isinstance(normalized_shape, (tuple, list)):
-            raise TypeError(f"For 'LayerNorm', the type of 'normalized_shape' must be tuple[int] or list[int], but got {normalized_shape}.")
+            raise TypeError(
+                f"For 'LayerNorm', the type of 'normalized_shape' must be tuple[int] or list[int], but got {normalized_shape}."
+            )
         self.normalized_shape = tuple(normalized_shape)
-        self.begin_norm_axis, self.begin_params_axis, self.epsilon = begin_norm_axis, begin_params_axis, epsilon
+        self.begin_norm_axis, self.begin_params_axis, self.epsilon = (
+            begin_norm_axis,
+            begin_params_axis,
+            epsilon,
+        )
         self.gamma = _param(gamma_init, self.normalized_shape, "gamma", dtype)
         self.beta = _param(beta_init, self.normalized_shape, "beta", dtype)
 
@@ -225,7 +289,9 @@ class LayerNorm(Cell):
         out = core.mul(centred, core.div(1.0, core.sqrt(core.add(var, self.epsilon))))
         params_axis = self.begin_params_axis % x.ndim
         shape = self.gamma.shape + (1,) * (x.ndim - params_axis - len(self.gamma.shape))
-        gamma = self.gamma if shape == self.gamma.shape else core.reshape(self.gamma, shape)
+        gamma = (
+            self.gamma if shape == self.gamma.shape else core.reshape(self.gamma, shape)
+        )
         beta = self.beta if shape == self.beta.shape else core.reshape(self.beta, shape)
         return core.add(core.mul(out, gamma), beta)
 
@@ -248,7 +314,9 @@ class Embedding(Cell):
         super().__init__()
         self.vocab_size, self.embedding_size = vocab_size, embedding_size
         self.use_one_hot, self.padding_idx = use_one_hot, padding_idx
-        table = initializer(embedding_table, (vocab_size, embedding_size), _dtype.float32).init_data()
+        table = initializer(
+            embedding_table, (vocab_size, embedding_size), _dtype.float32
+        ).init_data()
         if padding_idx is not None:
             table._data[padding_idx] = 0
         self.embedding_table = Parameter(table, name="embedding_table")
@@ -263,7 +331,9 @@ class Embedding(Cell):
 class Dropout(Cell):
     """Zeroes with probability ``p`` (or ``1 - keep_prob``) in training mode; identity otherwise."""
 
-    def __init__(self, keep_prob: Any = 0.5, p: Any = None, dtype: Any = _dtype.float32) -> None:
+    def __init__(
+        self, keep_prob: Any = 0.5, p: Any = None, dtype: Any = _dtype.float32
+    ) -> None:
         super().__init__()
         self.p = float(p) if p is not None else 1.0 - float(keep_prob)
         self.keep_prob = 1.0 - self.p
@@ -374,7 +444,9 @@ class _Pool2d(Cell):
     ) -> None:
         super().__init__()
         if data_format != "NCHW":
-            raise missing(f"mindspore.nn.{type(self).__name__}(data_format={data_format!r})")
+            raise missing(
+                f"mindspore.nn.{type(self).__name__}(data_format={data_format!r})"
+            )
         self.kernel_size = _conv.pair(kernel_size)
         self.stride = _conv.pair(stride)
         self.pad_mode = pad_mode.lower()
@@ -386,8 +458,17 @@ class MaxPool2d(_Pool2d):
     def construct(self, x: Any) -> Any:
         if self.options.get("return_indices"):
             raise missing("mindspore.nn.MaxPool2d(return_indices=True)")
-        x, padding = _conv.pool_pads(x, self.kernel_size, self.stride, self.pad_mode, self.padding, -np.inf)
-        return core.max_pool2d(x, self.kernel_size, self.stride, padding, self.options.get("dilation", 1), self.ceil_mode)
+        x, padding = _conv.pool_pads(
+            x, self.kernel_size, self.stride, self.pad_mode, self.padding, -np.inf
+        )
+        return core.max_pool2d(
+            x,
+            self.kernel_size,
+            self.stride,
+            padding,
+            self.options.get("dilation", 1),
+            self.ceil_mode,
+        )
 
 
 class AvgPool2d(_Pool2d):

@@ -20,7 +20,9 @@ class LossBase(Cell):
     def __init__(self, reduction: str = "mean") -> None:
         super().__init__()
         if reduction not in ("mean", "sum", "none"):
-            raise ValueError(f"For 'LossBase', the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}.")
+            raise ValueError(
+                f"For 'LossBase', the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}."
+            )
         self.reduction = reduction
 
     def get_loss(self, x: Any, weights: Any = 1.0) -> Any:
@@ -58,23 +60,44 @@ class SmoothL1Loss(LossBase):
 
 
 class CrossEntropyLoss(LossBase):
-    def __init__(self, weight: Any = None, ignore_index: int = -100, reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+    def __init__(
+        self,
+        weight: Any = None,
+        ignore_index: int = -100,
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
+    ) -> None:
         super().__init__(reduction)
-        self.weight, self.ignore_index, self.label_smoothing = weight, ignore_index, label_smoothing
+        self.weight, self.ignore_index, self.label_smoothing = (
+            weight,
+            ignore_index,
+            label_smoothing,
+        )
 
     def construct(self, logits: Any, labels: Any) -> Any:
         weight = None if self.weight is None else _raw(self.weight)
-        return core.cross_entropy(logits, _raw(labels), self.reduction, self.ignore_index, self.label_smoothing, weight)
+        return core.cross_entropy(
+            logits,
+            _raw(labels),
+            self.reduction,
+            self.ignore_index,
+            self.label_smoothing,
+            weight,
+        )
 
 
 class NLLLoss(LossBase):
-    def __init__(self, weight: Any = None, ignore_index: int = -100, reduction: str = "mean") -> None:
+    def __init__(
+        self, weight: Any = None, ignore_index: int = -100, reduction: str = "mean"
+    ) -> None:
         super().__init__(reduction)
         self.weight, self.ignore_index = weight, ignore_index
 
     def construct(self, logits: Any, labels: Any) -> Any:
         weight = None if self.weight is None else _raw(self.weight)
-        return core.nll_loss(logits, _raw(labels), weight, self.ignore_index, self.reduction)
+        return core.nll_loss(
+            logits, _raw(labels), weight, self.ignore_index, self.reduction
+        )
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
@@ -87,7 +110,9 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
 
     def construct(self, logits: Any, labels: Any) -> Any:
         if self.sparse:
-            return core.cross_entropy(logits, np.asarray(_raw(labels)).astype(np.int64), self.reduction)
+            return core.cross_entropy(
+                logits, np.asarray(_raw(labels)).astype(np.int64), self.reduction
+            )
         logp = core.log_softmax(logits, -1)
         loss = core.neg(core.sum(core.mul(logp, labels), -1))
         return self.get_loss(loss)
@@ -103,9 +128,13 @@ class BCELoss(LossBase):
 
 
 class BCEWithLogitsLoss(LossBase):
-    def __init__(self, reduction: str = "mean", weight: Any = None, pos_weight: Any = None) -> None:
+    def __init__(
+        self, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
+    ) -> None:
         super().__init__(reduction)
         self.weight, self.pos_weight = weight, pos_weight
 
     def construct(self, logits: Any, labels: Any) -> Any:
-        return core.binary_cross_entropy_with_logits(logits, labels, self.weight, self.reduction, self.pos_weight)
+        return core.binary_cross_entropy_with_logits(
+            logits, labels, self.weight, self.reduction, self.pos_weight
+        )

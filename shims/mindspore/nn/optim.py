@@ -13,7 +13,8 @@ unless groups give their own ``weight_decay``; gradients are then divided by ``l
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,13 @@ class LearningRateSchedule(Cell):
 
 
 class Optimizer(Cell):
-    def __init__(self, learning_rate: Any, parameters: Any, weight_decay: float = 0.0, loss_scale: float = 1.0) -> None:
+    def __init__(
+        self,
+        learning_rate: Any,
+        parameters: Any,
+        weight_decay: float = 0.0,
+        loss_scale: float = 1.0,
+    ) -> None:
         super().__init__(auto_prefix=False)
         items = list(parameters)
         if not items:
@@ -60,7 +67,9 @@ class Optimizer(Cell):
         else:
             params = items
             lrs = [learning_rate] * len(params)
-            decays = [float(weight_decay) if default_decay_filter(p) else 0.0 for p in params]
+            decays = [
+                float(weight_decay) if default_decay_filter(p) else 0.0 for p in params
+            ]
         if order is not None:
             index = {id(p): i for i, p in enumerate(params)}
             positions = [index[id(p)] for p in order]
@@ -74,9 +83,14 @@ class Optimizer(Cell):
         self.weight_decay = float(weight_decay)
         self.loss_scale = float(loss_scale)
         self.step = 0
-        self.global_step = Parameter(Tensor([0], _dtype.int32), name="global_step", requires_grad=False)
+        self.global_step = Parameter(
+            Tensor([0], _dtype.int32), name="global_step", requires_grad=False
+        )
         if not self.is_group or all(lr is self._lrs[0] for lr in self._lrs):
-            self.learning_rate = Parameter(Tensor(np.float32(self._lr_value(self._lrs[0], 0))), name="learning_rate")
+            self.learning_rate = Parameter(
+                Tensor(np.float32(self._lr_value(self._lrs[0], 0))),
+                name="learning_rate",
+            )
         self.dynamic_lr = any(not isinstance(lr, float) for lr in self._lrs)
 
     @staticmethod
@@ -88,7 +102,12 @@ class Optimizer(Cell):
         if isinstance(lr, LearningRateSchedule):
             return lr
         if isinstance(lr, (list, tuple, np.ndarray, core.Tensor)):
-            return [float(v) for v in np.asarray(_array(lr) if isinstance(lr, core.Tensor) else lr).reshape(-1)]
+            return [
+                float(v)
+                for v in np.asarray(
+                    _array(lr) if isinstance(lr, core.Tensor) else lr
+                ).reshape(-1)
+            ]
         raise TypeError(f"Unsupported learning_rate {type(lr).__name__}")
 
     @staticmethod
@@ -97,7 +116,9 @@ class Optimizer(Cell):
             return lr
         if isinstance(lr, list):
             if step >= len(lr):
-                raise RuntimeError(f"The dynamic learning rate has {len(lr)} values; step {step} is out of range.")
+                raise RuntimeError(
+                    f"The dynamic learning rate has {len(lr)} values; step {step} is out of range."
+                )
             return lr[step]
         return float(_array(lr(Tensor(np.int32(step)))))
 
@@ -110,14 +131,22 @@ class Optimizer(Cell):
         return Tensor(values[0])
 
     def get_lr_parameter(self, param: Any) -> Any:
-        return Tensor(np.float32(self._lr_value(self._lrs[self._params_list.index(param)], self.step)))
+        return Tensor(
+            np.float32(
+                self._lr_value(self._lrs[self._params_list.index(param)], self.step)
+            )
+        )
 
     def _prepared(self, gradients: Sequence[Any]) -> list[np.ndarray]:
         grads = []
         if len(gradients) != len(self._params_list):
-            raise ValueError(f"The optimizer got {len(gradients)} gradients for {len(self._params_list)} parameters.")
+            raise ValueError(
+                f"The optimizer got {len(gradients)} gradients for {len(self._params_list)} parameters."
+            )
         for p, g, wd in zip(self._params_list, gradients, self._decays):
-            g = _array(g).astype(np.float32 if p._data.dtype == np.float32 else p._data.dtype, copy=True)
+            g = _array(g).astype(
+                np.float32 if p._data.dtype == np.float32 else p._data.dtype, copy=True
+            )
             if wd and self._applies_decay_to_grad():
                 g += np.float32(wd) * _array(p)
             if self.loss_scale != 1.0:
@@ -141,7 +170,9 @@ class Optimizer(Cell):
         with core.grad_mode(False):
             return self.construct(gradients)
 
-    def _update(self, index: int, param: np.ndarray, grad: np.ndarray, lr: np.float32) -> None:
+    def _update(
+        self, index: int, param: np.ndarray, grad: np.ndarray, lr: np.float32
+    ) -> None:
         raise NotImplementedError
 
 
@@ -158,12 +189,20 @@ class SGD(Optimizer):
     ) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         if nesterov and (momentum <= 0.0 or dampening != 0.0):
-            raise ValueError("For 'SGD', if 'nesterov' is true, 'momentum' must be > 0.0 and 'dampening' must equal to 0.0.")
-        self.momentum, self.dampening, self.nesterov = np.float32(momentum), np.float32(dampening), nesterov
+            raise ValueError(
+                "For 'SGD', if 'nesterov' is true, 'momentum' must be > 0.0 and 'dampening' must equal to 0.0."
+            )
+        self.momentum, self.dampening, self.nesterov = (
+            np.float32(momentum),
+            np.float32(dampening),
+            nesterov,
+        )
         self.accum = [np.zeros_like(_array(p)) for p in self._params_list]
         self.stat = [True for _ in self._params_list]
 
-    def _update(self, i: int, param: np.ndarray, grad: np.ndarray, lr: np.float32) -> None:
+    def _update(
+        self, i: int, param: np.ndarray, grad: np.ndarray, lr: np.float32
+    ) -> None:
         if self.momentum > 0:
             accum = self.accum[i]
             if self.stat[i]:
@@ -192,7 +231,9 @@ class Momentum(Optimizer):
         self.momentum, self.use_nesterov = np.float32(momentum), use_nesterov
         self.moments = [np.zeros_like(_array(p)) for p in self._params_list]
 
-    def _update(self, i: int, param: np.ndarray, grad: np.ndarray, lr: np.float32) -> None:
+    def _update(
+        self, i: int, param: np.ndarray, grad: np.ndarray, lr: np.float32
+    ) -> None:
         accum = self.moments[i]
         accum *= self.momentum
         accum += grad
@@ -217,7 +258,11 @@ class Adam(Optimizer):
         if use_amsgrad:
             raise missing("mindspore.nn.Adam(use_amsgrad=True)")
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        self.beta1, self.beta2, self.eps = np.float32(beta1), np.float32(beta2), np.float32(eps)
+        self.beta1, self.beta2, self.eps = (
+            np.float32(beta1),
+            np.float32(beta2),
+            np.float32(eps),
+        )
         self.use_nesterov = use_nesterov
         self.moment1 = [np.zeros_like(_array(p)) for p in self._params_list]
         self.moment2 = [np.zeros_like(_array(p)) for p in self._params_list]
@@ -229,14 +274,20 @@ class Adam(Optimizer):
         self.beta2_power = np.float32(self.beta2_power * self.beta2)
         return super().construct(gradients)
 
-    def _update(self, i: int, param: np.ndarray, grad: np.ndarray, lr: np.float32) -> None:
+    def _update(
+        self, i: int, param: np.ndarray, grad: np.ndarray, lr: np.float32
+    ) -> None:
         one = np.float32(1)
         lr_t = lr * np.sqrt(one - self.beta2_power) / (one - self.beta1_power)
         m, v = self.moment1[i], self.moment2[i]
         m += (one - self.beta1) * (grad - m)
         v += (one - self.beta2) * (grad * grad - v)
         if self.use_nesterov:
-            param -= lr_t * (m * self.beta1 + (one - self.beta1) * grad) / (np.sqrt(v) + self.eps)
+            param -= (
+                lr_t
+                * (m * self.beta1 + (one - self.beta1) * grad)
+                / (np.sqrt(v) + self.eps)
+            )
         else:
             param -= lr_t * m / (np.sqrt(v) + self.eps)
 
@@ -252,14 +303,20 @@ class AdamWeightDecay(Optimizer):
         weight_decay: float = 0.0,
     ) -> None:
         super().__init__(learning_rate, params, weight_decay)
-        self.beta1, self.beta2, self.eps = np.float32(beta1), np.float32(beta2), np.float32(eps)
+        self.beta1, self.beta2, self.eps = (
+            np.float32(beta1),
+            np.float32(beta2),
+            np.float32(eps),
+        )
         self.moments1 = [np.zeros_like(_array(p)) for p in self._params_list]
         self.moments2 = [np.zeros_like(_array(p)) for p in self._params_list]
 
     def _applies_decay_to_grad(self) -> bool:
         return False
 
-    def _update(self, i: int, param: np.ndarray, grad: np.ndarray, lr: np.float32) -> None:
+    def _update(
+        self, i: int, param: np.ndarray, grad: np.ndarray, lr: np.float32
+    ) -> None:
         one = np.float32(1)
         m, v = self.moments1[i], self.moments2[i]
         m[...] = self.beta1 * m + (one - self.beta1) * grad

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .._grad import GradOperation, stop_gradient  # noqa: F401
 from .._missing import module_getattr
-from ._functional import *  # noqa: F401,F403
+from . import functional, operations  # noqa: F401
+from ._functional import *
 from ._functional import (  # noqa: F401
     abs,
     all,
@@ -15,8 +16,7 @@ from ._functional import (  # noqa: F401
     round,
     sum,
 )
-from ._primitives import *  # noqa: F401,F403
+from ._primitives import *
 from ._primitives import partial  # noqa: F401
-from . import functional, operations  # noqa: F401,E402
 
 __getattr__ = module_getattr(__name__)

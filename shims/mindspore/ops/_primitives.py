@@ -194,13 +194,15 @@ class OneHot(Primitive):
 
 
 class Dropout(Primitive):
-    def __init__(self, keep_prob: float = 0.5, Seed0: int = 0, Seed1: int = 0) -> None:  # noqa: N803
+    def __init__(self, keep_prob: float = 0.5, Seed0: int = 0, Seed1: int = 0) -> None:
         self.keep_prob = keep_prob
 
     def __call__(self, x: Any) -> tuple:
         p = 1.0 - self.keep_prob
         keep = core.rng_bernoulli(x.shape, self.keep_prob)
-        scale = np.asarray(1.0 / self.keep_prob if self.keep_prob > 0 else 0.0, x._data.dtype)
+        scale = np.asarray(
+            1.0 / self.keep_prob if self.keep_prob > 0 else 0.0, x._data.dtype
+        )
         out = core.mul(x, keep.astype(x._data.dtype) * scale) if p > 0 else x
         return out, wrap(keep)
 

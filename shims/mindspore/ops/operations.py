@@ -1,6 +1,6 @@
 """``mindspore.ops.operations`` (operator classes, usually imported as ``P``)."""
 
 from .._missing import module_getattr
-from ._primitives import *  # noqa: F401,F403
+from ._primitives import *
 
 __getattr__ = module_getattr(__name__)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ... import core as C
+from .. import _tensor as _tensor_module
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from .._tensor import Tensor, wrap
 
@@ -43,7 +43,7 @@ def _seeds(outputs: list, grads: list, create_graph: bool) -> list:
                 raise RuntimeError(
                     "grad can be implicitly created only for scalar outputs"
                 )
-            g_arr = np.ones_like(out._data)
+            g_arr = np.array(1, out._data.dtype).reshape(out._data.shape)
             seeds.append(wrap(g_arr) if create_graph else g_arr)
         elif isinstance(g, C.Tensor):
             if tuple(g.shape) != tuple(out.shape):
@@ -80,12 +80,19 @@ def backward(
             return id(t) in wanted
 
     targets = None if inputs is None else _as_list(inputs)
-    captured = C.backprop(outputs, seeds, create_graph, retain_graph, capture, targets)
+    nonleaf = targets is not None or _RETAINS[0]
+    captured = C.backprop(
+        outputs, seeds, create_graph, retain_graph, capture, targets, nonleaf
+    )
     seen = {id(s) for s in seeds}
     for t, g in captured:
         if t._ctx is not None and not t._retains_grad and wanted is None:
             continue
         _accumulate(t, g, create_graph, seen)
+
+
+# Becomes true once any tensor calls retain_grad(); until then only leaves collect grads.
+_RETAINS = [False]
 
 
 def _capture(t: Any) -> bool:
@@ -96,19 +103,22 @@ def _accumulate(t: Tensor, g: Any, create_graph: bool, seen: set) -> None:
     if create_graph:
         t.grad = g if t.grad is None else C.add(t.grad, g)
         return
+    data = t._data
     if g.__class__ is not np.ndarray:
         g = np.asarray(g)
-    if g.dtype != t._data.dtype:
-        g = g.astype(t._data.dtype)
+    if g.dtype is not data.dtype:
+        g = g.astype(data.dtype)
     existing = t.grad
     if existing is None:
+        # Fresh arrays are kept; views, shared or broadcast arrays are copied (grads are mutable).
+        shape = data.shape
         if (
             g.base is not None
             or id(g) in seen
+            or g.shape != shape
             or not g.flags.writeable
-            or g.shape != t._data.shape
         ):
-            g = np.array(np.broadcast_to(g, t._data.shape))
+            g = g.copy() if g.shape == shape else np.array(np.broadcast_to(g, shape))
         seen.add(id(g))
         t.grad = wrap(g)
     elif existing.requires_grad:
@@ -168,6 +178,9 @@ def grad(
     return tuple(result)
 
 
+_tensor_module.AUTOGRAD_BACKWARD[0] = backward
+
+
 def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:
     """Deprecated wrapper: returns the tensor itself (with requires_grad set when asked)."""
     if requires_grad:
@@ -186,7 +199,3 @@ class Function:
 
 def __getattr__(name: str) -> Any:
     raise NotImplementedError(f"shims: torch.autograd.{name} is not implemented")
-
-
-def _unused(*_: Sequence) -> None:
-    return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -429,10 +428,9 @@ def cross_entropy(
     label_smoothing: float = 0.0,
 ) -> Tensor:
     red = _reduction(size_average, reduce, reduction)
-    out = C.cross_entropy(
-        input, _raw(target), red, ignore_index, label_smoothing, _raw(weight)
-    )
-    if np.asarray(_raw(target)).dtype.kind == "f":
+    t = _raw(target)
+    out = C.cross_entropy(input, t, red, ignore_index, label_smoothing, _raw(weight))
+    if getattr(t, "dtype", None) is not None and t.dtype.kind == "f":
         return out
     return named(out, "NllLossBackward0" if label_smoothing <= 0 else "AddBackward0")
 
@@ -495,6 +493,3 @@ def __getattr__(name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(name)
     raise NotImplementedError(f"shims: torch.nn.functional.{name} is not implemented")
-
-
-_unused = math

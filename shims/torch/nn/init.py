@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -132,6 +131,3 @@ def __getattr__(name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(name)
     raise NotImplementedError(f"shims: torch.nn.init.{name} is not implemented")
-
-
-_unused = math

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -57,7 +56,8 @@ class Linear(Module):
             self.bias._data[...] = b
 
     def forward(self, input: Tensor) -> Tensor:
-        return C.linear(input, self.weight, self.bias)
+        params = self._parameters
+        return C.linear(input, params["weight"], params["bias"])
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
@@ -813,9 +813,6 @@ class KLDivLoss(_Loss):
         return F.kl_div(
             input, target, reduction=self.reduction, log_target=self.log_target
         )
-
-
-_unused = math
 
 
 __all__ = [

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator
-from typing import Any, Callable
+from typing import Any, Callable, Self
 
 import numpy as np
 
 from ... import core as C
-from .. import _format
 from .._tensor import Tensor, to_array, wrap
 
 
@@ -219,12 +218,6 @@ class Module:
             for name, value in mod.__dict__[store].items():
                 if value is None or (remove_duplicate and id(value) in seen):
                     continue
-                if (
-                    store == "_buffers"
-                    and name in mod._non_persistent_buffers_set
-                    and False
-                ):
-                    continue
                 seen.add(id(value))
                 yield mod_prefix + ("." if mod_prefix else "") + name, value
 
@@ -315,7 +308,7 @@ class Module:
     # -------------------------------------------------------------- modes and helpers
     def train(self, mode: bool = True) -> Module:
         if not isinstance(mode, bool):
-            raise ValueError("training mode is expected to be boolean")
+            raise ValueError("training mode is expected to be boolean")  # noqa: TRY004  (as torch)
         for m in self.modules():
             object.__setattr__(m, "training", mode)
         return self
@@ -394,6 +387,8 @@ class Module:
         return _Handle(self._forward_pre_hooks, key)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._forward_pre_hooks and not self._forward_hooks:
+            return self.forward(*args, **kwargs)
         for hook in list(self._forward_pre_hooks.values()):
             result = hook(self, args)
             if result is not None:
@@ -520,7 +515,7 @@ class ModuleList(Module):
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
-    def __iadd__(self, modules: Any) -> ModuleList:
+    def __iadd__(self, modules: Any) -> Self:
         return self.extend(modules)
 
     def append(self, module: Module) -> ModuleList:
@@ -631,6 +626,3 @@ class ParameterDict(Module):
 
     def values(self) -> Any:
         return self._parameters.values()
-
-
-_unused = _format

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from typing import Any, Callable
 
 
@@ -161,6 +160,3 @@ def __getattr__(name: str) -> Any:
     raise NotImplementedError(
         f"shims: torch.optim.lr_scheduler.{name} is not implemented"
     )
-
-
-_unused = bisect_right

@@ -8,7 +8,8 @@ adds ``eps`` after the bias-corrected square root; AdamW first multiplies the we
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,12 +36,19 @@ class Optimizer:
         self.state: dict[int, dict] = {}
 
     def add_param_group(self, group: dict) -> None:
-        group["params"] = list(group["params"]) if not isinstance(group["params"], core.Tensor) else [group["params"]]
+        group["params"] = (
+            list(group["params"])
+            if not isinstance(group["params"], core.Tensor)
+            else [group["params"]]
+        )
         for key, value in self.defaults.items():
             group.setdefault(key, value)
         index = len(self.param_groups)
         self.initial_lrs.append(float(_array(group["lr"])))
-        group["lr"] = Parameter(Tensor(np.float32(float(_array(group["lr"])))), name=f"learning_rate_group_{index}")
+        group["lr"] = Parameter(
+            Tensor(np.float32(float(_array(group["lr"])))),
+            name=f"learning_rate_group_{index}",
+        )
         group.setdefault("grad_centralization", False)
         self.param_groups.append(group)
 
@@ -67,7 +75,14 @@ class Optimizer:
                 self._update(group, self.state.setdefault(id(p), {}), _array(p), g, lr)
         return tuple(True for _ in range(i))
 
-    def _update(self, group: dict, state: dict, param: np.ndarray, grad: np.ndarray, lr: np.float32) -> None:
+    def _update(
+        self,
+        group: dict,
+        state: dict,
+        param: np.ndarray,
+        grad: np.ndarray,
+        lr: np.float32,
+    ) -> None:
         raise NotImplementedError
 
     def state_dict(self) -> dict:
@@ -75,12 +90,39 @@ class Optimizer:
 
 
 class SGD(Optimizer):
-    def __init__(self, params: Any, lr: Any, momentum: float = 0, dampening: float = 0, weight_decay: float = 0.0, nesterov: bool = False, *, maximize: bool = False) -> None:
+    def __init__(
+        self,
+        params: Any,
+        lr: Any,
+        momentum: float = 0,
+        dampening: float = 0,
+        weight_decay: float = 0.0,
+        nesterov: bool = False,
+        *,
+        maximize: bool = False,
+    ) -> None:
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov, maximize=maximize))
+        super().__init__(
+            params,
+            {
+                "lr": lr,
+                "momentum": momentum,
+                "dampening": dampening,
+                "weight_decay": weight_decay,
+                "nesterov": nesterov,
+                "maximize": maximize,
+            },
+        )
 
-    def _update(self, group: dict, state: dict, param: np.ndarray, grad: np.ndarray, lr: np.float32) -> None:
+    def _update(
+        self,
+        group: dict,
+        state: dict,
+        param: np.ndarray,
+        grad: np.ndarray,
+        lr: np.float32,
+    ) -> None:
         wd, momentum = np.float32(group["weight_decay"]), np.float32(group["momentum"])
         if wd:
             grad = grad + wd * param
@@ -98,12 +140,43 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     decoupled = False
 
-    def __init__(self, params: Any, lr: Any = 1e-3, betas: Any = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False) -> None:
-        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize))
+    def __init__(
+        self,
+        params: Any,
+        lr: Any = 1e-3,
+        betas: Any = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0.0,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+    ) -> None:
+        super().__init__(
+            params,
+            {
+                "lr": lr,
+                "betas": tuple(betas),
+                "eps": eps,
+                "weight_decay": weight_decay,
+                "amsgrad": amsgrad,
+                "maximize": maximize,
+            },
+        )
 
-    def _update(self, group: dict, state: dict, param: np.ndarray, grad: np.ndarray, lr: np.float32) -> None:
+    def _update(
+        self,
+        group: dict,
+        state: dict,
+        param: np.ndarray,
+        grad: np.ndarray,
+        lr: np.float32,
+    ) -> None:
         beta1, beta2 = (np.float32(b) for b in group["betas"])
-        wd, eps, one = np.float32(group["weight_decay"]), np.float32(group["eps"]), np.float32(1)
+        wd, eps, one = (
+            np.float32(group["weight_decay"]),
+            np.float32(group["eps"]),
+            np.float32(1),
+        )
         if self.decoupled:
             param *= one - lr * wd
         elif wd:
@@ -133,10 +206,22 @@ class Adam(Optimizer):
 class AdamW(Adam):
     decoupled = True
 
-    def __init__(self, params: Any, lr: Any = 1e-3, betas: Any = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+    def __init__(
+        self,
+        params: Any,
+        lr: Any = 1e-3,
+        betas: Any = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+    ) -> None:
+        super().__init__(
+            params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize
+        )
 
 
-from . import lr_scheduler  # noqa: E402,F401
+from . import lr_scheduler  # noqa: F401
 
 __getattr__ = module_getattr(__name__)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -13,11 +12,13 @@ from ..._tensor import Parameter, Tensor
 from ...nn.cell import Cell
 from ...nn.layers import GELU as _MsGELU
 from ...nn.layers import Flatten, Identity, ReLU, Sigmoid, SiLU, Tanh  # noqa: F401
-from . import functional  # noqa: F401
+from . import functional
 
 
 class Linear(Cell):
-    def __init__(self, in_features: int, out_features: int, bias: bool = True, dtype: Any = None) -> None:
+    def __init__(
+        self, in_features: int, out_features: int, bias: bool = True, dtype: Any = None
+    ) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         weight, b = core.init_linear(out_features, in_features, bias)
@@ -29,16 +30,45 @@ class Linear(Cell):
 
 
 class Conv2d(Cell):
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros", dtype: Any = None) -> None:
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
-        kernel = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
+        kernel = (
+            (kernel_size, kernel_size)
+            if isinstance(kernel_size, int)
+            else tuple(kernel_size)
+        )
         weight, b = core.init_conv(out_channels, in_channels // groups, kernel, bias)
         self.weight = Parameter(Tensor(weight), name="weight")
         self.bias = Parameter(Tensor(b), name="bias") if bias else None
-        self.stride, self.padding, self.dilation, self.groups = stride, padding, dilation, groups
+        self.stride, self.padding, self.dilation, self.groups = (
+            stride,
+            padding,
+            dilation,
+            groups,
+        )
 
     def construct(self, x: Any) -> Any:
-        return core.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return core.conv2d(
+            x,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self.dilation,
+            self.groups,
+        )
 
 
 class GELU(_MsGELU):
@@ -56,34 +86,95 @@ class Dropout(Cell):
 
 
 class LayerNorm(Cell):
-    def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True, dtype: Any = None) -> None:
+    def __init__(
+        self,
+        normalized_shape: Any,
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
-        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        shape = (
+            (normalized_shape,)
+            if isinstance(normalized_shape, int)
+            else tuple(normalized_shape)
+        )
         self.normalized_shape, self.eps = shape, eps
-        self.weight = Parameter(Tensor(np.ones(shape, np.float32)), name="weight") if elementwise_affine else None
-        self.bias = Parameter(Tensor(np.zeros(shape, np.float32)), name="bias") if elementwise_affine and bias else None
+        self.weight = (
+            Parameter(Tensor(np.ones(shape, np.float32)), name="weight")
+            if elementwise_affine
+            else None
+        )
+        self.bias = (
+            Parameter(Tensor(np.zeros(shape, np.float32)), name="bias")
+            if elementwise_affine and bias
+            else None
+        )
 
     def construct(self, x: Any) -> Any:
-        return core.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
+        return core.layer_norm(
+            x, self.normalized_shape, self.weight, self.bias, self.eps
+        )
 
 
 class BatchNorm2d(Cell):
     """torch conventions: ``running = (1 - momentum) * running + momentum * batch``."""
 
-    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = True, track_running_stats: bool = True, dtype: Any = None) -> None:
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
         self.eps, self.momentum = eps, momentum
-        self.weight = Parameter(Tensor(np.ones(num_features, np.float32)), name="weight", requires_grad=affine)
-        self.bias = Parameter(Tensor(np.zeros(num_features, np.float32)), name="bias", requires_grad=affine)
-        self.running_mean = Parameter(Tensor(np.zeros(num_features, np.float32)), name="running_mean", requires_grad=False)
-        self.running_var = Parameter(Tensor(np.ones(num_features, np.float32)), name="running_var", requires_grad=False)
+        self.weight = Parameter(
+            Tensor(np.ones(num_features, np.float32)),
+            name="weight",
+            requires_grad=affine,
+        )
+        self.bias = Parameter(
+            Tensor(np.zeros(num_features, np.float32)),
+            name="bias",
+            requires_grad=affine,
+        )
+        self.running_mean = Parameter(
+            Tensor(np.zeros(num_features, np.float32)),
+            name="running_mean",
+            requires_grad=False,
+        )
+        self.running_var = Parameter(
+            Tensor(np.ones(num_features, np.float32)),
+            name="running_var",
+            requires_grad=False,
+        )
 
     def construct(self, x: Any) -> Any:
-        return core.batch_norm(x, self.running_mean, self.running_var, self.weight, self.bias, self.training, self.momentum, self.eps)
+        return core.batch_norm(
+            x,
+            self.running_mean,
+            self.running_var,
+            self.weight,
+            self.bias,
+            self.training,
+            self.momentum,
+            self.eps,
+        )
 
 
 class Embedding(Cell):
-    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: Any = None, dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: Any = None,
+        dtype: Any = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__()
         table = core.rng_normal((num_embeddings, embedding_dim), 0.0, 1.0)
         if padding_idx is not None:
@@ -102,23 +193,39 @@ class _Loss(Cell):
 
 
 class MSELoss(_Loss):
-    def construct(self, input: Any, target: Any) -> Any:  # noqa: A002
+    def construct(self, input: Any, target: Any) -> Any:
         return functional.mse_loss(input, target, self.reduction)
 
 
 class L1Loss(_Loss):
-    def construct(self, input: Any, target: Any) -> Any:  # noqa: A002
+    def construct(self, input: Any, target: Any) -> Any:
         return functional.l1_loss(input, target, self.reduction)
 
 
 class CrossEntropyLoss(_Loss):
-    def __init__(self, weight: Any = None, ignore_index: int = -100, reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+    def __init__(
+        self,
+        weight: Any = None,
+        ignore_index: int = -100,
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
+    ) -> None:
         super().__init__(reduction)
-        self.weight, self.ignore_index, self.label_smoothing = weight, ignore_index, label_smoothing
+        self.weight, self.ignore_index, self.label_smoothing = (
+            weight,
+            ignore_index,
+            label_smoothing,
+        )
 
-    def construct(self, input: Any, target: Any) -> Any:  # noqa: A002
-        return functional.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction, self.label_smoothing)
+    def construct(self, input: Any, target: Any) -> Any:
+        return functional.cross_entropy(
+            input,
+            target,
+            self.weight,
+            self.ignore_index,
+            self.reduction,
+            self.label_smoothing,
+        )
 
 
-_ = math
 __getattr__ = module_getattr(__name__)

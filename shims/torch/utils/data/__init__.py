@@ -82,7 +82,7 @@ def random_split(dataset: Dataset, lengths: Sequence, generator: Any = None) -> 
         raise ValueError(
             "Sum of input lengths does not equal the length of the input dataset!"
         )
-    perm = C.rng_permutation(n).tolist()
+    perm = C.rng_permutation(n, gen=_stream(generator)).tolist()
     out, start = [], 0
     for length in lengths:
         out.append(Subset(dataset, perm[start : start + length]))
@@ -128,9 +128,31 @@ class SequentialSampler:
         return len(self.data_source)
 
 
+def _stream(generator: Any) -> Any:
+    return None if generator is None else getattr(generator, "stream", None)
+
+
 class RandomSampler(SequentialSampler):
+    def __init__(
+        self,
+        data_source: Any,
+        replacement: bool = False,
+        num_samples: Any = None,
+        generator: Any = None,
+    ) -> None:
+        super().__init__(data_source)
+        if replacement or num_samples is not None:
+            raise NotImplementedError(
+                "shims: RandomSampler(replacement/num_samples) is not implemented"
+            )
+        self.generator = generator
+
     def __iter__(self) -> Iterator[int]:
-        return iter(C.rng_permutation(len(self.data_source)).tolist())
+        return iter(
+            C.rng_permutation(
+                len(self.data_source), gen=_stream(self.generator)
+            ).tolist()
+        )
 
 
 class DataLoader:
@@ -160,7 +182,11 @@ class DataLoader:
         self.num_workers = num_workers
         self.collate_fn = collate_fn if collate_fn is not None else default_collate
         if sampler is None:
-            sampler = RandomSampler(dataset) if shuffle else SequentialSampler(dataset)
+            sampler = (
+                RandomSampler(dataset, generator=generator)
+                if shuffle
+                else SequentialSampler(dataset)
+            )
         self.sampler = sampler
 
     def __iter__(self) -> Iterator:

@@ -1,0 +1,158 @@
+"""Conversion speed on timm 1.0.31, against a bare LibCST parse + codegen of the same files.
+
+    python benchmarks/bench_convert.py                 # timm: lines/s (all cores, one process), ratio
+    python benchmarks/bench_convert.py --transformers  # also peak memory converting transformers 5.23.0
+
+The packages come from `pip download --no-deps` into a cache folder outside the repository
+(``~/.cache/torch2ms-bench``, or ``--cache``) and are unpacked there once. Targets on a 2-core
+machine: >= 9,260 lines/s with all cores, <= 1.5x the bare round trip in one process, <= 1 GB peak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+TIMM = ("timm", "1.0.31")
+TRANSFORMERS = ("transformers", "5.23.0")
+TARGET_LINES_PER_S = 9_260
+TARGET_RATIO = 1.5
+TARGET_PEAK_MB = 1024
+
+
+def fetch(name: str, version: str, cache: str) -> str:
+    """Download and unpack a wheel once; return the folder of its top-level package."""
+    unpacked = os.path.join(cache, f"{name}-{version}")
+    package = os.path.join(unpacked, name)
+    if os.path.isdir(package):
+        return package
+    os.makedirs(cache, exist_ok=True)
+    wheels = glob.glob(os.path.join(cache, f"{name}-{version}-*.whl"))
+    if not wheels:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", f"{name}=={version}", "-d", cache],
+            check=True,
+        )
+        wheels = glob.glob(os.path.join(cache, f"{name}-{version}-*.whl"))
+    with zipfile.ZipFile(wheels[0]) as archive:
+        archive.extractall(unpacked)
+    return package
+
+
+def python_files(root: str) -> list[str]:
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        found.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith(".py"))
+    return found
+
+
+def round_trip(paths: list[str]) -> tuple[float, int]:
+    """Seconds for a bare ``libcst.parse_module(text).code`` of every file; and the line count."""
+    import libcst
+
+    texts = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            texts.append(handle.read())
+    start = time.perf_counter()
+    for text in texts:
+        libcst.parse_module(text).code
+    elapsed = time.perf_counter() - start
+    return elapsed, sum(t.count("\n") for t in texts)
+
+
+def convert(root: str, jobs: int) -> dict:
+    """Convert ``root`` into a temporary folder with ``jobs`` processes; timing and peak memory."""
+    import resource
+
+    from torch2ms.migrator.context import Options
+    from torch2ms.migrator.report import summary
+    from torch2ms.migrator.rule import rule_classes
+    from torch2ms.migrator.runner import plan, run
+
+    rule_classes()
+    with tempfile.TemporaryDirectory(prefix="torch2ms-bench-") as out:
+        work = plan([root], os.path.join(out, "out"))
+        start = time.perf_counter()
+        result = run(work, Options(), jobs)
+        elapsed = time.perf_counter() - start
+    data = summary(result)
+    return {
+        "jobs": jobs,
+        "elapsed_s": elapsed,
+        "lines": data["lines"],
+        "files": data["files_python"],
+        "failed": data["files_failed"],
+        "conversion_rate": data["conversion_rate"],
+        "maxrss_self_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "maxrss_children_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    }
+
+
+def convert_in_child(root: str, jobs: int) -> dict:
+    """Run ``convert`` in a fresh interpreter, so its memory figures are its own."""
+    code = f"import json, sys; sys.path[:0] = {sys.path!r}; from bench_convert import convert; print(json.dumps(convert({root!r}, {jobs})))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=os.path.dirname(os.path.abspath(__file__)),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cache", default=os.path.expanduser("~/.cache/torch2ms-bench"))
+    parser.add_argument("--timm", metavar="DIR", help="an unpacked timm package folder instead of downloading")
+    parser.add_argument("--transformers", action="store_true", help="also measure peak memory on transformers 5.23.0")
+    parser.add_argument("--transformers-dir", metavar="DIR", help="an unpacked transformers package folder")
+    parser.add_argument("-j", "--jobs", type=int, default=0, help="processes for the all-cores run (default: all)")
+    args = parser.parse_args()
+
+    from torch2ms.migrator.runner import default_jobs
+
+    jobs = args.jobs or default_jobs()
+    timm = args.timm or fetch(*TIMM, args.cache)
+    paths = python_files(timm)
+    bare, lines = round_trip(paths)
+    one = convert_in_child(timm, 1)
+    many = convert_in_child(timm, jobs)
+    ratio = one["elapsed_s"] / bare
+    print(f"timm {TIMM[1]}: {len(paths)} files, {lines:,} lines; conversion rate {many['conversion_rate']:.1%}")
+    print(f"bare LibCST parse+codegen, one process: {bare:.2f} s, {lines / bare:,.0f} lines/s")
+    print(f"torch2ms, one process:                 {one['elapsed_s']:.2f} s, {one['lines'] / one['elapsed_s']:,.0f} lines/s")
+    print(f"torch2ms, all cores ({jobs} processes):    {many['elapsed_s']:.2f} s, {many['lines'] / many['elapsed_s']:,.0f} lines/s (target >= {TARGET_LINES_PER_S:,})")
+    print(f"one process / bare round trip: {ratio:.2f}x (target <= {TARGET_RATIO}x)")
+    figures = {
+        "timm_lines": lines,
+        "lines_per_s_all_cores": round(many["lines"] / many["elapsed_s"]),
+        "lines_per_s_one_process": round(one["lines"] / one["elapsed_s"]),
+        "lines_per_s_round_trip": round(lines / bare),
+        "ratio_one_process_to_round_trip": round(ratio, 3),
+    }
+    if args.transformers:
+        root = args.transformers_dir or fetch(*TRANSFORMERS, args.cache)
+        big = convert_in_child(root, jobs)
+        bound = big["maxrss_self_mb"] + jobs * big["maxrss_children_mb"]
+        print(
+            f"transformers {TRANSFORMERS[1]}: {big['files']} files, {big['lines']:,} lines in {big['elapsed_s']:.1f} s "
+            f"({big['lines'] / big['elapsed_s']:,.0f} lines/s); peak RSS: main {big['maxrss_self_mb']:.0f} MB, "
+            f"largest worker {big['maxrss_children_mb']:.0f} MB, all processes at most {bound:.0f} MB (target <= {TARGET_PEAK_MB} MB)"
+        )
+        figures.update(transformers_lines=big["lines"], peak_mb_main=round(big["maxrss_self_mb"]), peak_mb_worker=round(big["maxrss_children_mb"]), peak_mb_bound=round(bound))
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""zero_grad() after the step: G is zero at every backward (the program starts with no gradients)."""
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+rng = np.random.default_rng(21)
+model = nn.Sequential(nn.Linear(5, 8), nn.Tanh(), nn.Linear(8, 2))
+with torch.no_grad():
+    for p in model.parameters():
+        p.copy_(torch.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=torch.float32))
+criterion = nn.MSELoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+loader = [
+    (torch.tensor(rng.standard_normal((4, 5)), dtype=torch.float32), torch.tensor(rng.standard_normal((4, 2)), dtype=torch.float32))
+    for _ in range(6)
+]
+
+for step, (data, target) in enumerate(loader):
+    output = model(data)
+    loss = criterion(output, target)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    print("step", step, "loss", loss.item())
+
+print("final", [p.sum().item() for p in model.parameters()])

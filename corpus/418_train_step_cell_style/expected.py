@@ -1,0 +1,23 @@
+"""A plain training loop converted in the TrainOneStepCell style (--style cell)."""
+
+import numpy as np
+import mindspore
+from mindspore import nn
+from mindspore.experimental import optim
+
+rng = np.random.default_rng(20)
+inputs = mindspore.tensor(rng.standard_normal((16, 4)), dtype=mindspore.float32)
+targets = mindspore.tensor(rng.standard_normal((16, 1)), dtype=mindspore.float32)
+
+mindspore.manual_seed(0)
+network = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 1))
+loss_fn = nn.MSELoss()
+optimizer = optim.SGD(network.trainable_params(), lr=0.05, momentum=0.9)
+def forward_fn():
+    loss = loss_fn(network(inputs), targets)
+    return loss
+grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
+for epoch in range(4):
+    loss, grads = grad_fn()
+    optimizer(grads)
+    print("epoch", epoch, "loss", loss.item())

@@ -1,0 +1,30 @@
+"""Grad mode switched by statements, and a leaf updated in place between forward passes."""
+
+import mindspore
+import torch
+
+
+def scores(weights, inputs):
+    return (weights * inputs).sum()
+
+
+weights = mindspore.tensor([0.5, -1.0, 2.0])
+inputs = mindspore.tensor([1.0, 2.0, 3.0])
+
+# torch2ms: TM916 `torch.set_grad_enabled(False)` switches recording off for an extent that cannot be proven
+torch.set_grad_enabled(False)
+frozen = scores(weights, inputs)
+print("frozen score", frozen.item(), "tracked", True)
+# torch2ms: TM900 `torch.set_grad_enabled` is not converted: no certain MindSpore mapping; it still runs on torch
+torch.set_grad_enabled(True)
+def total_fn(weights):
+    total = scores(weights, inputs)
+    return total
+weights_grad = mindspore.grad(total_fn, grad_position=0)(weights)
+print("first grad", weights_grad.tolist())
+weights.mul_(0.5)
+def again_fn(weights):
+    again = scores(weights, inputs) ** 2
+    return again
+weights_grad = mindspore.grad(again_fn, grad_position=0)(weights)
+print("second grad", weights_grad.tolist())

@@ -1,0 +1,187 @@
+"""Primitives for networks: softmax, fused cross-entropy, and im2col/col2im for convolution."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import core_engine as E
+from .core_engine import Tensor, apply_unary, defprim, raw
+from .core_ops import _add_reduce, _max_reduce, _shape
+
+ndarray = np.ndarray
+
+
+# ---------------------------------------------------------------------------------- softmax
+def _softmax_fwd(x: ndarray, axis: int = -1) -> ndarray:
+    e = np.exp(x - _max_reduce(x, axis, keepdims=True))
+    e /= _add_reduce(e, axis, keepdims=True)
+    return e
+
+
+def _log_softmax_fwd(x: ndarray, axis: int = -1) -> ndarray:
+    s = x - _max_reduce(x, axis, keepdims=True)
+    s -= np.log(_add_reduce(np.exp(s), axis, keepdims=True))
+    return s
+
+
+P_softmax = defprim(
+    "softmax",
+    _softmax_fwd,
+    lambda B, g, ans, x, axis=-1: B.mul(
+        ans, B.sub(g, B.sum(B.mul(g, ans), axis, True))
+    ),
+)
+P_log_softmax = defprim(
+    "log_softmax",
+    _log_softmax_fwd,
+    lambda B, g, ans, x, axis=-1: B.sub(g, B.mul(B.exp(ans), B.sum(g, axis, True))),
+)
+
+
+def _softmax_xent_fwd(x: ndarray, target: ndarray) -> ndarray:
+    """Mean cross-entropy of (N, C) logits against class indices, in one pass."""
+    s = x - _max_reduce(x, 1, keepdims=True)
+    lse = np.log(_add_reduce(np.exp(s), 1))
+    n = s.shape[0]
+    return _add_reduce(lse - s[np.arange(n), target]) / x.dtype.type(n)
+
+
+def _softmax_xent_vjp(B, g, ans, x, target):
+    n, c = _shape(x)
+    if B is E.RAW:
+        p = np.exp(x - _max_reduce(x, 1, keepdims=True))
+        p /= _add_reduce(p, 1, keepdims=True)
+        p[np.arange(n), target] -= 1
+        p *= g / x.dtype.type(n)
+        return p
+    onehot = np.zeros((n, c), raw(x).dtype)
+    onehot[np.arange(n), target] = 1
+    return B.mul(B.sub(B.softmax(x, 1), onehot), B.div(g, float(n)))
+
+
+P_softmax_xent = defprim("softmax_cross_entropy", _softmax_xent_fwd, _softmax_xent_vjp)
+
+
+# ---------------------------------------------------------------------------------- images
+def _im2col_fwd(
+    x: ndarray,
+    kernel: tuple,
+    stride: tuple,
+    pads: tuple,
+    dilation: tuple,
+    value: float = 0.0,
+):
+    """(N, C, H, W) -> (N, C*kh*kw, OH*OW); pads = (top, bottom, left, right)."""
+    n, c = x.shape[:2]
+    kh, kw = kernel
+    sh, sw = stride
+    dh, dw = dilation
+    if any(pads):
+        x = np.pad(
+            x,
+            ((0, 0), (0, 0), (pads[0], pads[1]), (pads[2], pads[3])),
+            constant_values=value,
+        )
+    hp, wp = x.shape[2], x.shape[3]
+    oh = (hp - dh * (kh - 1) - 1) // sh + 1
+    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    s = x.strides
+    windows = np.lib.stride_tricks.as_strided(
+        x,
+        (n, c, kh, kw, oh, ow),
+        (s[0], s[1], s[2] * dh, s[3] * dw, s[2] * sh, s[3] * sw),
+        writeable=False,
+    )
+    return windows.reshape(n, c * kh * kw, oh * ow)
+
+
+def _col2im_fwd(
+    cols: ndarray,
+    shape: tuple,
+    kernel: tuple,
+    stride: tuple,
+    pads: tuple,
+    dilation: tuple,
+):
+    n, c, h, w = shape
+    kh, kw = kernel
+    sh, sw = stride
+    dh, dw = dilation
+    hp, wp = h + pads[0] + pads[1], w + pads[2] + pads[3]
+    oh = (hp - dh * (kh - 1) - 1) // sh + 1
+    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    cols = cols.reshape(n, c, kh, kw, oh, ow)
+    out = np.zeros((n, c, hp, wp), cols.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[
+                :,
+                :,
+                i * dh : i * dh + sh * (oh - 1) + 1 : sh,
+                j * dw : j * dw + sw * (ow - 1) + 1 : sw,
+            ] += cols[:, :, i, j]
+    return out[:, :, pads[0] : pads[0] + h, pads[2] : pads[2] + w]
+
+
+P_im2col = defprim(
+    "im2col",
+    _im2col_fwd,
+    lambda B, g, ans, x, kernel, stride, pads, dilation, value=0.0: B.col2im(
+        g, _shape(x), kernel, stride, pads, dilation
+    ),
+    saves=False,
+)
+P_col2im = defprim(
+    "col2im",
+    _col2im_fwd,
+    lambda B, g, ans, cols, shape, kernel, stride, pads, dilation: B.im2col(
+        g, kernel, stride, pads, dilation
+    ),
+    saves=False,
+)
+
+
+def softmax(x: Any, axis: int = -1) -> Tensor:
+    return apply_unary(P_softmax, x, {"axis": axis})
+
+
+def log_softmax(x: Any, axis: int = -1) -> Tensor:
+    return apply_unary(P_log_softmax, x, {"axis": axis})
+
+
+def softmax_cross_entropy(logits: Any, target: Any) -> Tensor:
+    """Mean cross-entropy of (N, C) logits and int class indices (the common case, fused)."""
+    return apply_unary(P_softmax_xent, logits, {"target": np.asarray(raw(target))})
+
+
+def im2col(
+    x: Any,
+    kernel: tuple,
+    stride: tuple,
+    pads: tuple,
+    dilation: tuple,
+    value: float = 0.0,
+) -> Tensor:
+    params = {
+        "kernel": kernel,
+        "stride": stride,
+        "pads": pads,
+        "dilation": dilation,
+        "value": value,
+    }
+    return apply_unary(P_im2col, x, params)
+
+
+def col2im(
+    cols: Any, shape: tuple, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple
+) -> Tensor:
+    params = {
+        "shape": tuple(shape),
+        "kernel": kernel,
+        "stride": stride,
+        "pads": pads,
+        "dilation": dilation,
+    }
+    return apply_unary(P_col2im, cols, params)

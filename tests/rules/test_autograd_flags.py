@@ -1,0 +1,84 @@
+"""TM104 detach, TM105 requires_grad/Variable, TM106 .data writes."""
+
+from __future__ import annotations
+
+import pytest
+from torch2ms.migrator.convert import convert_source
+
+
+def convert(source: str):
+    result = convert_source(source, "case.py")
+    assert convert_source(result.code, "case.py").code == result.code, "not idempotent"
+    compile(result.code, "case.py", "exec")
+    return result
+
+
+REWRITES = [
+    pytest.param(
+        "import torch\n\ndef f(x):\n    return x.detach() * 2\n",
+        "from mindspore import ops\n\ndef f(x):\n    return ops.stop_gradient(x) * 2\n",
+        id="detach",
+    ),
+    pytest.param(
+        "import torch\n\ndef f(x):\n    return (x + 1).detach().sum()\n",
+        "from mindspore import ops\n\ndef f(x):\n    return ops.stop_gradient(x + 1).sum()\n",
+        id="detach-chained",
+    ),
+    pytest.param(
+        "from torch.autograd import Variable\n\ndef f(t):\n    return Variable(t, volatile=True)\n",
+        "\ndef f(t):\n    return t\n",
+        id="variable",
+    ),
+    pytest.param(
+        "import torch\n\ndef f(t):\n    return t.requires_grad_(True)\n",
+        "\ndef f(t):\n    return t\n",
+        id="requires-grad-method",
+    ),
+    pytest.param(
+        "import torch\n\ndef init(net, w, b):\n    net.fc.weight.data = w\n    net.fc.bias.data = b\n",
+        "\ndef init(net, w, b):\n    net.fc.weight.set_data(w)\n    net.fc.bias.set_data(b)\n",
+        id="parameter-data-write",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before: str, after: str) -> None:
+    result = convert(before)
+    assert result.code == after
+
+
+NOT_REWRITTEN = [
+    pytest.param(
+        "import torch\n\ndef f(t, v):\n    t.data = v\n    return t.data\n",
+        "t.data = v",
+        id="tensor-data-write-stays",
+    ),
+    pytest.param(
+        "import torch\n\ndef f(t):\n    return t.detach(1)\n",
+        "t.detach(1)",
+        id="detach-with-arguments",
+    ),
+    pytest.param(
+        "import torch\n\ndef f(p):\n    p.requires_grad = False\n    return p\n",
+        "p.requires_grad = False",
+        id="freezing-a-parameter",
+    ),
+    pytest.param(
+        "import torch\n\ndef f(t):\n    return t.requires_grad_(False)\n",
+        "requires_grad_(False)",
+        id="requires-grad-off",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "kept"), NOT_REWRITTEN)
+def test_not_rewritten(before: str, kept: str) -> None:
+    result = convert(before)
+    assert kept in result.code
+
+
+def test_requires_grad_keyword_dropped_from_factories() -> None:
+    result = convert("import torch\n\nx = torch.tensor(1.0, requires_grad=True)\n")
+    assert "requires_grad" not in result.code
+    assert "TM105" in result.rules_applied

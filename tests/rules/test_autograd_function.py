@@ -1,0 +1,130 @@
+"""TM107: custom torch.autograd.Function → nn.Cell with construct and bprop; TM915 reports."""
+
+from __future__ import annotations
+
+import pytest
+from torch2ms.migrator.convert import convert_source
+
+
+def convert(source: str):
+    result = convert_source(source, "case.py")
+    assert convert_source(result.code, "case.py").code == result.code, "not idempotent"
+    compile(result.code, "case.py", "exec")
+    return result
+
+
+def test_output_saved_and_apply_alias() -> None:
+    source = (
+        "from torch.autograd import Function\n\n"
+        "class Exp(Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        result = x.exp()\n"
+        "        ctx.save_for_backward(result)\n"
+        "        return result\n\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, grad_output):\n"
+        "        result, = ctx.saved_tensors\n"
+        "        return grad_output * result\n\n"
+        "exp = Exp.apply\n"
+    )
+    after = (
+        "from mindspore import nn\n\n"
+        "class Exp(nn.Cell):\n"
+        "    def construct(self, x):\n"
+        "        result = x.exp()\n"
+        "        return result\n\n"
+        "    def bprop(self, x, out, grad_output):\n"
+        "        result, = (out,)\n"
+        "        return (grad_output * result,)\n\n"
+        "exp = Exp()\n"
+    )
+    assert convert(source).code == after
+
+
+def test_intermediate_saved_is_recomputed_and_several_outputs() -> None:
+    source = (
+        "import torch\n\n"
+        "class Pair(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x, k):\n"
+        "        y = x * k\n"
+        "        ctx.save_for_backward(y)\n"
+        "        ctx.k = k\n"
+        "        return y, x\n\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g1, g2):\n"
+        "        (y,) = ctx.saved_tensors\n"
+        "        return g1 * ctx.k + g2 + 0 * y, None\n"
+    )
+    result = convert(source)
+    assert (
+        "def bprop(self, x, k, out, dout):\n        g1, g2 = dout\n        y = x * k\n"
+        in result.code
+    )
+    assert "return g1 * k + g2 + 0 * y, None" in result.code
+    assert "ctx" not in result.code
+
+
+@pytest.mark.parametrize(
+    "feature",
+    [
+        "ctx.mark_dirty(x)",
+        "ctx.mark_non_differentiable(x)",
+        "ctx.set_materialize_grads(False)",
+    ],
+)
+def test_unmappable_ctx_features_are_reported(feature: str) -> None:
+    source = (
+        "import torch\n\n"
+        "class F(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        f"        {feature}\n"
+        "        return x * 2\n\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n"
+        "        return g * 2\n"
+    )
+    result = convert(source)
+    assert "TM915" in {f.rule for f in result.findings}
+    assert "def forward(ctx, x)" in result.code
+
+
+def test_needs_input_grad_is_reported() -> None:
+    source = (
+        "import torch\n\n"
+        "class F(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        return x * 2\n\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n"
+        "        return g * 2 if ctx.needs_input_grad[0] else None\n"
+    )
+    result = convert(source)
+    assert "TM915" in {f.rule for f in result.findings}
+
+
+def test_once_differentiable_is_dropped_with_a_warning() -> None:
+    source = (
+        "import torch\n"
+        "from torch.autograd.function import once_differentiable\n\n"
+        "class F(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        return x * 2\n\n"
+        "    @staticmethod\n"
+        "    @once_differentiable\n"
+        "    def backward(ctx, g):\n"
+        "        return g * 2\n"
+    )
+    result = convert(source)
+    assert "def bprop(self, x, out, g)" in result.code
+    assert [f for f in result.findings if f.rule == "TM915" and f.severity == "warning"]
+
+
+def test_plain_classes_are_left_alone() -> None:
+    source = "import torch\n\nclass Function:\n    def forward(self, x):\n        return torch.relu(x)\n"
+    result = convert(source)
+    assert "class Function:" in result.code and "def forward(self, x)" in result.code
