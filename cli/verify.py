@@ -15,7 +15,9 @@ def _value(value: object) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
 
 
-def _text_report(reports: list[dict], skipped: list[str], seconds: float, backend: str) -> str:
+def _text_report(
+    reports: list[dict], skipped: list[str], seconds: float, backend: str
+) -> str:
     lines = []
     for report in reports:
         status = report["status"].upper()
@@ -27,7 +29,10 @@ def _text_report(reports: list[dict], skipped: list[str], seconds: float, backen
             lines.append(f"      {report['reason']}")
         first = report.get("first_difference")
         if first:
-            lines.append(f"      first difference: {first['quantity']}" + (f" at {first['where']}" if first.get("where") else ""))
+            lines.append(
+                f"      first difference: {first['quantity']}"
+                + (f" at {first['where']}" if first.get("where") else "")
+            )
             lines.append(f"        original:  {_value(first['original'])}")
             lines.append(f"        converted: {_value(first['converted'])}")
             if first.get("detail"):
@@ -46,14 +51,58 @@ def _text_report(reports: list[dict], skipped: list[str], seconds: float, backen
 
 @click.command(name="verify")
 @click.argument("path", type=click.Path(exists=True))
-@click.argument("converted", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--backend", type=click.Choice(["shim", "real"]), default="shim", show_default=True, help="shim: NumPy facades; real: installed torch and MindSpore.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--rtol", type=float, default=None, help="Relative tolerance (default 1e-4, or the pair's own).")
-@click.option("--atol", type=float, default=None, help="Absolute tolerance (default 1e-5, or the pair's own).")
-@click.option("-j", "--jobs", type=int, default=None, help="Pairs verified at once (default: all cores).")
-@click.option("--timeout", type=float, default=None, help="Seconds allowed per side (default 120 shim, 900 real).")
-def command(path: str, converted: str | None, backend: str, output_format: str, rtol: float | None, atol: float | None, jobs: int | None, timeout: float | None) -> None:
+@click.argument(
+    "converted", required=False, type=click.Path(exists=True, dir_okay=False)
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["shim", "real"]),
+    default="shim",
+    show_default=True,
+    help="shim: NumPy facades; real: installed torch and MindSpore.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--rtol",
+    type=float,
+    default=None,
+    help="Relative tolerance (default 1e-4, or the pair's own).",
+)
+@click.option(
+    "--atol",
+    type=float,
+    default=None,
+    help="Absolute tolerance (default 1e-5, or the pair's own).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=int,
+    default=None,
+    help="Pairs verified at once (default: all cores).",
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=None,
+    help="Seconds allowed per side (default 120 shim, 900 real).",
+)
+def command(
+    path: str,
+    converted: str | None,
+    backend: str,
+    output_format: str,
+    rtol: float | None,
+    atol: float | None,
+    jobs: int | None,
+    timeout: float | None,
+) -> None:
     """Run PATH and its conversion and compare what they compute.
 
     PATH is a corpus folder (every pair folder in it: original.py, expected.py, meta.json), one pair
@@ -72,7 +121,18 @@ def command(path: str, converted: str | None, backend: str, output_format: str, 
     reports, skipped = verify_path(path, converted, backend, rtol, atol, jobs, timeout)
     seconds = time.perf_counter() - start
     if output_format == "json":
-        click.echo(json.dumps({"pairs": reports, "skipped": skipped, "summary": {**summarize(reports), "seconds": round(seconds, 3)}}, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "pairs": reports,
+                    "skipped": skipped,
+                    "summary": {**summarize(reports), "seconds": round(seconds, 3)},
+                },
+                indent=2,
+            )
+        )
     else:
         click.echo(_text_report(reports, skipped, seconds, backend))
-    sys.exit(0 if reports and all(report["status"] == "pass" for report in reports) else 1)
+    sys.exit(
+        0 if reports and all(report["status"] == "pass" for report in reports) else 1
+    )

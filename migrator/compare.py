@@ -27,7 +27,12 @@ class Difference:
     subject: str = ""  # the label, module or tensor name
 
     def to_dict(self) -> dict:
-        return {"quantity": self.quantity, "original": self.original, "converted": self.converted, "detail": self.detail}
+        return {
+            "quantity": self.quantity,
+            "original": self.original,
+            "converted": self.converted,
+            "detail": self.detail,
+        }
 
 
 @dataclass
@@ -49,13 +54,17 @@ def _show(values) -> object:
     return shown + (["..."] if array.size > _SHOWN else [])
 
 
-def compare_arrays(original: np.ndarray, converted: np.ndarray, rtol: float, atol: float) -> str | None:
+def compare_arrays(
+    original: np.ndarray, converted: np.ndarray, rtol: float, atol: float
+) -> str | None:
     """None when close, else what differs."""
     a = np.asarray(original)
     b = np.asarray(converted)
     if a.dtype.kind not in "biuf" or b.dtype.kind not in "biuf":
         return None if np.array_equal(a, b) else "values differ"
-    if a.shape != b.shape and (a.size != b.size or np.squeeze(a).shape != np.squeeze(b).shape):
+    if a.shape != b.shape and (
+        a.size != b.size or np.squeeze(a).shape != np.squeeze(b).shape
+    ):
         return f"shape {a.shape} vs {b.shape}"
     a = a.astype(np.float64).ravel()
     b = b.astype(np.float64).ravel()
@@ -66,7 +75,14 @@ def compare_arrays(original: np.ndarray, converted: np.ndarray, rtol: float, ato
     return f"at flat index {index}: {a[index]!r} vs {b[index]!r} (max abs diff {np.nanmax(np.abs(a - b)):.3g})"
 
 
-def compare_printed(original: list[Record], converted: list[Record], rtol: float, atol: float, ignored: frozenset[str], result: Comparison) -> None:
+def compare_printed(
+    original: list[Record],
+    converted: list[Record],
+    rtol: float,
+    atol: float,
+    ignored: frozenset[str],
+    result: Comparison,
+) -> None:
     theirs = keyed(converted)
     for key, record in keyed(original).items():
         if record.label in ignored:
@@ -75,32 +91,68 @@ def compare_printed(original: list[Record], converted: list[Record], rtol: float
         quantity = f"printed {key!r} (output line {record.line})"
         other = theirs.get(key)
         if other is None:
-            result.differences.append(Difference(quantity, _show(record.values), None, "not printed by the conversion", subject=record.label))
+            result.differences.append(
+                Difference(
+                    quantity,
+                    _show(record.values),
+                    None,
+                    "not printed by the conversion",
+                    subject=record.label,
+                )
+            )
             continue
         if len(other.values) != len(record.values):
             detail = f"{len(record.values)} numbers vs {len(other.values)}"
-            result.differences.append(Difference(quantity, _show(record.values), _show(other.values), detail, subject=record.label))
+            result.differences.append(
+                Difference(
+                    quantity,
+                    _show(record.values),
+                    _show(other.values),
+                    detail,
+                    subject=record.label,
+                )
+            )
             continue
         for index, (a, b) in enumerate(zip(record.values, other.values)):
-            if not close(a, b, rtol, atol, record.resolution[index] + other.resolution[index]):
+            if not close(
+                a, b, rtol, atol, record.resolution[index] + other.resolution[index]
+            ):
                 detail = f"number {index + 1}: {a!r} vs {b!r}"
-                result.differences.append(Difference(quantity, _show(record.values), _show(other.values), detail, subject=record.label))
+                result.differences.append(
+                    Difference(
+                        quantity,
+                        _show(record.values),
+                        _show(other.values),
+                        detail,
+                        subject=record.label,
+                    )
+                )
                 break
 
 
-def _match_parameters(names_a: list[str], names_b: list[str], arrays_a: dict, arrays_b: dict) -> tuple[list[tuple[str, str]], list[str]]:
+def _match_parameters(
+    names_a: list[str], names_b: list[str], arrays_a: dict, arrays_b: dict
+) -> tuple[list[tuple[str, str]], list[str]]:
     """Pairs of parameter names (by name, then in order for the rest) and the names left unmatched."""
     common = [name for name in names_a if name in names_b]
     rest_a = [name for name in names_a if name not in names_b]
     rest_b = [name for name in names_b if name not in names_a]
     pairs = [(name, name) for name in common]
-    if rest_a and len(rest_a) == len(rest_b) and all(arrays_a[x].shape == arrays_b[y].shape for x, y in zip(rest_a, rest_b)):
+    if (
+        rest_a
+        and len(rest_a) == len(rest_b)
+        and all(arrays_a[x].shape == arrays_b[y].shape for x, y in zip(rest_a, rest_b))
+    ):
         return pairs + list(zip(rest_a, rest_b)), []
     return pairs, rest_a
 
 
 def compare_observations(
-    original: tuple[dict, dict], converted: tuple[dict, dict], rtol: float, atol: float, ignored: frozenset[str] = frozenset()
+    original: tuple[dict, dict],
+    converted: tuple[dict, dict],
+    rtol: float,
+    atol: float,
+    ignored: frozenset[str] = frozenset(),
 ) -> Comparison:
     """``original`` and ``converted`` are (meta, arrays) with meta["records"] the printed records."""
     (meta_a, arrays_a), (meta_b, arrays_b) = original, converted
@@ -114,23 +166,47 @@ def compare_observations(
         if module in ignored:
             continue
         if module not in modules_b:
-            result.notes.append(f"module {module!r} is not a top-level module of the conversion; not compared")
+            result.notes.append(
+                f"module {module!r} is not a top-level module of the conversion; not compared"
+            )
             continue
         params_a = {name: arrays_a[f"module/{module}/{name}"] for name in names}
-        params_b = {name: arrays_b[f"module/{module}/{name}"] for name in modules_b[module]}
-        pairs, unmatched = _match_parameters(names, modules_b[module], params_a, params_b)
+        params_b = {
+            name: arrays_b[f"module/{module}/{name}"] for name in modules_b[module]
+        }
+        pairs, unmatched = _match_parameters(
+            names, modules_b[module], params_a, params_b
+        )
         for name_a, name_b in pairs:
             result.compared += 1
             detail = compare_arrays(params_a[name_a], params_b[name_b], rtol, atol)
             if detail is not None:
-                label = f"{module}.{name_a}" if name_a == name_b else f"{module}.{name_a} (converted: {name_b})"
+                label = (
+                    f"{module}.{name_a}"
+                    if name_a == name_b
+                    else f"{module}.{name_a} (converted: {name_b})"
+                )
                 result.differences.append(
-                    Difference(f"parameter {label}", _show(params_a[name_a]), _show(params_b[name_b]), detail, "module", module)
+                    Difference(
+                        f"parameter {label}",
+                        _show(params_a[name_a]),
+                        _show(params_b[name_b]),
+                        detail,
+                        "module",
+                        module,
+                    )
                 )
         for name in unmatched:
             result.compared += 1
             result.differences.append(
-                Difference(f"parameter {module}.{name}", _show(params_a[name]), None, "no parameter of that name in the conversion", "module", module)
+                Difference(
+                    f"parameter {module}.{name}",
+                    _show(params_a[name]),
+                    None,
+                    "no parameter of that name in the conversion",
+                    "module",
+                    module,
+                )
             )
 
     tensors_b = set(meta_b.get("tensors", []))
@@ -141,5 +217,7 @@ def compare_observations(
         a, b = arrays_a[f"tensor/{name}"], arrays_b[f"tensor/{name}"]
         detail = compare_arrays(a, b, rtol, atol)
         if detail is not None:
-            result.differences.append(Difference(f"tensor {name}", _show(a), _show(b), detail, "tensor", name))
+            result.differences.append(
+                Difference(f"tensor {name}", _show(a), _show(b), detail, "tensor", name)
+            )
     return result

@@ -9,7 +9,7 @@ import libcst as cst
 
 from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
 from .context import ModuleContext, Options
-from .engine import run_stage
+from .engine import module_code, run_stage
 from .findings import ERROR, Finding
 from .index import census, index_statements
 from .rule import STAGES, define, rule_classes
@@ -87,11 +87,10 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
         result.failed = True
         result.findings.append(Finding("TM000", path, error.raw_line, error.raw_column, ERROR, f"could not parse: {error.message}", PARSE_ERROR.use_instead))
         return result
-    ctx = ModuleContext(path, source, options, aliases, index_statements(module, tree, uses), uses, bound_names=uses.bound)
+    spans: dict[int, tuple[int, int]] = {}
+    ctx = ModuleContext(path, source, options, aliases, index_statements(module, tree, uses, spans), uses, bound_names=uses.bound)
     # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
     # node's id could be reused by a new node that would then inherit a stale entry.
-    trees = [module]
-    # Every tree stays alive until the end: positions are keyed by id() of its nodes.
     trees = [module]
     for stage in STAGES:
         active = [cls() for cls in classes if cls.stage == stage and any(t in source for t in cls.triggers)]
@@ -99,8 +98,7 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
             ctx.stack.clear()
             module = run_stage(module, ctx, active)
             trees.append(module)
-            trees.append(module)
-    code = module.code
+    code = module_code(module, trees[0], source, spans)
     result.api_total = len(uses.uses)
     result.api_converted = max(0, result.api_total - int(ctx.state.get("leftovers", 0)))
     result.findings = sorted(ctx.findings, key=lambda f: (f.line, f.column, f.rule))

@@ -27,7 +27,9 @@ BACKENDS = ("shim", "real")
 class Pair:
     name: str
     original: str  # path
-    converted: str | None = None  # path of the conversion to run; None: convert in memory
+    converted: str | None = (
+        None  # path of the conversion to run; None: convert in memory
+    )
     expected: str | None = None  # golden file, when the pair has one
     meta: dict = field(default_factory=dict)
 
@@ -52,7 +54,13 @@ class Pair:
         return frozenset(self.meta.get("ignore_labels", ()))
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "original": self.original, "converted": self.converted, "expected": self.expected, "meta": self.meta}
+        return {
+            "name": self.name,
+            "original": self.original,
+            "converted": self.converted,
+            "expected": self.expected,
+            "meta": self.meta,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> Pair:
@@ -71,7 +79,13 @@ def load_pair(folder: str) -> Pair:
     folder = os.path.abspath(folder)
     expected = os.path.join(folder, EXPECTED)
     expected = expected if os.path.exists(expected) else None
-    return Pair(os.path.basename(folder), os.path.join(folder, ORIGINAL), expected, expected, read_meta(folder))
+    return Pair(
+        os.path.basename(folder),
+        os.path.join(folder, ORIGINAL),
+        expected,
+        expected,
+        read_meta(folder),
+    )
 
 
 def is_pair(folder: str) -> bool:
@@ -82,7 +96,11 @@ def discover(path: str) -> list[Pair]:
     """The pair in ``path``, or every pair folder directly under it, sorted by name."""
     if is_pair(path):
         return [load_pair(path)]
-    folders = sorted(entry.path for entry in os.scandir(path) if entry.is_dir() and is_pair(entry.path))
+    folders = sorted(
+        entry.path
+        for entry in os.scandir(path)
+        if entry.is_dir() and is_pair(entry.path)
+    )
     return [load_pair(folder) for folder in folders]
 
 
@@ -94,14 +112,18 @@ def read_text(path: str) -> str:
 def convert_pair(pair: Pair):
     from .convert import convert_source
 
-    return convert_source(read_text(pair.original), path=pair.original, options=pair.options)
+    return convert_source(
+        read_text(pair.original), path=pair.original, options=pair.options
+    )
 
 
 def golden_difference(expected: str, produced: str) -> str | None:
     """None when equal, else the first differing line of expected.py against the converter's output."""
     if expected == produced:
         return None
-    for index, (want, got) in enumerate(zip(expected.splitlines(), produced.splitlines()), start=1):
+    for index, (want, got) in enumerate(
+        zip(expected.splitlines(), produced.splitlines()), start=1
+    ):
         if want != got:
             return f"expected.py line {index}: {want.strip()!r}, converter: {got.strip()!r}"
     return f"expected.py has {expected.count(chr(10))} lines, the converter's output {produced.count(chr(10))}"
@@ -109,9 +131,13 @@ def golden_difference(expected: str, produced: str) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="torch2ms.migrator.corpus")
-    parser.add_argument("--update", action="store_true", help="rewrite golden files that differ")
+    parser.add_argument(
+        "--update", action="store_true", help="rewrite golden files that differ"
+    )
     parser.add_argument("--diff", action="store_true", help="show the differences")
-    parser.add_argument("paths", nargs="*", default=["corpus"], help="corpus or pair folders")
+    parser.add_argument(
+        "paths", nargs="*", default=["corpus"], help="corpus or pair folders"
+    )
     args = parser.parse_args(argv)
     stale = 0
     for pair in [pair for path in args.paths for pair in discover(path)]:
@@ -122,9 +148,21 @@ def main(argv: list[str] | None = None) -> int:
         stale += 1
         print(f"{pair.name}: golden file {'missing' if current is None else 'differs'}")
         if args.diff and current is not None:
-            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), produced.splitlines(True), "expected.py", "converter"))
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    current.splitlines(True),
+                    produced.splitlines(True),
+                    "expected.py",
+                    "converter",
+                )
+            )
         if args.update:
-            with open(os.path.join(os.path.dirname(pair.original), EXPECTED), "w", encoding="utf-8", newline="") as handle:
+            with open(
+                os.path.join(os.path.dirname(pair.original), EXPECTED),
+                "w",
+                encoding="utf-8",
+                newline="",
+            ) as handle:
                 handle.write(produced)
     return 1 if stale and not args.update else 0
 

@@ -291,3 +291,79 @@ class StageTransformer(cst.CSTTransformer):
         if ctx.stack and ctx.stack[-1] is original_node:
             ctx.stack.pop()
         return result
+
+
+# -- writing the module back -----------------------------------------------------------------
+# LibCST's codegen costs about as much as its parse. A statement line that no rule replaced is
+# still the node that was parsed, so its text is the source's own: it is copied from there.
+
+
+class _Splice:
+    def __init__(self, source: str, lines: dict[int, tuple[int, int]]) -> None:
+        self.source = source
+        self.lines = lines
+        starts = [0]
+        find = source.find
+        at = find("\n")
+        while at != -1:
+            starts.append(at + 1)
+            at = find("\n", at + 1)
+        if starts[-1] != len(source):
+            starts.append(len(source))
+        self.starts = starts
+
+    def emit(self, node: cst.SimpleStatementLine, state) -> bool:
+        span = self.lines.get(id(node))
+        if span is None:
+            return False
+        first, last = span
+        starts = self.starts
+        if last >= len(starts):
+            return False
+        begin, end = starts[first - 1], starts[last]
+        text = self.source[begin:end]
+        body = text.lstrip(" \t")
+        indent = text[: len(text) - len(body)]
+        if "".join(state.indent_tokens) != indent:
+            return False
+        for line in node.leading_lines:
+            line._codegen(state)
+        state.add_indent_tokens()
+        # The final newline is a token of its own: the module drops it when the file has none.
+        if body.endswith("\r\n"):
+            state.add_token(body[:-2])
+            state.add_token("\r\n")
+        elif body.endswith("\n"):
+            state.add_token(body[:-1])
+            state.add_token("\n")
+        else:
+            state.add_token(body)
+            state.add_token(state.default_newline)
+        return True
+
+
+_ACTIVE: list[_Splice] = []
+_simple_statement_codegen = cst.SimpleStatementLine._codegen_impl
+
+
+def _codegen_from_source(self: cst.SimpleStatementLine, state) -> None:
+    if _ACTIVE and _ACTIVE[-1].emit(self, state):
+        return
+    _simple_statement_codegen(self, state)
+
+
+cst.SimpleStatementLine._codegen_impl = _codegen_from_source
+
+
+def module_code(module: cst.Module, parsed: cst.Module, source: str, lines: dict[int, tuple[int, int]]) -> str:
+    """``module.code``, with the statement lines of ``parsed`` that survived unchanged copied from
+    ``source`` (``lines``: their first and last line, from ``index_statements``)."""
+    if module is parsed:
+        return source
+    if "\r" in source.replace("\r\n", ""):
+        return module.code  # lone CR newlines: lines would not line up with ast's
+    _ACTIVE.append(_Splice(source, lines))
+    try:
+        return module.code
+    finally:
+        _ACTIVE.pop()

@@ -130,11 +130,28 @@ def census(tree: ast.Module, aliases: dict[str, str], methods: frozenset[str]) -
     return Census(uses, lines, frozenset(visitor.bound))
 
 
-def index_statements(module: cst.Module, tree: ast.Module, uses: Census) -> dict[int, StatementInfo]:
-    """Give every LibCST statement its ``ast`` position, keyed by ``id()`` of the LibCST node."""
+def index_statements(
+    module: cst.Module, tree: ast.Module, uses: Census, lines: dict[int, tuple[int, int]] | None = None
+) -> dict[int, StatementInfo]:
+    """Give every LibCST statement its ``ast`` position, keyed by ``id()`` of the LibCST node.
+
+    ``lines``, when given, receives the first and last line of every statement line whose small
+    statements match the ``ast`` ones kind for kind (the text an unchanged one is written back from).
+    """
     table: dict[int, StatementInfo] = {}
-    _align(module.body, tree.body, table, uses)
+    _align(module.body, tree.body, table, uses, lines)
     return table
+
+
+# LibCST small statements whose ``ast`` class has another name.
+_AST_NAMES = {"Del": "Delete"}
+
+
+def _same_kinds(statement: cst.SimpleStatementLine, group: Sequence[ast.stmt]) -> bool:
+    return len(statement.body) == len(group) and all(
+        _AST_NAMES.get(type(small).__name__, type(small).__name__) == type(node).__name__
+        for small, node in zip(statement.body, group)
+    )
 
 
 def _info(node: ast.stmt, uses: Census) -> StatementInfo:
@@ -146,7 +163,7 @@ def _info(node: ast.stmt, uses: Census) -> StatementInfo:
     return StatementInfo(first, node.col_offset, end, uses.relevant(first, end))
 
 
-def _align(cst_body: Sequence[cst.CSTNode], ast_body: Sequence[ast.stmt], table, uses) -> None:
+def _align(cst_body: Sequence[cst.CSTNode], ast_body: Sequence[ast.stmt], table, uses, lines=None) -> None:
     position = 0
     for statement in cst_body:
         if isinstance(statement, cst.SimpleStatementLine):
@@ -159,6 +176,8 @@ def _align(cst_body: Sequence[cst.CSTNode], ast_body: Sequence[ast.stmt], table,
             info.end_line = max(n.end_lineno or n.lineno for n in group)
             info.relevant = uses.relevant(info.line, info.end_line)
             table[id(statement)] = info
+            if lines is not None and _same_kinds(statement, group):
+                lines[id(statement)] = (info.line, info.end_line)
             continue
         if position >= len(ast_body):
             return
@@ -166,7 +185,7 @@ def _align(cst_body: Sequence[cst.CSTNode], ast_body: Sequence[ast.stmt], table,
         position += 1
         table[id(statement)] = _info(node, uses)
         for cst_block, ast_block in _blocks(statement, node):
-            _align(cst_block, ast_block, table, uses)
+            _align(cst_block, ast_block, table, uses, lines)
 
 
 def _blocks(statement: cst.CSTNode, node: ast.stmt) -> Iterable[tuple[Sequence[cst.CSTNode], list]]:

@@ -25,7 +25,12 @@ import numpy as np
 
 # torch parameter and buffer names → MindSpore's, by layer kind (TM3xx mapping).
 NAME_MAP = {
-    "BatchNorm": {"weight": "gamma", "bias": "beta", "running_mean": "moving_mean", "running_var": "moving_variance"},
+    "BatchNorm": {
+        "weight": "gamma",
+        "bias": "beta",
+        "running_mean": "moving_mean",
+        "running_var": "moving_variance",
+    },
     "LayerNorm": {"weight": "gamma", "bias": "beta"},
     "GroupNorm": {"weight": "gamma", "bias": "beta"},
     "Embedding": {"weight": "embedding_table"},
@@ -36,7 +41,7 @@ SKIPPED_BUFFERS = {"num_batches_tracked"}
 def _layer_map(module) -> dict[str, str]:
     kind = type(module).__name__
     for prefix, mapping in NAME_MAP.items():
-        if kind.startswith(prefix) or kind.startswith("Sync" + prefix):
+        if kind.startswith((prefix, "Sync" + prefix)):
             return mapping
     return {}
 
@@ -70,7 +75,11 @@ def _frameworks():
     mindspore = sys.modules.get("mindspore")
     module_cls = getattr(getattr(torch, "nn", None), "Module", None)
     cell_cls = getattr(getattr(mindspore, "nn", None), "Cell", None)
-    tensor_classes = tuple(c for c in (getattr(torch, "Tensor", None), getattr(mindspore, "Tensor", None)) if isinstance(c, type))
+    tensor_classes = tuple(
+        c
+        for c in (getattr(torch, "Tensor", None), getattr(mindspore, "Tensor", None))
+        if isinstance(c, type)
+    )
     return module_cls, cell_cls, tensor_classes
 
 
@@ -79,11 +88,17 @@ def torch_state(module) -> dict[str, np.ndarray]:
     state: dict[str, np.ndarray] = {}
     for prefix, sub in module.named_modules():
         mapping = _layer_map(sub)
-        named = list(sub.named_parameters(recurse=False)) + list(sub.named_buffers(recurse=False))
+        named = list(sub.named_parameters(recurse=False)) + list(
+            sub.named_buffers(recurse=False)
+        )
         for name, value in named:
             if value is None or name in SKIPPED_BUFFERS:
                 continue
-            full = f"{prefix}.{mapping.get(name, name)}" if prefix else mapping.get(name, name)
+            full = (
+                f"{prefix}.{mapping.get(name, name)}"
+                if prefix
+                else mapping.get(name, name)
+            )
             state.setdefault(full, to_numpy(value))
     return state
 
@@ -128,7 +143,11 @@ class InitRecorder:
         module_cls.__call__ = call
 
     def save(self, path: str) -> None:
-        arrays = {f"{i}/{name}": value for i, (_, state) in enumerate(self.records) for name, value in state.items()}
+        arrays = {
+            f"{i}/{name}": value
+            for i, (_, state) in enumerate(self.records)
+            for name, value in state.items()
+        }
         kinds = [kind for kind, _ in self.records]
         np.savez(path, __kinds__=np.array(json.dumps(kinds)), **arrays)
 
@@ -136,7 +155,9 @@ class InitRecorder:
 def load_init(path: str) -> list[tuple[str, dict[str, np.ndarray]]]:
     with np.load(path, allow_pickle=False) as data:
         kinds = json.loads(str(data["__kinds__"]))
-        records: list[tuple[str, dict[str, np.ndarray]]] = [(kind, {}) for kind in kinds]
+        records: list[tuple[str, dict[str, np.ndarray]]] = [
+            (kind, {}) for kind in kinds
+        ]
         for key in data.files:
             if key == "__kinds__":
                 continue
@@ -174,17 +195,26 @@ class InitInjector:
 
     def _target(self, cell, state):
         """The sub-cell (the cell itself, or a wrapped network) whose parameters hold every name of ``state``."""
-        subcells = cell.cells_and_names() if hasattr(cell, "cells_and_names") else [("", cell)]
+        subcells = (
+            cell.cells_and_names() if hasattr(cell, "cells_and_names") else [("", cell)]
+        )
         for _, sub in subcells:
             params = dict(sub.parameters_and_names())
-            if all(name in params and tuple(params[name].shape) == value.shape for name, value in state.items()):
+            if all(
+                name in params and tuple(params[name].shape) == value.shape
+                for name, value in state.items()
+            ):
                 return params
         return None
 
     def inject(self, cell) -> None:
         if any(base.__name__ == "Optimizer" for base in type(cell).__mro__):
             return
-        fresh = [p for _, p in cell.parameters_and_names() if id(p) not in self.injected and getattr(p, "requires_grad", True)]
+        fresh = [
+            p
+            for _, p in cell.parameters_and_names()
+            if id(p) not in self.injected and getattr(p, "requires_grad", True)
+        ]
         if not fresh:
             return
         for index, (kind, state) in enumerate(self.records):
@@ -200,13 +230,17 @@ class InitInjector:
             self.consumed[index] = True
             self.transferred.append(f"{kind} → {type(cell).__name__}")
             return
-        self.problems.append(f"MindSpore {type(cell).__name__} matches no recorded torch module by parameter names and shapes")
+        self.problems.append(
+            f"MindSpore {type(cell).__name__} matches no recorded torch module by parameter names and shapes"
+        )
 
     def report(self) -> dict:
         problems = list(self.problems)
         for index, (kind, state) in enumerate(self.records):
             if not self.consumed[index]:
-                problems.append(f"torch {kind} ({', '.join(list(state)[:4])}...) was never matched by a MindSpore cell")
+                problems.append(
+                    f"torch {kind} ({', '.join(list(state)[:4])}...) was never matched by a MindSpore cell"
+                )
         return {"transferred": self.transferred, "problems": problems}
 
 
@@ -227,10 +261,12 @@ def _collect(namespace: dict) -> tuple[dict[str, np.ndarray], dict, list[str]]:
                 modules[name] = list(state)
                 for pname, array in state.items():
                     arrays[f"module/{name}/{pname}"] = array
-            elif isinstance(value, np.ndarray) or (tensor_classes and isinstance(value, tensor_classes)):
+            elif isinstance(value, np.ndarray) or (
+                tensor_classes and isinstance(value, tensor_classes)
+            ):
                 arrays[f"tensor/{name}"] = to_numpy(value)
                 tensors.append(name)
-        except Exception as error:  # an object that cannot be read is not observed
+        except Exception as error:  # noqa: BLE001 - an object that cannot be read is not observed
             print(f"torch2ms verify: cannot read {name}: {error}", file=sys.stderr)
     return arrays, modules, tensors
 
@@ -269,12 +305,18 @@ def observe(
         namespace = runpy.run_path(script, run_name="__main__")
     except SystemExit as stop:
         if stop.code not in (None, 0):
-            meta = {"status": "raised", "error": f"SystemExit({stop.code!r})", "traceback": ""}
-    except BaseException as error:
+            meta = {
+                "status": "raised",
+                "error": f"SystemExit({stop.code!r})",
+                "traceback": "",
+            }
+    except BaseException as error:  # noqa: BLE001 - whatever the script raises is its outcome
         meta = {
             "status": "raised",
             "error": f"{type(error).__name__}: {error}",
-            "traceback": "".join(traceback.format_exception(type(error), error, error.__traceback__)[-6:]),
+            "traceback": "".join(
+                traceback.format_exception(type(error), error, error.__traceback__)[-6:]
+            ),
         }
     finally:
         sys.stdout.flush()
@@ -301,10 +343,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--record-init")
     parser.add_argument("--inject-init")
-    parser.add_argument("--path", action="append", default=[], help="an extra folder for sys.path")
+    parser.add_argument(
+        "--path", action="append", default=[], help="an extra folder for sys.path"
+    )
     parser.add_argument("script")
     args = parser.parse_args(argv)
-    return observe(args.script, args.out, args.backend, args.record_init, args.inject_init, tuple(args.path))
+    return observe(
+        args.script,
+        args.out,
+        args.backend,
+        args.record_init,
+        args.inject_init,
+        tuple(args.path),
+    )
 
 
 if __name__ == "__main__":

@@ -29,7 +29,9 @@ _NUMBER = re.compile(
     r"|\b(?P<bool>True|False)\b"
 )
 # Words and punctuation of tensor prints that are not part of a label.
-_LABEL_NOISE = re.compile(r"\b(?:tensor|Tensor|Parameter|array|torch\.Size|value)\b|[\[\](){},=<>]")
+_LABEL_NOISE = re.compile(
+    r"\b(?:tensor|Tensor|Parameter|array|torch\.Size|value)\b|[\[\](){},=<>]"
+)
 _MAX_CONTINUATION = 10_000
 TORCH_PRINT_DECIMALS = 4
 
@@ -43,11 +45,21 @@ class Record:
     line: int  # 1-based line of the output where the record starts
 
     def to_dict(self) -> dict:
-        return {"label": self.label, "values": list(self.values), "resolution": list(self.resolution), "line": self.line}
+        return {
+            "label": self.label,
+            "values": list(self.values),
+            "resolution": list(self.resolution),
+            "line": self.line,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> Record:
-        return cls(data["label"], tuple(data["values"]), tuple(data["resolution"]), data["line"])
+        return cls(
+            data["label"],
+            tuple(data["values"]),
+            tuple(data["resolution"]),
+            data["line"],
+        )
 
 
 def _depth(text: str) -> int:
@@ -74,7 +86,9 @@ def logical_lines(output: str) -> list[tuple[int, str]]:
 def _resolution(match: re.Match) -> float:
     # torch prints floats with 4 decimals (fixed or scientific); other prints here (Python, NumPy,
     # MindSpore) are the shortest text that reads back as the same float, so they count as exact.
-    frac = match.group("frac") if match.group("frac") is not None else match.group("frac2")
+    frac = (
+        match.group("frac") if match.group("frac") is not None else match.group("frac2")
+    )
     if not frac or len(frac) != TORCH_PRINT_DECIMALS:
         return 0.0
     exponent = int(match.group("exp") or 0)

@@ -34,7 +34,8 @@ Primitives (``PRIMITIVES``: name -> ``Primitive``; ``defprim(name, forward, *vjp
     layer_norm dropout embedding mse_loss l1_loss smooth_l1_loss(beta) nll_loss
     cross_entropy(logits, target, reduction, ignore_index, label_smoothing, weight)
     binary_cross_entropy binary_cross_entropy_with_logits logsumexp var.
-    Python scalars take the tensor's dtype; integer-only results of float ops become float32.
+    Python scalars take the tensor's dtype; integer-only results of float ops become the default
+    float (float32; ``set_default_float(dtype)`` changes it).
 
 Differentiation
     ``grad(outputs, inputs, grad_outputs=None, create_graph=False, allow_unused=False,
@@ -79,6 +80,7 @@ from .core_engine import (  # noqa: F401
     grad_mode,
     is_grad_enabled,
     raw,
+    set_default_float,
     set_grad_enabled,
     wrap,
 )

@@ -19,6 +19,12 @@ EMPTY: dict = {}
 _grad_enabled = True
 
 
+def set_default_float(dtype: Any) -> None:
+    """The float dtype that integer inputs and Python floats turn into (torch.set_default_dtype)."""
+    global DEFAULT_FLOAT
+    DEFAULT_FLOAT = np.dtype(dtype)
+
+
 def is_grad_enabled() -> bool:
     return _grad_enabled
 
@@ -335,11 +341,14 @@ def backprop(
     capture: Callable[[Tensor], bool] | None = None,
     targets: Iterable[Tensor] | None = None,
     capture_nonleaf: bool = True,
+    hook: Callable[[Tensor, Any], Any] | None = None,
 ) -> list[tuple[Tensor, Any]]:
     """Reverse sweep from ``outputs``. Returns ``(tensor, grad)`` for every tensor where ``capture``
-    is true (default: leaves that require grad); ``capture_nonleaf=False`` asks only about leaves. Grads are ndarrays, or Tensors with ``create_graph``;
-    ``grad_outputs`` must match. With ``targets``, only the part of the graph that leads to them runs
-    (and only that part is freed), as torch.autograd.grad does."""
+    is true (default: leaves that require grad); ``capture_nonleaf=False`` asks only about leaves.
+    Grads are ndarrays, or Tensors with ``create_graph``; ``grad_outputs`` must match. With
+    ``targets``, only the part of the graph that leads to them runs (and only that part is freed),
+    as torch.autograd.grad does. ``hook(tensor, grad) -> grad`` sees each tensor's complete grad
+    before it is captured or propagated (tensor hooks)."""
     if capture is None:
         capture = _is_leaf
     relevant = None if targets is None else _leading_to(outputs, targets)
@@ -366,6 +375,8 @@ def backprop(
             g = grads.pop(k)
             if relevant is not None and k not in relevant:
                 continue
+            if hook is not None:
+                g = hook(t, g)
             ctx = t._ctx
             if ctx is None:
                 if capture(t):

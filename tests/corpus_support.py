@@ -7,10 +7,12 @@ import os
 
 from torch2ms.migrator.corpus import Pair, convert_pair, discover
 
-CORPUS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "corpus")
+CORPUS_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "corpus"
+)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pairs() -> tuple[Pair, ...]:
     return tuple(discover(CORPUS_DIR))
 
@@ -23,7 +25,7 @@ def pair(name: str) -> Pair:
     return next(p for p in pairs() if p.name == name)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def conversion(name: str):
     return convert_pair(pair(name))
 

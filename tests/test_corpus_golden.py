@@ -10,7 +10,6 @@ import os
 
 import pytest
 from corpus_support import conversion, pair, pair_names
-
 from torch2ms.migrator.corpus import BACKENDS, golden_difference, read_text
 
 NAMES = pair_names()
@@ -30,7 +29,11 @@ def test_meta_is_well_formed(name):
     folder = os.path.dirname(current.original)
     with open(os.path.join(folder, "meta.json"), encoding="utf-8") as handle:
         meta = json.load(handle)
-    assert isinstance(meta.get("rules"), list) and isinstance(meta.get("source"), str) and meta["source"]
+    assert (
+        isinstance(meta.get("rules"), list)
+        and isinstance(meta.get("source"), str)
+        and meta["source"]
+    )
     assert set(meta.get("backends", BACKENDS)) <= set(BACKENDS)
     assert name[:3].isdigit() and name[3] == "_"
     compile(read_text(current.original), current.original, "exec")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import pytest
 from corpus_support import CORPUS_DIR
-
 from torch2ms.migrator.verify import verify_path
 
 
 def _failures(reports: list[dict]) -> list[str]:
-    return [f"{r['name']}: {r['status']}: {r.get('reason', '')}" for r in reports if r["status"] != "pass"]
+    return [
+        f"{r['name']}: {r['status']}: {r.get('reason', '')}"
+        for r in reports
+        if r["status"] != "pass"
+    ]
 
 
 def test_corpus_verifies_on_the_shims():

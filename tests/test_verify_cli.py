@@ -5,12 +5,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from torch2ms.cli.verify import command
-from torch2ms.migrator.verify import verify_files, verify_path
+from torch2ms.migrator.verify import (
+    is_runnable_script,
+    run_verify,
+    verify_files,
+    verify_path,
+)
 
 CASES_DIR = os.path.join(os.path.dirname(__file__), "verify_cases")
 
@@ -24,12 +29,21 @@ def _invoke(*args: str):
 
 
 def test_json_contract_and_exit_code_zero_on_pass():
-    result = _invoke(_case("lr_original.py"), _case("lr_converted.py"), "--format", "json", "-j", "1")
+    result = _invoke(
+        _case("lr_original.py"), _case("lr_converted.py"), "--format", "json", "-j", "1"
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     (pair,) = data["pairs"]
     assert pair["status"] == "pass"
-    assert {"name", "status", "rules", "first_difference", "compared", "seconds"} <= set(pair)
+    assert {
+        "name",
+        "status",
+        "rules",
+        "first_difference",
+        "compared",
+        "seconds",
+    } <= set(pair)
     assert pair["compared"] >= 3 and pair["first_difference"] is None
 
 
@@ -42,23 +56,38 @@ def test_failure_names_first_difference_and_exits_one():
 
 
 def test_rtol_option_loosens_the_comparison():
-    result = _invoke(_case("lr_original.py"), _case("lr_broken.py"), "--rtol", "10", "--format", "json")
+    result = _invoke(
+        _case("lr_original.py"),
+        _case("lr_broken.py"),
+        "--rtol",
+        "10",
+        "--format",
+        "json",
+    )
     assert json.loads(result.output)["pairs"][0]["status"] == "pass"
 
 
-def _pair(tmp_path, original: str, expected: str | None = None, meta: dict | None = None):
+def _pair(
+    tmp_path, original: str, expected: str | None = None, meta: dict | None = None
+):
     folder = tmp_path / "corpus" / "900_case"
     folder.mkdir(parents=True)
     (folder / "original.py").write_text(original)
     if expected is not None:
         (folder / "expected.py").write_text(expected)
-    (folder / "meta.json").write_text(json.dumps(meta or {"rules": [], "source": "test"}))
+    (folder / "meta.json").write_text(
+        json.dumps(meta or {"rules": [], "source": "test"})
+    )
     return folder
 
 
 def test_golden_mismatch_is_reported_distinctly(tmp_path):
     plain = "x = 1.5\nprint('x', x)\n"
-    folder = _pair(tmp_path, "import torch\n" + plain, expected="import mindspore\n" + plain + "# edited by hand\n")
+    folder = _pair(
+        tmp_path,
+        "import torch\n" + plain,
+        expected="import mindspore\n" + plain + "# edited by hand\n",
+    )
     reports, skipped = verify_path(str(folder.parent))
     assert not skipped
     (report,) = reports
@@ -68,7 +97,10 @@ def test_golden_mismatch_is_reported_distinctly(tmp_path):
 
 
 def test_pair_without_expected_is_converted_in_memory(tmp_path):
-    folder = _pair(tmp_path, "import numpy as np\nimport torch\nx = np.arange(3.0)\nprint('x', x * 2)\n")
+    folder = _pair(
+        tmp_path,
+        "import numpy as np\nimport torch\nx = np.arange(3.0)\nprint('x', x * 2)\n",
+    )
     (report,) = verify_path(str(folder), jobs=1)[0]
     assert report["status"] == "pass", report
     assert "golden" not in report
@@ -111,13 +143,17 @@ def test_timeout_is_an_error(tmp_path):
 
 
 def test_pair_for_other_backend_is_skipped(tmp_path):
-    folder = _pair(tmp_path, "import torch\nprint('a', 1)\n", meta={"rules": [], "source": "t", "backends": ["real"]})
+    folder = _pair(
+        tmp_path,
+        "import torch\nprint('a', 1)\n",
+        meta={"rules": [], "source": "t", "backends": ["real"]},
+    )
     reports, skipped = verify_path(str(folder.parent), backend="shim")
     assert reports == [] and skipped == ["900_case"]
 
 
 def test_directory_with_given_conversion(tmp_path):
-    folder = _pair(tmp_path, open(_case("lr_original.py")).read())
+    folder = _pair(tmp_path, Path(_case("lr_original.py")).read_text())
     shutil.copy(_case("lr_broken.py"), tmp_path / "conv.py")
     (report,) = verify_path(str(folder), str(tmp_path / "conv.py"))[0]
     assert report["status"] == "fail", report
@@ -128,7 +164,9 @@ def test_initial_parameters_are_transferred_on_real_frameworks(tmp_path):
     """Both sides draw their initial weights from their own framework's RNG; verify copies torch's."""
     pytest.importorskip("torch")
     pytest.importorskip("mindspore")
-    reports = verify_files([(_case("init_original.py"), _case("init_converted.py"))], backend="real")
+    reports = verify_files(
+        [(_case("init_original.py"), _case("init_converted.py"))], backend="real"
+    )
     (report,) = reports
     assert report["status"] == "pass", report
     assert report["init"]["transferred"]
@@ -138,6 +176,44 @@ def test_initial_parameters_are_transferred_on_real_frameworks(tmp_path):
 def test_untransferable_initial_state_is_an_error_not_a_failure():
     pytest.importorskip("torch")
     pytest.importorskip("mindspore")
-    (report,) = verify_files([(_case("init_original.py"), _case("init_renamed.py"))], backend="real")
+    (report,) = verify_files(
+        [(_case("init_original.py"), _case("init_renamed.py"))], backend="real"
+    )
     assert report["status"] == "error", report
     assert report["reason"].startswith("initial state not transferable")
+
+
+@pytest.mark.parametrize(
+    ("source", "runnable"),
+    [
+        ("import torch\n\n\ndef f(x):\n    return x\n", False),
+        (
+            '"""doc"""\nimport torch\nSIZE = 3\n\n\nclass Net(torch.nn.Module):\n    pass\n',
+            False,
+        ),
+        ("import torch\n\nif __name__ == '__main__':\n    print(1)\n", True),
+        ("import torch\nmodel = torch.nn.Linear(2, 2)\n", True),
+        ("import torch\nfor i in range(2):\n    print(i)\n", True),
+        ("def broken(:\n", False),
+    ],
+)
+def test_is_runnable_script(source, runnable):
+    assert is_runnable_script(source) is runnable
+
+
+def test_convert_verify_hook_runs_only_scripts(tmp_path):
+    library = tmp_path / "layers.py"
+    library.write_text("import torch\n\n\ndef double(x):\n    return 2 * x\n")
+    outputs = [
+        {"path": "src/layers.py", "original": str(library), "converted": str(library)},
+        {
+            "path": "src/train.py",
+            "original": _case("lr_original.py"),
+            "converted": _case("lr_broken.py"),
+        },
+    ]
+    (report,) = run_verify(
+        outputs, {"backend": "shim", "target": "cpu", "style": "functional"}
+    )
+    assert report["name"] == "src/train.py"
+    assert report["status"] == "fail"

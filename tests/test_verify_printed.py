@@ -5,8 +5,13 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from torch2ms.migrator.printed import close, keyed, logical_lines, parse_line, parse_output
+from torch2ms.migrator.printed import (
+    close,
+    keyed,
+    logical_lines,
+    parse_line,
+    parse_output,
+)
 
 
 @pytest.mark.parametrize(
@@ -14,17 +19,29 @@ from torch2ms.migrator.printed import close, keyed, logical_lines, parse_line, p
     [
         ("loss 0.25", "loss", [0.25]),
         ("loss tensor(6., grad_fn=<SumBackward0>)", "loss", [6.0]),
-        ("x.grad: tensor([[3.3333, 6.6667]], grad_fn=<MulBackward0>)", "x.grad", [3.3333, 6.6667]),
+        (
+            "x.grad: tensor([[3.3333, 6.6667]], grad_fn=<MulBackward0>)",
+            "x.grad",
+            [3.3333, 6.6667],
+        ),
         ("tensor([1.0000e-06, 2.0000e+00])", "", [1e-6, 2.0]),
         ("w tensor(2.5000, dtype=torch.float64, requires_grad=True)", "w", [2.5]),
         ("Tensor(shape=[], dtype=Float32, value= 20)", "", [20.0]),
-        ("grad Tensor(shape=[1, 3], dtype=Float32, value= [ 1.00000000e+00,  2.00000000e+00,  3.00000000e+00])", "grad", [1.0, 2.0, 3.0]),
+        (
+            "grad Tensor(shape=[1, 3], dtype=Float32, value= [ 1.00000000e+00,  2.00000000e+00,  3.00000000e+00])",
+            "grad",
+            [1.0, 2.0, 3.0],
+        ),
         ("fc1.weight [[1. 2.]]", "fc1.weight", [1.0, 2.0]),
         ("epoch 1 loss 0.5 True", "epoch", [1.0, 0.5, 1.0]),
         ("step1 acc nan -inf", "step1 acc", [math.nan, -math.inf]),
         ("size torch.Size([2, 3])", "size", [2.0, 3.0]),
         ("shape (2, 3)", "shape", [2.0, 3.0]),
-        ("grads (Tensor(shape=[1], dtype=Float32, value= [ 2.00000000e+00]), 3.0)", "grads", [2.0, 3.0]),
+        (
+            "grads (Tensor(shape=[1], dtype=Float32, value= [ 2.00000000e+00]), 3.0)",
+            "grads",
+            [2.0, 3.0],
+        ),
         ("values [0.5, -1.25e-3]", "values", [0.5, -1.25e-3]),
         ("arr array([1., 2.], dtype=float32)", "arr", [1.0, 2.0]),
         ("mindspore 2.10.0 is not a number", None, None),

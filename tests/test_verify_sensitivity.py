@@ -9,9 +9,7 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from torch2ms.migrator.verify import verify_files
-
 
 CASES_DIR = os.path.join(os.path.dirname(__file__), "verify_cases")
 # case → the mistake its broken conversion makes
@@ -29,7 +27,11 @@ def _case(name: str, kind: str) -> str:
 
 
 def _run(backend: str) -> dict[tuple[str, str], dict]:
-    pairs = [(_case(name, "original"), _case(name, kind)) for name in CASES for kind in ("converted", "broken")]
+    pairs = [
+        (_case(name, "original"), _case(name, kind))
+        for name in CASES
+        for kind in ("converted", "broken")
+    ]
     reports = verify_files(pairs, backend=backend)
     keys = [(name, kind) for name in CASES for kind in ("converted", "broken")]
     return dict(zip(keys, reports))

@@ -45,3 +45,6 @@ print("gamma", model.bn1.gamma.tolist())
 model.set_train(False)
 logits = model(images)
 print("eval logits", logits)
+
+convs = [m for m in (cell for _, cell in model.cells_and_names()) if isinstance(m, nn.Conv2d)]
+print("conv layers", len(convs), "children", len(list(model.cells())))

@@ -43,3 +43,6 @@ model.eval()
 with torch.no_grad():
     logits = model(images)
 print("eval logits", logits)
+
+convs = [m for m in model.modules() if isinstance(m, nn.Conv2d)]
+print("conv layers", len(convs), "children", len(list(model.children())))

@@ -28,5 +28,5 @@ for step in range(3):
     grad_norm = sum(p.grad.norm() ** 2 for p in encoder.trainable_params()) ** 0.5
     print("step", step, "loss", loss.item(), "encoder grad norm", grad_norm.item())
     # torch2ms: TM927 `.grad` is read here, outside the update statements; the training step is left unconverted
-    print("hidden grad", hidden.grad.abs().sum().item(), "requires grad", hidden.requires_grad)
+    print("hidden grad", hidden.grad.abs().sum().item())
     optimizer.step()

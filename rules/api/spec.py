@@ -65,6 +65,8 @@ class ApiMapping:
     # "initializer": see table_init; "constant": the call is replaced by the literal in `mindspore`;
     # "decorator": a no-op decorator outside TorchScript, removed; "annotation": `Final[T]` -> `T`.
     form: str = "call"
+    # torch arguments that must be given for the mapping to hold (torch.max without dim is another op).
+    requires: Sequence[str] = ()
     # True when MindSpore also takes the "*name" arguments one by one instead of as a tuple.
     spread: bool = False
     # Number of leading positional arguments kept positional; None: up to the first changed one.
@@ -168,6 +170,12 @@ def translate_call(
     if isinstance(bound, Refusal):
         return bound
     named, positional_count = bound
+    missing = [name for name in mapping.requires if name not in dict(named)]
+    if missing:
+        return Refusal(
+            missing[0],
+            mapping.note or f"{mapping.torch} without {missing[0]}= maps differently",
+        )
     unsafe = {**GENERAL_UNSAFE, **mapping.unsafe_args}
     out_args: list = []
     out_kwargs: dict = {}

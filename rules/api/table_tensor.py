@@ -29,7 +29,6 @@ _BINARY = [
     ("sub", "f32[2,3]", "f32[2,3]"),
     ("subtract", "f32[2,3]", "f32[2,3]"),
     ("mul", "f32[2,3]", "f32[2,3]"),
-    ("multiply", "f32[2,3]", "f32[2,3]"),
     ("div", "f32[2,3]", "f32+[2,3]"),
     ("divide", "f32[2,3]", "f32+[2,3]"),
     ("true_divide", "f32[2,3]", "f32+[2,3]"),
@@ -85,7 +84,6 @@ _BINARY = [
     ("sub_", "f32[2,3]", "f32[2,3]"),
     ("mul_", "f32[2,3]", "f32[2,3]"),
     ("div_", "f32[2,3]", "f32+[2,3]"),
-    ("copy_", "f32[2,3]", "f32[2,3]"),
 ]
 
 _OTHER = [
@@ -97,11 +95,30 @@ _OTHER = [
     ),
     method("mean", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", (0, 2))),
     method("prod", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
-    method("nansum", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
+    method(
+        "nansum",
+        "mindspore.ops.nansum",
+        params=("self", "dim", "keepdim"),
+        sample=("f32[2,3]", 1),
+        rename={"dim": "axis", "keepdim": "keepdims"},
+        positional=3,
+    ),
     method("max", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
     method("min", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1, True)),
-    method("amax", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", (0, 2))),
-    method("amin", params=("self", "dim", "keepdim"), sample=("f32[2,3,4]", -1)),
+    method(
+        "amax",
+        params=("self", "dim", "keepdim"),
+        sample=("f32[2,3,4]", (0, 2)),
+        rename={"dim": "axis", "keepdim": "keepdims"},
+        positional=3,
+    ),
+    method(
+        "amin",
+        params=("self", "dim", "keepdim"),
+        sample=("f32[2,3,4]", -1),
+        rename={"dim": "axis", "keepdim": "keepdims"},
+        positional=3,
+    ),
     method("argmax", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
     method(
         "argmin", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1), note=_INT32
@@ -122,21 +139,45 @@ _OTHER = [
         **STD_ARGS,
     ),
     method("logsumexp", params=("self", "dim", "keepdim"), sample=("f32[2,3]", 1)),
-    method("median", params=("self", "dim", "keepdim"), sample=("f32[2,5]", 1)),
-    method("norm", params=("self", "p", "dim", "keepdim"), sample=("f32[2,3]", 2, 1)),
+    method(
+        "median",
+        requires=("dim",),
+        note="without dim torch returns one value",
+        params=("self", "dim", "keepdim"),
+        sample=("f32[2,5]", 1),
+    ),
+    method(
+        "norm",
+        params=("self", "p", "dim", "keepdim"),
+        sample=("f32[2,3]", 2, 1),
+        rename={"p": "ord"},
+        positional=4,
+    ),
     method("cumsum", params=("self", "dim"), sample=("f32[2,3]", 1)),
     method("cumprod", params=("self", "dim"), sample=("f32[2,3]", 1)),
     method("all", params=("self", "dim", "keepdim"), sample=("bool[2,3]", 1)),
     method("any", params=("self", "dim", "keepdim"), sample=("bool[2,3]", 1)),
     method(
-        "count_nonzero", params=("self", "dim"), sample=("i64[2,3]", 1), note=_INT32
+        "count_nonzero",
+        "mindspore.ops.count_nonzero",
+        params=("self", "dim"),
+        sample=("i64[2,3]", 1),
+        rename={"dim": "axis"},
+        positional=2,
+        defaults={"dtype": "mindspore.int64"},
     ),
     method("view", params=("self", "*shape"), sample=("f32[2,3]", 3, 2)),
     method("reshape", params=("self", "*shape"), sample=("f32[2,3]", (3, 2))),
     method(
         "flatten", params=("self", "start_dim", "end_dim"), sample=("f32[2,3,4]", 1)
     ),
-    method("squeeze", params=("self", "dim"), sample=("f32[2,1,3]", 1)),
+    method(
+        "squeeze",
+        params=("self", "dim"),
+        sample=("f32[2,1,3]", 1),
+        rename={"dim": "axis"},
+        positional=2,
+    ),
     method("unsqueeze", params=("self", "dim"), sample=("f32[2,3]", -1)),
     method("transpose", params=("self", "dim0", "dim1"), sample=("f32[2,3,4]", 0, 2)),
     method("permute", params=("self", "*dims"), sample=("f32[2,3,4]", 2, 0, 1)),
@@ -156,8 +197,11 @@ _OTHER = [
     method("tile", params=("self", "dims"), sample=("f32[2,3]", (2, 1))),
     method(
         "narrow",
+        "mindspore.ops.narrow",
         params=("self", "dim", "start", "length"),
         sample=("f32[4,3]", 0, 1, 2),
+        rename={"dim": "axis"},
+        positional=4,
     ),
     method(
         "gather", params=("self", "dim", "index"), sample=("f32[3,4]", 1, "i64[3,2]")
@@ -284,7 +328,13 @@ _OTHER = [
     method("fill_", params=("self", "value"), sample=("f32[2,3]", 0.25)),
     method("item", sample=("f32[1]",)),
     method("to", params=("self", "dtype"), sample=("f32[2,3]", "dtype:float16")),
-    method("type", params=("self", "dtype"), sample=("f32[2,3]", "dtype:int32")),
+    method(
+        "type",
+        requires=("dtype",),
+        note="without a dtype torch returns the type's name",
+        params=("self", "dtype"),
+        sample=("f32[2,3]", "dtype:int32"),
+    ),
     method(
         "size",
         "shape",
@@ -321,7 +371,11 @@ _OTHER = [
         "histc", params=("self", "bins", "min", "max"), sample=("f32[10]", 4, -2.0, 2.0)
     ),
     method(
-        "renorm", params=("self", "p", "dim", "maxnorm"), sample=("f32[2,3]", 2, 0, 1.0)
+        "renorm",
+        params=("self", "p", "dim", "maxnorm"),
+        sample=("f32[2,3]", 2, 0, 1.0),
+        rename={"dim": "axis"},
+        positional=4,
     ),
     method("sigmoid_", sample=("f32[2,3]",)),
     method("exp_", sample=("f32[2,3]",)),
@@ -375,7 +429,13 @@ _OTHER = [
         params=("self", "other", "p"),
         sample=("f32[2,3]", "f32[2,3]"),
     ),
-    method("softmax", params=("self", "dim"), sample=("f32[2,3]", 1)),
+    method(
+        "softmax",
+        params=("self", "dim"),
+        sample=("f32[2,3]", 1),
+        rename={"dim": "axis"},
+        positional=2,
+    ),
     method(
         "log_softmax",
         "mindspore.ops.log_softmax",
@@ -387,7 +447,13 @@ _OTHER = [
 ]
 
 # Methods whose MindSpore 2.10 kernels exist only for Ascend (CPU: "kernel ... unregistered").
+# add_/sub_/mul_/div_ return the result on CPU but leave the tensor unchanged (MindSpore 2.10).
 _ASCEND_ONLY = {
+    "add_",
+    "sub_",
+    "mul_",
+    "div_",
+    "exp_",
     "bitwise_not",
     "masked_fill_",
     "scatter_add",
@@ -436,6 +502,16 @@ TABLE = tuple(
     ]
     + _OTHER
     + [method("bitwise_not", sample=("i64[2,3]",))]
+    + [
+        method(
+            "multiply",
+            params=("self", "other"),
+            sample=("f32[2,3]", "f32[2,3]"),
+            rename={"other": "value"},
+            positional=2,
+        ),
+        method("copy_", params=("self", "src"), sample=("f32[2,3]", "f32[2,3]")),
+    ]
     + [
         method(
             "clone",

@@ -232,22 +232,25 @@ class ApiTableRule(Rule):
 
     def _certainly_tensor(self, call: cst.Call, ctx: ModuleContext) -> bool:
         """A receiver that can only be a tensor: the result of a torch call or of a Tensor-only method,
-        or a call passing a keyword that only torch's method takes (`dim=`, `keepdim=`, `unbiased=`)."""
-        if any(
-            a.keyword is not None and a.keyword.value in _TORCH_ONLY_KEYWORDS
-            for a in call.args
-        ):
-            return True
-        receiver = call.func.value  # type: ignore[attr-defined]
-        if isinstance(receiver, cst.Call):
+        or of a call passing a keyword only torch's methods take (`dim=`, `keepdim=`, `unbiased=`)."""
+        while True:
+            if any(
+                a.keyword is not None and a.keyword.value in _TORCH_ONLY_KEYWORDS
+                for a in call.args
+            ):
+                return True
+            receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+            if not isinstance(receiver, cst.Call):
+                return False
             if ctx.qualname(receiver.func) is not None:
                 return True
             inner = receiver.func
-            return (
+            if (
                 isinstance(inner, cst.Attribute)
                 and inner.attr.value in _TENSOR_ONLY_METHODS
-            )
-        return False
+            ):
+                return True
+            call = receiver
 
     # -- placement dictionaries (`**dd`) ----------------------------------------------------------
     def _placement_names(self) -> frozenset[str]:

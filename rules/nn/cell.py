@@ -120,10 +120,19 @@ class CellRule(Rule):
         result = self._rename(original, updated, ctx)
         if result is not updated or updated.attr.value not in RENAMED_ATTRIBUTES:
             return result
-        return rename_attribute(updated, ctx, facts(ctx), current_class(ctx), ctx.stack[-1] if ctx.stack else None)
+        return rename_attribute(
+            updated,
+            ctx,
+            facts(ctx),
+            current_class(ctx),
+            ctx.stack[-1] if ctx.stack else None,
+        )
 
     def leave_Call(self, original, updated: cst.Call, ctx: ModuleContext):
-        if not isinstance(updated.func, cst.Attribute) or updated.func.attr.value != "forward":
+        if (
+            not isinstance(updated.func, cst.Attribute)
+            or updated.func.attr.value != "forward"
+        ):
             return updated
         return construct_call(updated, ctx, facts(ctx), current_class(ctx))
 
@@ -139,9 +148,16 @@ class CellRule(Rule):
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
         updated = self._statement(original, updated, ctx)
-        if updated.name.value == "forward" and len(ctx.stack) >= 2 and ctx.stack[-1] is original:
+        if (
+            updated.name.value == "forward"
+            and len(ctx.stack) >= 2
+            and ctx.stack[-1] is original
+        ):
             owner = ctx.stack[-2]
-            if isinstance(owner, cst.ClassDef) and owner.name.value in facts(ctx).classes:
+            if (
+                isinstance(owner, cst.ClassDef)
+                and owner.name.value in facts(ctx).classes
+            ):
                 ctx.applied.add("TM301")
                 return updated.with_changes(name=cst.Name("construct"))
         return updated
@@ -149,7 +165,9 @@ class CellRule(Rule):
     leave_ClassDef = leave_SimpleStatementLine = _statement
     leave_For = leave_While = leave_If = leave_With = leave_Try = _statement
 
-    def leave_IndentedBlock(self, original, updated: cst.IndentedBlock, ctx: ModuleContext):
+    def leave_IndentedBlock(
+        self, original, updated: cst.IndentedBlock, ctx: ModuleContext
+    ):
         known = facts(ctx)
         if not known.constructions or current_class(ctx) is not None:
             return updated
@@ -163,13 +181,19 @@ class CellRule(Rule):
         return updated if body is None else updated.with_changes(body=body)
 
 
-def construct_call(updated: cst.Call, ctx: ModuleContext, known: Facts, class_name: str | None) -> cst.Call:
+def construct_call(
+    updated: cst.Call, ctx: ModuleContext, known: Facts, class_name: str | None
+) -> cst.Call:
     """`x.forward(...)` → `x.construct(...)` when `x` is a Module."""
     func = updated.func
     if not isinstance(func, cst.Attribute) or func.attr.value != "forward":
         return updated
     receiver = func.value
-    if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
+    if (
+        isinstance(receiver, cst.Call)
+        and isinstance(receiver.func, cst.Name)
+        and receiver.func.value == "super"
+    ):
         module = class_name is not None
     elif isinstance(receiver, cst.Name) and receiver.value in known.classes:
         module = True
@@ -182,7 +206,11 @@ def construct_call(updated: cst.Call, ctx: ModuleContext, known: Facts, class_na
 
 
 def rename_attribute(
-    updated: cst.Attribute, ctx: ModuleContext, known: Facts, class_name: str | None, statement: cst.CSTNode | None
+    updated: cst.Attribute,
+    ctx: ModuleContext,
+    known: Facts,
+    class_name: str | None,
+    statement: cst.CSTNode | None,
 ) -> cst.Attribute:
     """`bn.weight` → `bn.gamma` when `bn` is a layer whose MindSpore parameter has another name."""
     attribute = updated.attr.value
@@ -191,14 +219,21 @@ def rename_attribute(
     kind = cst_kind(updated.value, known, class_name)
     guessed = False
     if kind is None:
-        kind = cst_kind(updated.value, known, class_name, lambda name: _guessable(name, ctx))
+        kind = cst_kind(
+            updated.value, known, class_name, lambda name: _guessable(name, ctx)
+        )
         guessed = kind is not None
     if kind is None or not kind.startswith("layer:"):
         return updated
     layer = canonical(kind[6:])
     if attribute in NO_COUNTERPART:
         if param_name(layer, "running_mean"):
-            ctx.report("TM930", f"`{layer}` has no `{attribute}` in MindSpore", NO_COUNTERPART[attribute], node=statement)
+            ctx.report(
+                "TM930",
+                f"`{layer}` has no `{attribute}` in MindSpore",
+                NO_COUNTERPART[attribute],
+                node=statement,
+            )
         return updated
     new = param_name(layer, attribute)
     if new is None:
@@ -251,12 +286,16 @@ class ContainerRule(Rule):
 class _Structure(cst.CSTTransformer):
     """forward → construct, attribute renames and set_train() inside a statement the engine skipped."""
 
-    def __init__(self, ctx: ModuleContext, known: Facts, outer_class: str | None) -> None:
+    def __init__(
+        self, ctx: ModuleContext, known: Facts, outer_class: str | None
+    ) -> None:
         super().__init__()
         self.ctx = ctx
         self.known = known
         # Innermost last: the Module class name, or None for other classes and functions.
-        self.scopes: list[tuple[str, str | None]] = [("class", outer_class)] if outer_class else []
+        self.scopes: list[tuple[str, str | None]] = (
+            [("class", outer_class)] if outer_class else []
+        )
         self.statements: list[cst.CSTNode] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -269,7 +308,11 @@ class _Structure(cst.CSTTransformer):
         if isinstance(original_node, _STATEMENTS):
             self.statements.pop()
             info = self.ctx.statements.get(id(original_node))
-            if info is not None and result is not original_node and isinstance(result, cst.CSTNode):
+            if (
+                info is not None
+                and result is not original_node
+                and isinstance(result, cst.CSTNode)
+            ):
                 self.ctx.statements.setdefault(id(result), info)
         return result
 
@@ -298,7 +341,12 @@ class _Structure(cst.CSTTransformer):
 
     def leave_FunctionDef(self, original, updated):
         self.scopes.pop()
-        if updated.name.value == "forward" and self.scopes and self.scopes[-1][0] == "class" and self.scopes[-1][1]:
+        if (
+            updated.name.value == "forward"
+            and self.scopes
+            and self.scopes[-1][0] == "class"
+            and self.scopes[-1][1]
+        ):
             self.ctx.applied.add("TM301")
             return updated.with_changes(name=cst.Name("construct"))
         return updated

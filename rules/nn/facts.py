@@ -23,7 +23,9 @@ from .layers import CONTAINERS, MODE_DEPENDENT, canonical, is_layer
 
 AMBIGUOUS = "?"
 # Attributes of torch layers that MindSpore names otherwise, or lacks.
-RENAMED_ATTRIBUTES = frozenset({"weight", "bias", "running_mean", "running_var", "num_batches_tracked"})
+RENAMED_ATTRIBUTES = frozenset(
+    {"weight", "bias", "running_mean", "running_var", "num_batches_tracked"}
+)
 # Calls that return their receiver (for a Module): `Net().to(device)` is still a Net.
 PASS_THROUGH = frozenset(
     {"to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"}
@@ -207,13 +209,21 @@ class _Analyser:
                 targets.append(node.lineno)
             elif kind is ast.Import or kind is ast.ImportFrom:
                 for alias in node.names:
-                    self.bindings.setdefault((alias.asname or alias.name).split(".")[0], []).append(None)
-            if not self.facts.freezes and kind in (ast.keyword, ast.Assign, ast.Call) and _freezes(node):
+                    self.bindings.setdefault(
+                        (alias.asname or alias.name).split(".")[0], []
+                    ).append(None)
+            if (
+                not self.facts.freezes
+                and kind in (ast.keyword, ast.Assign, ast.Call)
+                and _freezes(node)
+            ):
                 self.facts.freezes = True
             if owner is not None:
                 if kind in (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Call):
                     self.members[owner].append(node)
-                if kind is ast.Call or (kind is ast.Attribute and node.attr == "training"):
+                if kind is ast.Call or (
+                    kind is ast.Attribute and node.attr == "training"
+                ):
                     self.mode_nodes[owner].append(node)
             if kind is ast.ClassDef:
                 self.class_defs.append(node)
@@ -248,10 +258,14 @@ class _Analyser:
                     elif qualified in DATASET_BASES:
                         self.facts.datasets[node.name] = _getitem_arity(node)
                 if module:
-                    self.facts.classes[node.name] = ModuleClass(node.name, bases, node=node)
+                    self.facts.classes[node.name] = ModuleClass(
+                        node.name, bases, node=node
+                    )
                     self.facts.datasets.pop(node.name, None)
                     found = True
-                elif node.name not in self.facts.datasets and _defines(node, "__getitem__"):
+                elif node.name not in self.facts.datasets and _defines(
+                    node, "__getitem__"
+                ):
                     # Any class with __getitem__ feeds GeneratorDataset, with or without a base.
                     self.facts.datasets[node.name] = _getitem_arity(node)
 
@@ -383,7 +397,9 @@ class _Analyser:
                 if any(
                     self.facts.classes.get(b, ModuleClass("", [])).mode_dependent
                     for b in info.bases
-                ) or any(self._mode_node(n) for n in self.mode_nodes.get(info.name, ())):
+                ) or any(
+                    self._mode_node(n) for n in self.mode_nodes.get(info.name, ())
+                ):
                     info.mode_dependent = changed = True
 
     def _mode_node(self, node: ast.AST) -> bool:

@@ -41,6 +41,27 @@ FROZEN = define(
     "`net.untrainable_params()` the frozen ones.",
     severity=WARNING,
 )
+TRAVERSAL = define(
+    "TM309",
+    "modules()/children() become cells_and_names()/cells()",
+    "Rewrites `m.named_modules()` → `m.cells_and_names()`, `m.modules()` → `(cell for _, cell in "
+    "m.cells_and_names())`, `m.children()` → `m.cells()` and `m.named_children()` → "
+    "`m.name_cells().items()`.",
+    "A Cell walks its sub-cells with these methods; `cells_and_names()` yields the Cell itself first "
+    "under the name '' and each shared sub-cell once, as `named_modules()` does (seed 002: `modules()` "
+    "yields all submodules, `children()` the direct ones).",
+    "`for name, cell in net.cells_and_names():`; `for cell in net.cells():`.",
+    examples=(
+        Example(
+            before="import torch.nn as nn\n\nclass Net(nn.Module):\n    def init(self):\n        for m in self.modules():\n"
+            "            print(m)\n        return list(self.children()), dict(self.named_children())\n",
+            after="from mindspore import nn\n\nclass Net(nn.Cell):\n    def init(self):\n"
+            "        for m in (cell for _, cell in self.cells_and_names()):\n"
+            "            print(m)\n        return list(self.cells()), dict(self.name_cells().items())\n",
+        ),
+    ),
+    family="nn",
+)
 MODE = define(
     "TM308",
     "train()/eval() become set_train(); a new Module starts in training mode",
@@ -93,9 +114,20 @@ class ParametersRule(Rule):
     )
     stage = API
     order = 50
-    methods = frozenset({"parameters", "named_parameters", "train", "eval"})
+    methods = frozenset(
+        {
+            "parameters",
+            "named_parameters",
+            "train",
+            "eval",
+            "modules",
+            "named_modules",
+            "children",
+            "named_children",
+        }
+    )
     torch_only_methods = frozenset({"named_parameters", "eval"})
-    extra = (GUESS, NAMED, MODE, FROZEN)
+    extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         func = updated.func
@@ -134,6 +166,11 @@ class ParametersRule(Rule):
                     NAMED.use_instead,
                     severity=WARNING,
                 )
+        elif name in TRAVERSALS:
+            if updated.args:
+                return updated
+            new = _traversal(receiver, name)
+            rule = "TM309"
         else:
             new = self._mode(updated, name)
             if new is None:
@@ -185,6 +222,25 @@ class ParametersRule(Rule):
         return call.with_changes(
             func=call.func.with_changes(attr=cst.Name("set_train")), args=args
         )
+
+
+TRAVERSALS = frozenset({"modules", "named_modules", "children", "named_children"})
+
+
+def _traversal(receiver: cst.BaseExpression, name: str) -> cst.BaseExpression:
+    if name == "named_modules":
+        return method(receiver, "cells_and_names")
+    if name == "children":
+        return method(receiver, "cells")
+    if name == "named_children":
+        return method(method(receiver, "name_cells"), "items")
+    pairs = method(receiver, "cells_and_names")
+    target = cst.Tuple(
+        [cst.Element(cst.Name("_")), cst.Element(cst.Name("cell"))], lpar=[], rpar=[]
+    )
+    return cst.GeneratorExp(
+        elt=cst.Name("cell"), for_in=cst.CompFor(target=target, iter=pairs)
+    )
 
 
 def with_set_train(body: list, ctx: ModuleContext) -> list | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import current_class, keyword, literal_bool, split_args, string_value
 
@@ -19,7 +20,9 @@ BUFFER = define(
     "A torch buffer is state that is saved with the model but never optimised (seed 002: buffers are "
     "recorded by `state_dict()` and not updated by the optimizer). In MindSpore that is a Parameter with "
     "`requires_grad=False`: `save_checkpoint` writes it (as it writes BatchNorm's `moving_mean`) and "
-    "`trainable_params()` leaves it out. A non-persistent buffer is not saved, so it is an attribute.",
+    "`trainable_params()` leaves it out. MindSpore 2.10's own `Cell.register_buffer` would run, but "
+    "`save_checkpoint` does not write its buffers. A non-persistent buffer is not saved, so it is an "
+    "attribute.",
     "`self.mask = mindspore.Parameter(mask, requires_grad=False)`.",
     examples=(
         Example(
@@ -35,11 +38,14 @@ BUFFER = define(
 )
 BUFFER_REPORT = define(
     "TM931",
-    "Buffer or parameter that cannot be converted with certainty",
-    "Reports `register_buffer` and `nn.Parameter` uses whose MindSpore form is not certain: a `None` "
-    "buffer, a call used as a value, a Parameter without data.",
-    "MindSpore holds saved state in Parameters that always have a value.",
-    "Create the state with a value: `self.name = mindspore.Parameter(value, requires_grad=False)`.",
+    "Buffer kept as a MindSpore buffer, which checkpoints leave out",
+    "Reports `register_buffer` calls left as they are: a `None` buffer, a computed `persistent=`, a "
+    "buffer registered on another object than `self`. MindSpore 2.10's `Cell.register_buffer` runs "
+    "them, but `save_checkpoint` does not write MindSpore buffers.",
+    "torch saves a persistent buffer in `state_dict()`; a MindSpore buffer is lost on save and load.",
+    "Create the state with a value as a Parameter: `self.name = mindspore.Parameter(value, "
+    "requires_grad=False)`.",
+    severity=WARNING,
 )
 
 
@@ -69,7 +75,6 @@ class ParameterRule(Rule):
     stage = API
     order = 50
     methods = frozenset({"register_buffer"})
-    torch_only_methods = frozenset({"register_buffer"})
     extra = (BUFFER, BUFFER_REPORT)
 
     def visit_Import(self, node, ctx) -> bool:
@@ -84,6 +89,10 @@ class ParameterRule(Rule):
     def visit_Attribute(self, node: cst.Attribute, ctx: ModuleContext) -> None:
         self.ignore.add(id(node.attr))
 
+    def visit_Call(self, node: cst.Call, ctx: ModuleContext) -> None:
+        if not node.args:
+            self.ignore.add(id(node.func))  # torch's empty Parameter(); left to TM900
+
     def leave_Name(self, original, updated, ctx: ModuleContext):
         if id(original) in self.ignore:
             return updated
@@ -93,7 +102,7 @@ class ParameterRule(Rule):
         return self._rename(original, updated, ctx)
 
     def _rename(self, original, updated, ctx: ModuleContext):
-        if ctx.qualname(original) not in PARAMETER_NAMES:
+        if id(original) in self.ignore or ctx.qualname(original) not in PARAMETER_NAMES:
             return updated
         ctx.applied.add("TM303")
         return ctx.name("mindspore.Parameter")
@@ -101,9 +110,6 @@ class ParameterRule(Rule):
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         if ctx.qualname(original.func) in PARAMETER_NAMES:
             if not original.args:
-                ctx.report(
-                    "TM931", "`nn.Parameter()` without data", BUFFER_REPORT.use_instead
-                )
                 return updated
             args = [
                 a.with_changes(keyword=cst.Name("default_input"))
@@ -149,8 +155,9 @@ class ParameterRule(Rule):
         if isinstance(tensor_arg, cst.Name) and tensor_arg.value == "None":
             ctx.report(
                 "TM931",
-                "`register_buffer` with a `None` value",
+                "`register_buffer` with a `None` value stays a MindSpore buffer",
                 BUFFER_REPORT.use_instead,
+                severity=WARNING,
             )
             return None
         persistent = (
@@ -161,13 +168,20 @@ class ParameterRule(Rule):
         if persistent is None:
             ctx.report(
                 "TM931",
-                "`register_buffer` with a computed `persistent=`",
+                "`register_buffer` with a computed `persistent=` stays a MindSpore buffer",
                 BUFFER_REPORT.use_instead,
+                severity=WARNING,
             )
             return None
         if not (
             isinstance(owner, cst.Name) and owner.value == "self" and current_class(ctx)
         ):
+            ctx.report(
+                "TM931",
+                "`register_buffer` on another object than `self` stays a MindSpore buffer",
+                BUFFER_REPORT.use_instead,
+                severity=WARNING,
+            )
             return None
         value = tensor_arg
         if persistent:

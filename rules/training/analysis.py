@@ -222,7 +222,7 @@ def analyze(
         node,
         places,
         set(facts.models),
-        ctx.aliases,
+        {**facts.mindspore_names, **ctx.aliases},
         lambda name: facts.is_pure_model(name, ctx.aliases),
         function_params(node),
         events,

@@ -26,6 +26,10 @@ def template(text: str, **slots: cst.BaseExpression | str) -> cst.SimpleStatemen
     return statement.visit(_Fill(nodes))
 
 
+def name_of(dotted_name: str) -> cst.BaseExpression:
+    return name(dotted_name)
+
+
 def name(dotted_name: str) -> cst.BaseExpression:
     parts = dotted_name.split(".")
     node: cst.BaseExpression = cst.Name(parts[0])
@@ -104,6 +108,25 @@ def value_and_grad(
         FN=fn,
         W=weights,
     )
+
+
+def value_and_grad_input(grad_fn: str, fn: str, has_aux: bool) -> cst.SimpleStatementLine:
+    """Differentiate with respect to the first input (the output of a model run through ``vjp``)."""
+    if has_aux:
+        return template("__GF__ = mindspore.value_and_grad(__FN__, 0, None, has_aux=True)", GF=grad_fn, FN=fn)
+    return template("__GF__ = mindspore.value_and_grad(__FN__, 0, None)", GF=grad_fn, FN=fn)
+
+
+def vjp(name: str, vjp_fn: str, call: cst.Call, weights: cst.BaseExpression) -> cst.SimpleStatementLine:
+    """``fake = netG(noise)`` -> ``fake, fake_vjp = mindspore.vjp(netG, noise, weights=...)``."""
+    args = [cst.Arg(call.func), *[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args], cst.Arg(weights, keyword=cst.Name("weights"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]
+    value = cst.Call(func=name_of("mindspore.vjp"), args=args)
+    target = cst.Tuple([cst.Element(cst.Name(name)), cst.Element(cst.Name(vjp_fn))], lpar=[], rpar=[])
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
+
+
+def pullback(vjp_fn: str, input_grads: str, grads: str) -> cst.SimpleStatementLine:
+    return template("_, __G__ = __V__(__I__)", G=grads, V=vjp_fn, I=input_grads)
 
 
 def grad_call(

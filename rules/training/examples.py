@@ -248,3 +248,34 @@ for data, target in loader:
         ops.assign(p, p - lr * grad)
 """
 TM206 = (Example(before=_MANUAL, after=_MANUAL_AFTER),)
+
+CELL_WHAT = (
+    "With `--style cell`, turns a training loop of the plain shape (one optimizer; `out = model(x)`, "
+    "`loss = criterion(out, y)`; `zero_grad`, `backward`, `step`) into "
+    "`train_net = nn.TrainOneStepCell(nn.WithLossCell(model, criterion), optimizer)` built before the "
+    "loop and `loss = train_net(x, y)` in it. Other shapes keep the functional form."
+)
+CELL_WHY = (
+    "`TrainOneStepCell` wraps the forward pass, the gradients of the optimizer's parameters and the "
+    "update into one cell (seed: 训练网络与梯度求导, TrainOneStepCell)."
+)
+CELL_USE = "`train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optimizer)`; `loss = train_net(data, label)`."
+_CELL = """import torch
+
+for data, target in loader:
+    optimizer.zero_grad()
+    output = model(data)
+    loss = criterion(output, target)
+    loss.backward()
+    optimizer.step()
+    print("loss", loss.item())
+"""
+_CELL_AFTER = """from mindspore import nn
+
+train_net = nn.TrainOneStepCell(nn.WithLossCell(model, criterion), optimizer)
+train_net.set_train()
+for data, target in loader:
+    loss = train_net(data, target)
+    print("loss", loss.item())
+"""
+TM208 = (Example(before=_CELL, after=_CELL_AFTER, options={"style": "cell"}),)

@@ -162,6 +162,7 @@ class ModuleFacts:
     data_sources: set[str] = field(
         default_factory=set
     )  # non-torch modules and objects made by them (np, rng)
+    mindspore_names: dict[str, str] = field(default_factory=dict)
 
     def models_of(self, optimizer: str) -> set[str]:
         model = self.optimizers.get(optimizer)
@@ -245,7 +246,7 @@ PURE_METHODS = frozenset(
 
 
 def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
-    facts = ModuleFacts()
+    facts = ModuleFacts(mindspore_names=_mindspore_names(tree))
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             facts.classes[node.name] = node
@@ -318,7 +319,7 @@ def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
 
 def _looks_like_optimizer(name: str) -> bool:
     last = name.rsplit(".", 1)[-1].lower()
-    return "optim" in last or last.startswith("opt")
+    return "optim" in last or any(part.startswith("opt") for part in last.split("_"))
 
 
 def _is_module_class(node: ast.ClassDef, aliases: dict[str, str]) -> bool:
@@ -330,6 +331,28 @@ def _is_module_class(node: ast.ClassDef, aliases: dict[str, str]) -> bool:
         ):
             return True
     return False
+
+
+def _mindspore_names(tree: ast.Module) -> dict[str, str]:
+    """Local names bound to MindSpore modules (so converted code is read like the original)."""
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "mindspore":
+                    names[alias.asname or "mindspore"] = alias.name if alias.asname else "mindspore"
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "mindspore":
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+_MS_EQUIVALENT = {
+    "mindspore.experimental.optim.lr_scheduler.": "torch.optim.lr_scheduler.",
+    "mindspore.experimental.optim.": "torch.optim.",
+    "mindspore.amp.DynamicLossScaler": "torch.amp.GradScaler",
+    "mindspore.nn.": "torch.nn.",
+}
 
 
 def _classify(
@@ -349,6 +372,12 @@ def _classify(
     if callee is None:
         return
     qualified = resolve(callee, aliases)
+    if qualified is None and facts.mindspore_names:
+        converted = resolve(callee, facts.mindspore_names)
+        for prefix, torch_prefix in _MS_EQUIVALENT.items():
+            if converted and converted.startswith(prefix):
+                qualified = torch_prefix + converted[len(prefix) :]
+                break
     if qualified is not None:
         if qualified.startswith("torch.optim.lr_scheduler."):
             facts.schedulers.add(name)

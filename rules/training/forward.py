@@ -133,6 +133,9 @@ class Region:
     maybe_unbound: list[str] = field(
         default_factory=list
     )  # parameters the loop binds only on some paths
+    impure: list = field(default_factory=list)  # statements that would have to run twice
+    vjp_stmt: cst.CSTNode | None = None  # ``out = model(x)`` run once through ``mindspore.vjp``
+    vjp_name: str = ""
     loop: cst.CSTNode | None = None
     problem: tuple[str, str] | None = (
         None  # (rule id, message) when the region cannot be built
@@ -484,9 +487,44 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
     ):
         anchor = last.stmt  # the loss expression is evaluated where the backward stands
     if not _place(region, scope, anchor):
-        return region
+        shared = region.impure[0] if len(region.impure) == 1 else None
+        if shared is None or not _through_vjp(region, shared, scope):
+            return region
+        region.problem = None
+        if not _place(region, scope, anchor):
+            return region
     _signature(region, scope, {**dict.fromkeys(outside_defs, False), **needed})
+    if region.vjp_stmt is not None:
+        name = region.vjp_name
+        region.params = [name] + [p for p in region.params if p != name]
     return region
+
+
+def _through_vjp(region: Region, stmt: cst.CSTNode, scope: ScopeInfo) -> bool:
+    """``fake = netG(noise)`` is needed before the step (detached) and differentiated after it:
+    run it once with ``mindspore.vjp`` and take the gradient of the loss with respect to ``fake``."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
+        return False
+    assign = stmt.body[0]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        return False
+    call = assign.value
+    if not isinstance(call, cst.Call) or any(a.keyword or a.star for a in call.args):
+        return False
+    model = cst.Module([]).code_for_node(call.func)
+    owner = scope.owners.get(region.pset)
+    if owner is None or owner != model or model not in scope.models:
+        return False
+    rest = [s for s in region.stmts if s is not stmt]
+    for other in rest:
+        called = called_models(other, scope)
+        if called is None or owner in called:
+            return False
+    region.stmts = rest
+    region.vjp_stmt = stmt
+    region.vjp_name = assign.targets[0].target.value
+    region.impure = []
+    return bool(rest)
 
 
 def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -552,6 +590,7 @@ def _place(region: Region, scope: ScopeInfo, anchor: cst.CSTNode | None = None) 
     if anchor is None and conflicts(False) == set():
         region.call_at = block[first]
         return True
+    region.impure = list(dict.fromkeys(impure))
     if impure:
         region.problem = (
             "TM923",

@@ -103,6 +103,16 @@ class TrainingStepRule(Rule):
             WARNING,
             "training",
         ),
+        RuleMeta(
+            "TM208",
+            "--style cell: TrainOneStepCell for a plain training loop",
+            examples.CELL_WHAT,
+            examples.CELL_WHY,
+            examples.CELL_USE,
+            examples.TM208,
+            WARNING,
+            "training",
+        ),
     )
     stage = GRADIENT
     order = 50

@@ -51,6 +51,13 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
     scope = plan.scope
     taken = set(ctx.bound_names) | set(scope.reads())
     namer = Namer(taken)
+    if ctx.options.style == "cell":
+        from .cell import apply_cell, plain_shape
+
+        shape = plain_shape(plan)
+        if shape is not None:
+            ctx.applied.add("TM208")
+            return apply_cell(plan, shape, namer)
     live = plan.live
     many = len(plan.psets) > 1
     sfx = {p: ("_" + suffix_of(p) if many else "") for p in plan.psets}
@@ -101,6 +108,18 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
         make = emit.value_and_grad(grad_fn, fn, weights[p], bool(region.aux))
         zero_mode = live.zero_mode.get((id(region.backwards[0].stmt), p), False)
         target = gvar[p] if zero_mode else call_grads[p]
+        pullback: list = []
+        if region.vjp_stmt is not None:
+            name = region.vjp_name
+            vjp_fn, input_grads = namer(name + "_vjp"), namer("grads_" + name)
+            make = emit.value_and_grad_input(grad_fn, fn, bool(region.aux))
+            replace[id(region.vjp_stmt)] = [
+                emit.vjp(name, vjp_fn, region.vjp_stmt.body[0].value, weights[p]).with_changes(
+                    leading_lines=region.vjp_stmt.leading_lines
+                )
+            ]
+            pullback = [emit.pullback(vjp_fn, input_grads, target)]
+            target = input_grads
         call = emit.grad_call(
             grad_fn, region.params, [first_target, *region.aux], target
         )
@@ -113,14 +132,14 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
                 replace[id(stmt)] = []
         hoist = _hoist_point(region, plan, weights[p])
         if hoist is None:
-            replace[id(region.call_at)] = [definition, make, call]
+            replace[id(region.call_at)] = [definition, make, call, *pullback]
         else:
             before.setdefault(id(hoist), []).extend([definition, make])
             hoisted.setdefault(p, hoist)
             if id(region.call_at) in region.copies:
-                before.setdefault(id(region.call_at), []).append(call)
+                before.setdefault(id(region.call_at), []).extend([call, *pullback])
             else:
-                replace[id(region.call_at)] = [call]
+                replace[id(region.call_at)] = [call, *pullback]
         last = region.backwards[-1]
         for event in region.backwards:
             if event.stmt is not region.call_at:

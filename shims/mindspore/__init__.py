@@ -72,6 +72,15 @@ def get_seed() -> Any:
     return _seed[0]
 
 
+def manual_seed(seed: int) -> None:
+    """MindSpore 2.x's global generator seed; the shim has one generator for everything."""
+    set_seed(seed)
+
+
+def initial_seed() -> Any:
+    return _seed[0]
+
+
 def set_device(device_target: str, device_id: Any = None) -> None:
     set_context(device_target=device_target)
 

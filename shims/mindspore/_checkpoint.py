@@ -41,6 +41,8 @@ def save_checkpoint(
     append_dict: Any = None,
     **kwargs: Any,
 ) -> None:
+    if not ckpt_file_name.endswith(".ckpt"):
+        ckpt_file_name += ".ckpt"  # as MindSpore does
     arrays = _named_arrays(save_obj)
     for name, value in (append_dict or {}).items():
         arrays[name] = np.array(core.raw(value))

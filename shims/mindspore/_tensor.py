@@ -47,6 +47,12 @@ def _axes(axis: Any) -> Any:
     return axis
 
 
+def _dim_args(axis: Any, keep: bool, dim: Any, keepdim: Any) -> tuple[Any, bool]:
+    """MindSpore's ``axis``/``keep_dims`` or torch's ``dim``/``keepdim`` spelling."""
+    axis = axis if dim is None else dim
+    return _axes(axis), bool(keep if keepdim is None else keepdim)
+
+
 def _shape_args(shape: tuple) -> tuple:
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         return tuple(shape[0])
@@ -308,7 +314,8 @@ class Tensor(core.Tensor):
     def clip(self, xmin: Any = None, xmax: Any = None) -> Tensor:
         return core.clamp(self, _raw_or_none(xmin), _raw_or_none(xmax))
 
-    clamp = clip
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        return core.clamp(self, _raw_or_none(min), _raw_or_none(max))
 
     def maximum(self, other: Any) -> Tensor:
         return core.maximum(self, other)
@@ -340,35 +347,59 @@ class Tensor(core.Tensor):
     def isfinite(self) -> Tensor:
         return _wrap_like(self, np.isfinite(self._data))
 
-    # --- reductions -----------------------------------------------------------------------------
+    # --- reductions (MindSpore 2.x also takes torch's ``dim=``/``keepdim=``) ------------------------
     def sum(
         self,
         axis: Any = None,
         dtype: Any = None,
         keepdims: bool = False,
         initial: Any = None,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
     ) -> Tensor:
-        out = core.sum(self, _axes(axis), keepdims)
+        axis, keepdims = _dim_args(axis, keepdims, dim, keepdim)
+        out = core.sum(self, axis, keepdims)
         if self._data.dtype.kind in "biu" and out._data.dtype != np.int64:
             out = core.cast(out, np.int64)
         return out if dtype is None else out.astype(dtype)
 
-    def mean(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
-        out = core.mean(self, _axes(axis), keep_dims)
+    def mean(
+        self,
+        axis: Any = None,
+        keep_dims: bool = False,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keep_dims = _dim_args(axis, keep_dims, dim, keepdim)
+        out = core.mean(self, axis, keep_dims)
         if self._data.dtype.kind in "iu":
             out = core.cast(out, self._data.dtype)
         return out
 
+    def prod(
+        self,
+        axis: Any = None,
+        keep_dims: bool = False,
+        dtype: Any = None,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keep_dims = _dim_args(axis, keep_dims, dim, keepdim)
+        return _wrap_like(self, np.prod(self._data, axis=axis, keepdims=keep_dims))
+
     def max(self, *args: Any, **kwargs: Any) -> Any:
-        """``max(axis=..., keepdims=...)`` gives values; ``max(dim)`` (positional) values and indices."""
+        """``max(axis=...)`` gives values; ``max(dim)`` / ``max(dim=...)`` values and indices."""
         return self._extreme(core.max, np.argmax, args, kwargs)
 
     def min(self, *args: Any, **kwargs: Any) -> Any:
         return self._extreme(core.min, np.argmin, args, kwargs)
 
     def _extreme(self, reduce: Any, arg: Any, args: tuple, kwargs: dict) -> Any:
-        if args and "axis" not in kwargs:
-            dim = args[0]
+        if (args or "dim" in kwargs) and "axis" not in kwargs:
+            dim = args[0] if args else kwargs["dim"]
             keepdim = (
                 bool(args[1])
                 if len(args) > 1
@@ -382,35 +413,83 @@ class Tensor(core.Tensor):
         keepdims = kwargs.get("keepdims", kwargs.get("keep_dims", False))
         return reduce(self, _axes(axis), keepdims)
 
-    def argmax(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+    def argmax(
+        self,
+        axis: Any = None,
+        keepdims: bool = False,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keepdims = _dim_args(axis, keepdims, dim, keepdim)
         return core.argmax(self, axis, keepdims)
 
-    def argmin(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+    def argmin(
+        self,
+        axis: Any = None,
+        keepdims: bool = False,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keepdims = _dim_args(axis, keepdims, dim, keepdim)
         return core.argmin(self, axis, keepdims)
 
-    def var(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-        return core.var(self, _axes(axis), ddof, keepdims)
+    def var(
+        self,
+        axis: Any = None,
+        ddof: int = 0,
+        keepdims: bool = False,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keepdims = _dim_args(axis, keepdims, dim, keepdim)
+        return core.var(self, axis, ddof, keepdims)
 
-    def std(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-        return core.sqrt(self.var(axis, ddof, keepdims))
+    def std(
+        self,
+        axis: Any = None,
+        ddof: int = 0,
+        keepdims: bool = False,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keepdims = _dim_args(axis, keepdims, dim, keepdim)
+        return core.sqrt(core.var(self, axis, ddof, keepdims))
 
     def norm(self, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Tensor:
         if ord not in (None, 2, "fro"):
             raise missing(f"mindspore.Tensor.norm(ord={ord!r})")
         return core.sqrt(core.sum(core.mul(self, self), _axes(dim), keepdim))
 
-    def all(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
-        return _wrap_like(
-            self, np.all(self._data, axis=_axes(axis), keepdims=keep_dims)
-        )
+    def all(
+        self,
+        axis: Any = None,
+        keep_dims: bool = False,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keep_dims = _dim_args(axis, keep_dims, dim, keepdim)
+        return _wrap_like(self, np.all(self._data, axis=axis, keepdims=keep_dims))
 
-    def any(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
-        return _wrap_like(
-            self, np.any(self._data, axis=_axes(axis), keepdims=keep_dims)
-        )
+    def any(
+        self,
+        axis: Any = None,
+        keep_dims: bool = False,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keep_dims = _dim_args(axis, keep_dims, dim, keepdim)
+        return _wrap_like(self, np.any(self._data, axis=axis, keepdims=keep_dims))
 
-    def cumsum(self, axis: Any = None, dtype: Any = None) -> Tensor:
-        return _wrap_like(self, np.cumsum(self._data, axis=axis))
+    def cumsum(self, axis: Any = None, dtype: Any = None, *, dim: Any = None) -> Tensor:
+        return _wrap_like(
+            self, np.cumsum(self._data, axis=axis if dim is None else dim)
+        )
 
     # --- shape ----------------------------------------------------------------------------------
     def reshape(self, *shape: Any) -> Tensor:
@@ -427,6 +506,9 @@ class Tensor(core.Tensor):
         return core.reshape(self, (-1,))
 
     def transpose(self, *axes: Any) -> Tensor:
+        """A permutation, or (two ints, as MindSpore 2.x also accepts) torch's swap of two dims."""
+        if len(axes) == 2 and all(isinstance(a, int) for a in axes):
+            return core.swapaxes(self, axes[0], axes[1])
         axes = _shape_args(axes)
         return core.transpose(self, axes or None)
 
@@ -467,11 +549,23 @@ class Tensor(core.Tensor):
             core.broadcast_to(inter, big), tuple(r * s for r, s in zip(reps, out.shape))
         )
 
-    def split(self, split_size_or_sections: Any, axis: int = 0) -> tuple:
-        return tuple(core.split(self, split_size_or_sections, axis))
+    def split(
+        self, split_size_or_sections: Any, axis: int = 0, *, dim: Any = None
+    ) -> tuple:
+        return tuple(
+            core.split(self, split_size_or_sections, axis if dim is None else dim)
+        )
 
-    def chunk(self, chunks: int, axis: int = 0) -> tuple:
-        return tuple(core.chunk(self, chunks, axis))
+    def chunk(self, chunks: int, axis: int = 0, *, dim: Any = None) -> tuple:
+        return tuple(core.chunk(self, chunks, axis if dim is None else dim))
+
+    def expand(self, *size: Any) -> Tensor:
+        size = _shape_args(size)
+        shape = tuple(
+            self.shape[i - len(size) + self.ndim] if s == -1 else s
+            for i, s in enumerate(size)
+        )
+        return core.broadcast_to(self, shape)
 
     def copy(self) -> Tensor:
         return core.copy(self)
@@ -495,6 +589,168 @@ class Tensor(core.Tensor):
     def zero_(self) -> Tensor:
         self._data[...] = 0
         return self
+
+    # --- in place (on the array; MindSpore records nothing outside grad) ---------------------------
+    def copy_(self, src: Any, non_blocking: bool = False) -> Tensor:
+        self._data[...] = _raw(src)
+        return self
+
+    def fill_(self, value: Any) -> Tensor:
+        self._data[...] = _raw(value)
+        return self
+
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        self._data[...] = self._data + np.asarray(_raw(other)) * alpha
+        return self
+
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        self._data[...] = self._data - np.asarray(_raw(other)) * alpha
+        return self
+
+    def mul_(self, other: Any) -> Tensor:
+        self._data[...] = self._data * _raw(other)
+        return self
+
+    def div_(self, other: Any) -> Tensor:
+        self._data[...] = self._data / _raw(other)
+        return self
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        self._data[...] = np.clip(self._data, _raw_or_none(min), _raw_or_none(max))
+        return self
+
+    def exp_(self) -> Tensor:
+        self._data[...] = np.exp(self._data)
+        return self
+
+    def masked_fill_(self, mask: Any, value: Any) -> Tensor:
+        self._data[np.asarray(_raw(mask), bool)] = _raw(value)
+        return self
+
+    def uniform_(
+        self, from_: float = 0.0, to: float = 1.0, *, generator: Any = None
+    ) -> Tensor:
+        self._data[...] = core.rng_uniform(self.shape, from_, to, self._data.dtype)
+        return self
+
+    def normal_(
+        self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None
+    ) -> Tensor:
+        self._data[...] = core.rng_normal(self.shape, mean, std, self._data.dtype)
+        return self
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        return self
+
+    # --- more torch-style methods MindSpore 2.x tensors have -------------------------------------
+    def new_zeros(self, size: Any, dtype: Any = None) -> Tensor:
+        return wrap(
+            np.zeros(
+                tuple(size) if not isinstance(size, int) else (size,), self._np(dtype)
+            )
+        )
+
+    def new_ones(self, size: Any, dtype: Any = None) -> Tensor:
+        return wrap(
+            np.ones(
+                tuple(size) if not isinstance(size, int) else (size,), self._np(dtype)
+            )
+        )
+
+    def _np(self, dtype: Any) -> np.dtype:
+        return self._data.dtype if dtype is None else _dtype.to_numpy(dtype)
+
+    def view_as(self, other: Any) -> Tensor:
+        return core.reshape(self, tuple(other.shape))
+
+    reshape_as = view_as
+
+    def t(self) -> Tensor:
+        return core.transpose(self, None)
+
+    def mm(self, other: Any) -> Tensor:
+        return core.matmul(self, other)
+
+    bmm = mm
+
+    def dot(self, other: Any) -> Tensor:
+        return core.sum(core.mul(self, other))
+
+    def outer(self, other: Any) -> Tensor:
+        return core.mul(core.unsqueeze(self, -1), other)
+
+    def reciprocal(self) -> Tensor:
+        return core.div(1.0, self)
+
+    def rsqrt(self) -> Tensor:
+        return core.div(1.0, core.sqrt(self))
+
+    def erf(self) -> Tensor:
+        return core.erf(self)
+
+    def amax(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return core.max(self, _axes(axis), keepdims)
+
+    def amin(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return core.min(self, _axes(axis), keepdims)
+
+    def logsumexp(
+        self,
+        axis: Any = None,
+        keepdims: bool = False,
+        *,
+        dim: Any = None,
+        keepdim: Any = None,
+    ) -> Tensor:
+        axis, keepdims = _dim_args(axis, keepdims, dim, keepdim)
+        return core.logsumexp(self, axis, keepdims)
+
+    def index_select(self, axis: int, index: Any) -> Tensor:
+        axis = axis % self.ndim
+        return core.getitem(self, (slice(None),) * axis + (np.asarray(_raw(index)),))
+
+    def argsort(self, axis: int = -1, descending: bool = False) -> Tensor:
+        data = -self._data if descending else self._data
+        return wrap(np.argsort(data, axis=axis, kind="stable").astype(np.int64))
+
+    def flip(self, dims: Any) -> Tensor:
+        dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        index = tuple(
+            slice(None, None, -1) if i in [d % self.ndim for d in dims] else slice(None)
+            for i in range(self.ndim)
+        )
+        return core.getitem(self, index)
+
+    def tril(self, diagonal: int = 0) -> Tensor:
+        return core.mul(
+            self, np.tril(np.ones(self.shape[-2:], self._data.dtype), diagonal)
+        )
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        return core.mul(
+            self, np.triu(np.ones(self.shape[-2:], self._data.dtype), diagonal)
+        )
+
+    def isclose(
+        self,
+        other: Any,
+        rtol: float = 1e-5,
+        atol: float = 1e-8,
+        equal_nan: bool = False,
+    ) -> Tensor:
+        return wrap(np.isclose(self._data, _raw(other), rtol, atol, equal_nan))
+
+    def allclose(
+        self,
+        other: Any,
+        rtol: float = 1e-5,
+        atol: float = 1e-8,
+        equal_nan: bool = False,
+    ) -> bool:
+        return bool(np.allclose(self._data, _raw(other), rtol, atol, equal_nan))
+
+    def nelement(self) -> int:
+        return self._data.size
 
     def init_data(self, *args: Any, **kwargs: Any) -> Tensor:
         return self

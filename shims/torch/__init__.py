@@ -470,6 +470,7 @@ def set_default_dtype(d: D.dtype) -> None:
     if d not in (D.float32, D.float64):
         raise TypeError("only floating-point types are supported as the default type")
     D.DEFAULT[0] = d
+    C.set_default_float(d.np)
 
 
 def promote_types(a: D.dtype, b: D.dtype) -> D.dtype:

@@ -452,9 +452,9 @@ class Tensor(C.Tensor):
         )
 
     def register_hook(self, hook: Any) -> Any:
-        raise NotImplementedError(
-            "shims: torch.Tensor.register_hook is not implemented"
-        )
+        from .autograd.function import register_hook
+
+        return register_hook(self, hook)
 
     # -------------------------------------------------------------- conversion
     def item(self) -> Any:

@@ -7,6 +7,7 @@ inputs, and the results are compared with rtol 1e-4 / atol 1e-5 (shapes and dtyp
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 from typing import Any
 
@@ -145,23 +146,104 @@ def run_call(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     if mapping.form == "initializer":
         run_initializer(mapping, torch, ms, (t_args, t_kwargs), (m_args, m_kwargs))
         return
-    leaf = mapping.torch.rsplit(".", 1)[1]
+    call_both(mapping, torch, ms, t_args, t_kwargs, m_args, m_kwargs)
+    # The same call with only its first argument: checks the defaults that differ.
+    if len(t_args) > 1 or t_kwargs:
+        try:
+            first, again = (call_torch(mapping, t_args[:1], {}) for _ in range(2))
+        except (TypeError, RuntimeError, ValueError):
+            pass
+        else:
+            if translates(mapping, m_args[:1]):
+                same = all(
+                    np.array_equal(a, b)
+                    for a, b in zip(
+                        to_numpy(first, torch, ms), to_numpy(again, torch, ms)
+                    )
+                )
+                call_both(
+                    mapping, torch, ms, t_args[:1], {}, m_args[:1], {}, values=same
+                )
+    # The same call with the optional arguments by name: checks the keyword renames.
+    keyed = by_keyword(mapping, len(t_args))
+    if keyed:
+        t_named = {name: t_args[i] for i, name in keyed}
+        m_named = {name: m_args[i] for i, name in keyed}
+        cut = keyed[0][0]
+        try:
+            call_torch(mapping, t_args[:cut], {**t_kwargs, **t_named})
+        except TypeError:
+            return  # torch takes them only by position
+        call_both(
+            mapping,
+            torch,
+            ms,
+            t_args[:cut],
+            {**t_kwargs, **t_named},
+            m_args[:cut],
+            {**m_kwargs, **m_named},
+        )
+
+
+def by_keyword(mapping: ApiMapping, count: int) -> list[tuple[int, str]]:
+    """(index, torch name) of the positional sample arguments after the first tensor argument."""
+    params = list(mapping.params)
+    first = 1
+    named = []
+    for index in range(first, min(count, len(params))):
+        if params[index].startswith("*"):
+            return []
+        named.append((index, params[index]))
+    return named
+
+
+def call_torch(mapping: ApiMapping, args: Any, kwargs: dict) -> Any:
     if mapping.kind == "method":
-        expected = getattr(t_args[0], leaf)(*t_args[1:], **t_kwargs)
-    else:
-        expected = resolve(mapping.torch)(*t_args, **t_kwargs)
+        return getattr(args[0], mapping.torch.rsplit(".", 1)[1])(*args[1:], **kwargs)
+    return resolve(mapping.torch)(*args, **kwargs)
+
+
+def translates(mapping: ApiMapping, args: Any) -> bool:
+    """Whether the rule would rewrite this call (it refuses, for instance, torch.max without dim)."""
+    return isinstance(
+        translate_call(mapping, list(args), {}, literal, transform, default, tuple),
+        CallTranslation,
+    )
+
+
+def call_both(
+    mapping: ApiMapping,
+    torch: Any,
+    ms: Any,
+    t_args,
+    t_kwargs,
+    m_args,
+    m_kwargs,
+    values=True,
+) -> None:
+    expected = call_torch(mapping, t_args, t_kwargs)
     call = translate(mapping, m_args, m_kwargs)
     ms_leaf = call.mindspore.rsplit(".", 1)[1]
     if mapping.kind == "method" and call.mindspore.startswith("mindspore.Tensor."):
         receiver, rest = call.args[0], call.args[1:]
         if mapping.form == "attribute":
             actual = getattr(receiver, ms_leaf)
-            actual = actual[rest[0]] if rest else actual
+            index = rest[0] if rest else next(iter(call.kwargs.values()), None)
+            actual = actual if index is None else actual[index]
         else:
             actual = getattr(receiver, ms_leaf)(*rest, **call.kwargs)
     else:
         actual = resolve(call.mindspore)(*call.args, **call.kwargs)
-    compare(mapping, to_numpy(expected, torch, ms), to_numpy(actual, torch, ms))
+    expected, actual = to_numpy(expected, torch, ms), to_numpy(actual, torch, ms)
+    if mapping.torch.endswith("_"):
+        # An in-place method must change its receiver as torch's does.
+        expected += to_numpy(t_args[0], torch, ms)
+        actual += to_numpy(call.args[0], torch, ms)
+    if not values:
+        mapping = dataclasses.replace(
+            mapping, check="shape"
+        )  # torch's own result varies (dropout)
+    compare(mapping, expected, actual)
 
 
 def run_initializer(
@@ -234,9 +316,45 @@ def run_layer(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     t_init_kw, m_init_kw = frameworks_inputs(
         mapping, dict(mapping.init_kwargs), torch, ms, rng
     )
-    (t_args, t_kwargs), (m_args, m_kwargs) = _pair(mapping, torch, ms, rng)
-    module = resolve(mapping.torch)(*t_init, **t_init_kw)
-    call = translate(mapping, m_init, m_init_kw)
+    forward = _pair(mapping, torch, ms, rng)
+    run_layer_with(
+        mapping, torch, ms, (t_init, t_init_kw), (m_init, m_init_kw), forward
+    )
+    # The fewest leading arguments torch accepts: checks the constructor defaults that differ.
+    for count in range(len(t_init) + (1 if t_init_kw else 0)):
+        if count >= len(t_init) and not t_init_kw:
+            break
+        try:
+            resolve(mapping.torch)(*t_init[:count])(*forward[0][0], **forward[0][1])
+        except (TypeError, ValueError, RuntimeError):
+            continue
+        if translates(mapping, m_init[:count]):
+            run_layer_with(
+                mapping, torch, ms, (t_init[:count], {}), (m_init[:count], {}), forward
+            )
+        break
+    # The constructor arguments by name: checks the keyword renames.
+    keyed = [
+        (i, name)
+        for i, name in enumerate(mapping.params[: len(t_init)])
+        if not name.startswith("*")
+    ]
+    if keyed and len(keyed) == len(t_init):
+        t_named = {**t_init_kw, **{name: t_init[i] for i, name in keyed}}
+        m_named = {**m_init_kw, **{name: m_init[i] for i, name in keyed}}
+        try:
+            resolve(mapping.torch)(**t_named)
+        except TypeError:
+            return
+        run_layer_with(mapping, torch, ms, ((), t_named), ((), m_named), forward)
+
+
+def run_layer_with(
+    mapping: ApiMapping, torch: Any, ms: Any, torch_init: tuple, ms_init: tuple, forward
+) -> None:
+    (t_args, t_kwargs), (m_args, m_kwargs) = forward
+    module = resolve(mapping.torch)(*torch_init[0], **torch_init[1])
+    call = translate(mapping, list(ms_init[0]), dict(ms_init[1]))
     cell = resolve(call.mindspore)(*call.args, **call.kwargs)
     copy_parameters(mapping, module, cell, ms)
     training = mapping.check == "train"

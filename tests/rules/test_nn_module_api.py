@@ -157,3 +157,26 @@ def test_to_keeps_dtype() -> None:
     ).code
     assert "device" not in code.split("def f")[1].split(":", 1)[1]
     assert "float64" in code
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("net.named_modules()", "net.cells_and_names()"),
+        ("net.modules()", "(cell for _, cell in net.cells_and_names())"),
+        ("net.children()", "net.cells()"),
+        ("net.named_children()", "net.name_cells().items()"),
+    ],
+)
+def test_traversals(call: str, expected: str) -> None:
+    result = convert(NET + f"net = Net()\nitems = list({call})\n")
+    assert result.code == NET_OUT + f"net = Net()\nitems = list({expected})\n"
+
+
+def test_traversal_with_arguments_kept() -> None:
+    assert (
+        "net.named_modules(prefix='x')"
+        in convert(
+            NET + "net = Net()\nitems = list(net.named_modules(prefix='x'))\n"
+        ).code
+    )

@@ -47,6 +47,9 @@ class Dataset:
     def get_dataset_size(self) -> int:
         return sum(1 for _ in self.rows())
 
+    def __len__(self) -> int:
+        return self.get_dataset_size()
+
     def get_col_names(self) -> list:
         return list(self.column_names)
 

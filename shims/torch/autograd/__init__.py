@@ -10,6 +10,7 @@ from ... import core as C
 from .. import _tensor as _tensor_module
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from .._tensor import Tensor, wrap
+from .function import HOOKS_USED, Function, FunctionCtx, run_hooks  # noqa: F401
 
 __all__ = [
     "Function",
@@ -81,8 +82,9 @@ def backward(
 
     targets = None if inputs is None else _as_list(inputs)
     nonleaf = targets is not None or _RETAINS[0]
+    hook = run_hooks if HOOKS_USED[0] else None
     captured = C.backprop(
-        outputs, seeds, create_graph, retain_graph, capture, targets, nonleaf
+        outputs, seeds, create_graph, retain_graph, capture, targets, nonleaf, hook
     )
     seen = {id(s) for s in seeds}
     for t, g in captured:
@@ -152,7 +154,14 @@ def grad(
     found = {
         id(t): g
         for t, g in C.backprop(
-            outs, seeds, create_graph, retain_graph, lambda t: id(t) in wanted, ins
+            outs,
+            seeds,
+            create_graph,
+            retain_graph,
+            lambda t: id(t) in wanted,
+            ins,
+            True,
+            run_hooks if HOOKS_USED[0] else None,
         )
     }
     result = []
@@ -186,15 +195,6 @@ def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> 
     if requires_grad:
         data.requires_grad_(True)
     return data
-
-
-class Function:
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-
-    @classmethod
-    def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("shims: torch.autograd.Function is not implemented")
 
 
 def __getattr__(name: str) -> Any:

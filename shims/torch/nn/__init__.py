@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import functional, init, utils  # noqa: F401
-from .layers import *
-from .layers import _Loss, _WeightedLoss  # noqa: F401
-from .module import (  # noqa: F401
-    Buffer,
-    Module,
+from . import functional, init, loss, utils  # noqa: F401
+from .containers import (  # noqa: F401
     ModuleDict,
     ModuleList,
-    Parameter,
     ParameterDict,
     ParameterList,
     Sequential,
 )
+from .layers import *
+from .loss import *
+from .loss import _Loss, _WeightedLoss  # noqa: F401
+from .module import Buffer, Module, Parameter  # noqa: F401
 
 parameter = None
 del parameter

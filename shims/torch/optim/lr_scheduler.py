@@ -154,6 +154,80 @@ class CosineAnnealingLR(LRScheduler):
         ]
 
 
+class ReduceLROnPlateau:
+    """Lower the lr by ``factor`` once the metric has not improved for ``patience`` steps."""
+
+    def __init__(
+        self,
+        optimizer: Any,
+        mode: str = "min",
+        factor: float = 0.1,
+        patience: int = 10,
+        threshold: float = 1e-4,
+        threshold_mode: str = "rel",
+        cooldown: int = 0,
+        min_lr: Any = 0,
+        eps: float = 1e-8,
+    ) -> None:
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        self.optimizer = optimizer
+        n = len(optimizer.param_groups)
+        self.min_lrs = (
+            list(min_lr) if isinstance(min_lr, (list, tuple)) else [min_lr] * n
+        )
+        self.mode, self.factor, self.patience = mode, factor, patience
+        self.threshold, self.threshold_mode = threshold, threshold_mode
+        self.cooldown, self.cooldown_counter, self.eps = cooldown, 0, eps
+        self.best = math.inf if mode == "min" else -math.inf
+        self.num_bad_epochs = 0
+        self.last_epoch = 0
+        self._last_lr = [group["lr"] for group in optimizer.param_groups]
+
+    def _is_better(self, a: float, best: float) -> bool:
+        if self.mode == "min":
+            return (
+                a < best * (1.0 - self.threshold)
+                if self.threshold_mode == "rel"
+                else a < best - self.threshold
+            )
+        return (
+            a > best * (self.threshold + 1.0)
+            if self.threshold_mode == "rel"
+            else a > best + self.threshold
+        )
+
+    def step(self, metrics: Any) -> None:
+        current = float(metrics)
+        self.last_epoch += 1
+        if self._is_better(current, self.best):
+            self.best = current
+            self.num_bad_epochs = 0
+        else:
+            self.num_bad_epochs += 1
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            for group, min_lr in zip(self.optimizer.param_groups, self.min_lrs):
+                old = float(group["lr"])
+                new = max(old * self.factor, min_lr)
+                if old - new > self.eps:
+                    group["lr"] = new
+            self.cooldown_counter = self.cooldown
+            self.num_bad_epochs = 0
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def get_last_lr(self) -> list:
+        return self._last_lr
+
+    def state_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        self.__dict__.update(state_dict)
+
+
 def __getattr__(name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(name)

@@ -1,0 +1,24 @@
+"""Evaluation over a shuffled DataLoader: totals do not depend on the order of the batches."""
+
+import numpy as np
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+rng = np.random.default_rng(29)
+features = rng.standard_normal((24, 5)).astype(np.float32)
+labels = rng.integers(0, 3, size=24).astype(np.int64)
+dataset = TensorDataset(torch.tensor(features), torch.tensor(labels))
+loader = DataLoader(dataset, batch_size=6, shuffle=True)
+
+torch.manual_seed(0)
+model = nn.Linear(5, 3)
+model.eval()
+total_loss = 0.0
+correct = 0
+with torch.no_grad():
+    for inputs, targets in loader:
+        logits = model(inputs)
+        total_loss += nn.functional.cross_entropy(logits, targets, reduction="sum").item()
+        correct += (logits.argmax(dim=1) == targets).sum().item()
+print("total loss", total_loss, "correct", correct)

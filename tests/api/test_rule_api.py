@@ -1,0 +1,176 @@
+"""TM401-TM403 and their findings: before/after cases, and cases that must stay as they are."""
+
+from __future__ import annotations
+
+import pytest
+
+from torch2ms.migrator.context import Options
+from torch2ms.migrator.convert import convert_source
+
+HEAD = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+
+REWRITES = [
+    ("y = torch.abs(x)", "y = ops.abs(x)"),
+    ("y = torch.sum(x, 1, True)", "y = ops.sum(x, 1, True)"),
+    ("y = torch.argmin(x, dim=1)", "y = ops.argmin(x, axis=1)"),
+    ("y = torch.flatten(x)", "y = ops.flatten(x, start_dim=0)"),
+    ("y = torch.transpose(x, 0, 1)", "y = ops.swapaxes(x, axis0=0, axis1=1)"),
+    ("y = torch.zeros(2, 3, device=d)", "y = ops.zeros((2, 3))"),
+    ("y = torch.cat([a, b], dim=1)", "y = ops.cat([a, b], axis=1)"),
+    ("y = torch.var(x, 1, unbiased=False)", "y = ops.var(x, axis=1, ddof=0)"),
+    ("y = torch.std(x)", "y = ops.std(x, ddof=1)"),
+    ("y = F.relu(x, inplace=False)", "y = ops.relu(x)"),
+    ("y = F.softmax(x, dim=-1)", "y = ops.softmax(x, axis=-1)"),
+    ("y = F.max_pool2d(x, 3)", "y = ops.max_pool2d(x, 3, stride=3)"),
+    ("y = F.smooth_l1_loss(a, b)", "y = ops.smooth_l1_loss(a, b, reduction='mean')"),
+    ("m = nn.Linear(4, 3)", "m = nn.Dense(4, 3)"),
+    ("m = nn.Linear(4, 3, False)", "m = nn.Dense(4, 3, has_bias=False)"),
+    (
+        "m = nn.Conv2d(3, 8, 3, 1, 1)",
+        "m = nn.Conv2d(3, 8, 3, 1, padding=1, pad_mode='pad', has_bias=True)",
+    ),
+    (
+        "m = nn.Conv2d(3, 8, 3, padding=(1, 2))",
+        "m = nn.Conv2d(3, 8, 3, padding=(1, 1, 2, 2), pad_mode='pad', has_bias=True)",
+    ),
+    ("m = nn.LayerNorm(16)", "m = nn.LayerNorm((16,), epsilon=1e-05)"),
+    ("m = nn.LayerNorm(dim, eps=1e-6)", "m = nn.LayerNorm((dim,), epsilon=1e-6)"),
+    ("m = nn.GELU(approximate='tanh')", "m = nn.GELU(approximate=True)"),
+    ("m = nn.GELU(approximate=mode)", 'm = nn.GELU(approximate=mode == "tanh")'),
+    ("m = nn.LeakyReLU(0.1, inplace=True)", "m = nn.LeakyReLU(alpha=0.1)"),
+    ("m = nn.Dropout(0.1)", "m = nn.Dropout(p=0.1)"),
+    (
+        "m = nn.Embedding(10, 4, padding_idx=0)",
+        "m = nn.Embedding(10, 4, padding_idx=0)",
+    ),
+    ("m = nn.AvgPool2d(2)", "m = nn.AvgPool2d(2, stride=2, pad_mode='pad')"),
+    ("m = nn.CrossEntropyLoss()", None),
+    (
+        "o = torch.optim.SGD(p, lr=0.1, momentum=0.9, foreach=True)",
+        "o = optim.SGD(p, lr=0.1, momentum=0.9)",
+    ),
+    (
+        "s = torch.optim.lr_scheduler.CosineAnnealingLR(o, T_max=10)",
+        "s = optim.lr_scheduler.CosineAnnealingLR(o, T_max=10)",
+    ),
+    ("t = x.dtype == torch.float16", "t = x.dtype == mindspore.float16"),
+    ("n = x.size()", "n = x.shape"),
+    ("n = x.size(-1)", "n = x.shape[-1]"),
+    ("n = x.dim()", "n = x.ndim"),
+    (
+        "y = x.view(2, -1).permute(1, 0).contiguous()",
+        "y = x.view(2, -1).permute(1, 0).contiguous()",
+    ),
+    ("y = x.relu()", "y = ops.relu(x)"),
+    ("y = x.float().std(1)", "y = ops.std(x.float(), axis=1, ddof=1)"),
+    ("y = x.sum(dim=1).repeat(1, 2)", "y = ops.tile(x.sum(dim=1), dims=(1, 2))"),
+    ("y = x.clone()", "y = x.copy()"),
+    (
+        "ok = isinstance(m, (nn.Conv2d, nn.BatchNorm2d))",
+        "ok = isinstance(m, (nn.Conv2d, nn.BatchNorm2d))",
+    ),
+    ("f = torch.jit.is_scripting()", "f = False"),
+]
+
+
+def _convert(line: str, target: str = "cpu"):
+    return convert_source(HEAD + "\n" + line + "\n", "case.py", Options(target=target))
+
+
+def _body(code: str) -> str:
+    return "\n".join(
+        text
+        for text in code.splitlines()
+        if text
+        and not text.startswith(("import ", "from ", "# torch2ms"))
+        and ".set_train(" not in text
+    )
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES, ids=[b for b, _ in REWRITES])
+def test_rewrite(before: str, after: str | None) -> None:
+    result = _convert(before)
+    if after is None:
+        assert "torch" in result.code
+        assert any(f.rule == "TM942" for f in result.findings)
+        return
+    assert _body(result.code) == after
+    assert "torch" not in result.code
+    assert not [f for f in result.findings if f.severity == "error"], result.findings
+    assert convert_source(result.code, "case.py").code == result.code
+
+
+def test_multiline_call_keeps_its_layout() -> None:
+    before = "m = nn.Conv2d(\n    3,  # in\n    16, 3,\n    padding=1,\n)"
+    after = "m = nn.Conv2d(\n    3,  # in\n    16, 3,\n    padding=1,\n    pad_mode='pad',\n    has_bias=True,\n)"
+    assert _body(_convert(before).code) == after
+
+
+def test_initializer() -> None:
+    code = _convert("nn.init.normal_(layer.weight, std=0.02)").code
+    assert "layer.weight.set_data(mindspore.common.initializer.initializer(" in code
+    assert (
+        "Normal(sigma=0.02)" in code
+        and "layer.weight.shape, layer.weight.dtype" in code
+    )
+
+
+def test_placement_dict_is_dropped_with_a_warning() -> None:
+    source = "def f(device=None, dtype=None):\n    dd = {'device': device, 'dtype': dtype}\n    return nn.Linear(2, 3, **dd)"
+    result = _convert(source)
+    assert "nn.Dense(2, 3)" in result.code
+    assert [f.severity for f in result.findings if f.rule == "TM941"] == ["warning"]
+
+
+def test_ascend_target_uses_mint() -> None:
+    assert (
+        _body(_convert("y = F.gelu(x)", target="ascend").code)
+        == "y = mint.nn.functional.gelu(x)"
+    )
+
+
+UNTOUCHED = [
+    ("y = F.relu(x, inplace=True)", "TM941"),
+    ("y = torch.add(a, b, out=c)", "TM941"),
+    ("m = nn.Conv2d(3, 8, 3, padding='same')", "TM941"),
+    ("m = nn.BatchNorm2d(8, track_running_stats=flag)", "TM941"),
+    ("m = nn.LayerNorm((4, 8))", "TM941"),
+    ("m = nn.Linear(*shape)", "TM941"),
+    ("ok = torch.cuda.is_available()", "TM940"),
+    ("loader = torch.utils.data.DataLoader(ds, batch_size=4)", None),
+    ("y = torch.roll(x, 1)", "TM942"),
+    ("y = x.std(1)", "TM941"),
+    ("y = arr.dot(b)", "TM941"),
+    ("act = nn.GELU", "TM900"),
+    ("norm = nn.BatchNorm2d", "TM900"),
+]
+
+
+@pytest.mark.parametrize(("before", "rule"), UNTOUCHED, ids=[b for b, _ in UNTOUCHED])
+def test_left_untranslated_with_a_finding(before: str, rule: str | None) -> None:
+    result = _convert(before)
+    assert [f for f in result.findings if f.severity == "error"]
+    if rule is not None:
+        assert rule in {f.rule for f in result.findings}
+    assert (
+        "torch" in _body(result.code)
+        or rule == "TM941"
+        and "std" in before
+        or "dot" in before
+    )
+
+
+NOT_TORCH = [
+    "import re\nimport torch\n\nk = re.sub('a', 'b', s)\n",
+    "import math\nimport torch\n\nr = math.sqrt(2.0)\n",
+    "import torch\n\nseen = set()\nseen.add(x)\nparts = text.split(',')\n",
+    "import torch\n\ntotal = arr.sum(axis=0)\nflat = arr.reshape(-1)\n",
+]
+
+
+@pytest.mark.parametrize("source", NOT_TORCH)
+def test_other_libraries_are_left_alone(source: str) -> None:
+    result = convert_source(source, "case.py")
+    body = source.split("\n\n", 1)[1]
+    assert body in result.code
+    assert not result.findings
