@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..migrator.weights import WeightsError, convert_file
+from ..migrator.weights import WeightsError, checkpoint_path, convert_file
 
 
 @click.command(name="weights")
@@ -38,7 +38,9 @@ def command(
     Names follow MindSpore's layers (BatchNorm weight/bias/running_mean/running_var →
     gamma/beta/moving_mean/moving_variance, LayerNorm weight/bias → gamma/beta, Embedding weight →
     embedding_table); num_batches_tracked is dropped. Reading SOURCE needs PyTorch; TARGET is
-    written with MindSpore when it is installed. Load it with
+    written with MindSpore when it is installed, else by torch2ms's own encoder (the same bytes).
+    As with `mindspore.save_checkpoint`, `.ckpt` is appended to a TARGET without it, so code
+    converted from `torch.load('model.pth')` reads `model.pth.ckpt`. Load it with
     `mindspore.load_param_into_net(net, mindspore.load_checkpoint(TARGET))`.
 
     \b
@@ -69,7 +71,7 @@ def command(
         )
         return
     click.echo(
-        f"{target}: {len(conversion.entries)} tensors, {len(conversion.renamed)} renamed, {len(conversion.dropped)} dropped"
+        f"{checkpoint_path(target)}: {len(conversion.entries)} tensors, {len(conversion.renamed)} renamed, {len(conversion.dropped)} dropped"
     )
     for old, new in conversion.renamed:
         click.echo(f"  {old} -> {new}")

@@ -162,8 +162,14 @@ def compare_observations(
     compare_printed(records_a, records_b, rtol, atol, ignored, result)
 
     modules_b = meta_b.get("modules", {})
+    untransferred = set(meta_b.get("init", {}).get("untransferred", ()))
     for module, names in meta_a.get("modules", {}).items():
         if module in ignored:
+            continue
+        if module in untransferred:
+            result.notes.append(
+                f"module {module!r} was never called, so it did not receive the original's initial state; not compared"
+            )
             continue
         if module not in modules_b:
             result.notes.append(

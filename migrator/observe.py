@@ -247,11 +247,28 @@ class InitInjector:
 # -- running -------------------------------------------------------------------------------------
 
 
-def _collect(namespace: dict) -> tuple[dict[str, np.ndarray], dict, list[str]]:
+def _got_no_initial_state(
+    value, state: dict, injected: set[int] | None, cell_cls
+) -> bool:
+    if (
+        injected is None
+        or cell_cls is None
+        or not isinstance(value, cell_cls)
+        or not state
+    ):
+        return False
+    return not any(id(param) in injected for _, param in value.parameters_and_names())
+
+
+def _collect(
+    namespace: dict, injected: set[int] | None = None
+) -> tuple[dict[str, np.ndarray], dict, list[str], list[str]]:
+    """Top-level modules' states and tensors; with ``injected``, also the cells that got no initial state."""
     module_cls, cell_cls, tensor_classes = _frameworks()
     arrays: dict[str, np.ndarray] = {}
     modules: dict[str, list[str]] = {}
     tensors: list[str] = []
+    untransferred: list[str] = []
     for name, value in namespace.items():
         if name.startswith("_") or isinstance(value, type):
             continue
@@ -259,6 +276,8 @@ def _collect(namespace: dict) -> tuple[dict[str, np.ndarray], dict, list[str]]:
             state = module_state(value, module_cls, cell_cls)
             if state is not None:
                 modules[name] = list(state)
+                if _got_no_initial_state(value, state, injected, cell_cls):
+                    untransferred.append(name)
                 for pname, array in state.items():
                     arrays[f"module/{name}/{pname}"] = array
             elif isinstance(value, np.ndarray) or (
@@ -268,7 +287,7 @@ def _collect(namespace: dict) -> tuple[dict[str, np.ndarray], dict, list[str]]:
                 tensors.append(name)
         except Exception as error:  # noqa: BLE001 - an object that cannot be read is not observed
             print(f"torch2ms verify: cannot read {name}: {error}", file=sys.stderr)
-    return arrays, modules, tensors
+    return arrays, modules, tensors, untransferred
 
 
 def observe(
@@ -320,12 +339,14 @@ def observe(
         }
     finally:
         sys.stdout.flush()
-    arrays, modules, tensors = _collect(namespace)
+    arrays, modules, tensors, untransferred = _collect(
+        namespace, injector.injected if injector is not None else None
+    )
     meta.update(modules=modules, tensors=tensors)
     if recorder is not None:
         recorder.save(record_init)
     if injector is not None:
-        meta["init"] = injector.report()
+        meta["init"] = {**injector.report(), "untransferred": untransferred}
     np.savez(out, __meta__=np.array(json.dumps(meta)), **arrays)
     return 0 if meta["status"] == "ok" else 1
 

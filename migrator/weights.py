@@ -239,10 +239,16 @@ def _field(number: int, payload: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
+def checkpoint_path(path: str) -> str:
+    """The file MindSpore writes for ``path``: `save_checkpoint` appends `.ckpt` to other names."""
+    return path if path.endswith(".ckpt") else path + ".ckpt"
+
+
 def write_ckpt(
     path: str, entries: list[tuple[str, np.ndarray]], use_mindspore: bool | None = None
 ) -> str:
-    """Write a checkpoint; returns the writer used ("mindspore" or "encoder")."""
+    """Write a checkpoint at ``checkpoint_path(path)``; returns the writer used ("mindspore" or "encoder")."""
+    path = checkpoint_path(path)
     if use_mindspore is None:
         try:
             import mindspore
@@ -283,6 +289,7 @@ def convert_file(
 __all__ = [
     "Conversion",
     "WeightsError",
+    "checkpoint_path",
     "convert_file",
     "convert_state",
     "encode_checkpoint",

@@ -90,7 +90,6 @@ def defprim(
 ) -> Primitive:
     prim = Primitive(name, forward, vjps, argnum_vjp, saves, differentiable)
     PRIMITIVES[name] = prim
-    make_binary(prim)
     return prim
 
 
@@ -207,7 +206,8 @@ def _const(value: Any, like: ndarray) -> Any:
 
 
 def apply_binary(prim: Primitive, a: Any, b: Any) -> Tensor:
-    return _BINARY[prim](a, b)
+    op = _BINARY.get(prim) or make_binary(prim)
+    return op(a, b)
 
 
 def make_binary(prim: Primitive) -> Callable[[Any, Any], Tensor]:
@@ -426,6 +426,11 @@ def backprop(
                     grads[pk] = _accumulate(old, gi, create_graph)
             if not retain_graph:
                 ctx.freed = True
+                if prim.saves:
+                    # Like torch freeing saved tensors: the activations can go now; running
+                    # through this node again raises before its inputs are needed.
+                    ctx.inputs = ()
+                    ctx.arrays = ()
     finally:
         set_grad_enabled(previous)
     return captured

@@ -370,7 +370,7 @@ P_linear = defprim(
 
 # ---------------------------------------------------------------------------------- engine functions
 def _binary(prim):
-    return E._BINARY[prim]
+    return E.make_binary(prim)
 
 
 add = _binary(P_add)
@@ -466,7 +466,7 @@ def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return apply_unary(P_argmin, x, {"axis": axis, "keepdims": keepdims})
 
 
-matmul = E._BINARY[P_matmul]
+matmul = E.make_binary(P_matmul)
 
 
 def linear(x: Tensor, w: Tensor, b: Tensor | None = None) -> Tensor:

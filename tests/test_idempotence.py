@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
+from torch2ms.migrator import convert as convert_module
+from torch2ms.migrator import engine
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
 
@@ -99,3 +101,52 @@ def test_converting_twice_changes_nothing(source: str, style: str) -> None:
     assert second.code == first.code, (source, first.code, second.code)
     if "\r\n" in source:
         assert first.code.count("\n") == first.code.count("\r\n")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(snippets())
+def test_unchanged_statements_are_copied_exactly(source: str) -> None:
+    """Statements no rule replaced are written from the source text; that equals LibCST's codegen."""
+    spliced, generated = spliced_and_generated(source, Options())
+    assert spliced == generated
+
+
+CASES = {
+    "plain": "import torch\nimport torch.nn as nn\n\nx = 1\ny = torch.zeros(3)\n\n\nclass Net(nn.Module):\n    a = 1\n\n    def forward(self, x):\n        z = x  # comment\n        return x\n",
+    "no_final_newline": "import torch\nx = 1\ny = torch.zeros(3)\nz = 2",
+    "unchanged_last_line_without_newline": "import torch.nn as nn\nlayer = nn.ReLU()\nz = 2",
+    "crlf": "import torch.nn as nn\r\n\r\nx = [1,\r\n     2]\r\nlayer = nn.ReLU()\r\n",
+    "tabs": "import torch.nn as nn\nif True:\n\tx = 1\n\tlayer = nn.ReLU()\n\tif x:\n\t\ty = (1 +\n\t\t     2)\n",
+    "two_space_blocks": "import torch.nn as nn\nclass A:\n  def f(self):\n    x = 1\n    return nn.ReLU()\n",
+    "backslash": "import torch.nn as nn\nx = 1 + \\\n    2\nlayer = nn.ReLU()\n",
+    "semicolons": "import torch.nn as nn\nx = 1; y = 2\nlayer = nn.ReLU(); z = 3\n",
+    "comments_and_blank_lines": "# header\n\nimport torch.nn as nn\n\n# lead\n\n\nx = 1  # trailing\n    # odd indent comment\nlayer = nn.ReLU()\n# footer\n",
+    "form_feed": "import torch.nn as nn\n\x0c\nx = 1\nlayer = nn.ReLU()\n",
+    "nested_blocks": "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def forward(self, x):\n        for i in range(3):\n            if i:\n                x = x + 1\n            else:\n                x = torch.relu(x)\n        try:\n            y = 1\n        except Exception:\n            y = 2\n        finally:\n            z = 3\n        return x\n",
+    "training_loop": "import torch\n\nmodel = torch.nn.Linear(2, 1)\noptimizer = torch.optim.SGD(model.parameters(), lr=0.1)\nfor data, target in []:\n    optimizer.zero_grad()\n    output = model(data)\n    loss = ((output - target) ** 2).mean()\n    loss.backward()\n    optimizer.step()\n",
+}
+
+
+def spliced_and_generated(source: str, options: Options) -> tuple[str, str]:
+    outputs: list[tuple[str, str]] = []
+    real = engine.module_code
+
+    def compare(module, parsed, text, lines):
+        outputs.append((real(module, parsed, text, lines), module.code))
+        return outputs[-1][0]
+
+    convert_module.module_code = compare
+    try:
+        convert_module.convert_source(source, "case.py", options)
+    finally:
+        convert_module.module_code = real
+    if not outputs:
+        return source, source
+    return outputs[0]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_spliced_code_equals_codegen(name: str) -> None:
+    spliced, generated = spliced_and_generated(CASES[name], Options())
+    assert spliced == generated
+

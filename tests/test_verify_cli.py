@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from torch2ms.cli.verify import command
+from torch2ms.migrator.sides import run_side
 from torch2ms.migrator.verify import (
     is_runnable_script,
     run_verify,
@@ -217,3 +218,20 @@ def test_convert_verify_hook_runs_only_scripts(tmp_path):
     )
     assert report["name"] == "src/train.py"
     assert report["status"] == "fail"
+
+
+def test_side_in_a_fresh_interpreter(tmp_path):
+    """Outside a verify worker a side is a new Python process (``python -m torch2ms.migrator.observe``)."""
+    script = tmp_path / "side.py"
+    script.write_text("import torch\nw = torch.ones(2)\nprint('w', w * 3)\n")
+    side = run_side(str(script), "shim", str(tmp_path / "work"), timeout=60)
+    assert side.status == "ok", side.stderr
+    assert side.meta["tensors"] == ["w"]
+    assert side.arrays["tensor/w"].tolist() == [1.0, 1.0]
+    assert side.meta["records"][0]["values"] == [3.0, 3.0]
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\ntime.sleep(30)\n")
+    assert (
+        run_side(str(slow), "shim", str(tmp_path / "slow"), timeout=1).status
+        == "timeout"
+    )

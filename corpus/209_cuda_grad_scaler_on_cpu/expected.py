@@ -23,6 +23,7 @@ def forward_fn(data, target):
     loss = criterion(output, target)
     return scaler.scale(loss), loss
 grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+# torch2ms: TM925 CUDA autocast is disabled in torch without CUDA; with --target cpu the forward runs in float32
 for step, (data, target) in enumerate(loader):
     (_, loss), grads = grad_fn(data, target)
     grads = scaler.unscale(grads)
@@ -33,5 +34,4 @@ for step, (data, target) in enumerate(loader):
     scaler.adjust(grads_finite)
     print("step", step, "loss", loss.item())
 
-# torch2ms: TM925 CUDA autocast is disabled in torch without CUDA; with --target cpu the forward runs in float32
 print("final", [p.sum().item() for p in model.trainable_params()])

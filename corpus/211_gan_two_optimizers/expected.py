@@ -10,6 +10,7 @@ rng = np.random.default_rng(31)
 netG = nn.SequentialCell(nn.Dense(3, 8), nn.Tanh(), nn.Dense(8, 2))
 netD = nn.SequentialCell(nn.Dense(2, 8), nn.LeakyReLU(alpha=0.2), nn.Dense(8, 1), nn.Sigmoid())
 for net in (netG, netD):
+    # torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
     for p in net.trainable_params():
         p.copy_(mindspore.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=mindspore.float32))
 criterion = nn.BCELoss()
@@ -52,5 +53,4 @@ for i in range(4):
     print("step", i, "loss_D", errD.item(), "loss_G", errG.item())
 
 print("final D", [p.sum().item() for p in netD.trainable_params()])
-# torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
 print("final G", [p.sum().item() for p in netG.trainable_params()])

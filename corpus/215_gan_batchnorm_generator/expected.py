@@ -9,7 +9,7 @@ from mindspore.experimental import optim
 class Generator(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.main = nn.SequentialCell(nn.Dense(3, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Dense(8, 2))
+        self.main = nn.SequentialCell(nn.Dense(3, 8, has_bias=False), nn.BatchNorm1d(8), nn.ReLU(), nn.Dense(8, 2))
 
     def construct(self, z):
         return self.main(z)
@@ -17,16 +17,16 @@ class Generator(nn.Cell):
 rng = np.random.default_rng(41)
 netG = Generator()
 netG.set_train()
-# torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
 netD = nn.SequentialCell(nn.Dense(2, 8), nn.LeakyReLU(alpha=0.2), nn.Dense(8, 1), nn.Sigmoid())
 for net in (netG, netD):
+    # torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
     for p in net.trainable_params():
         p.copy_(mindspore.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=mindspore.float32))
 criterion = nn.BCELoss()
 netG.set_train()
 netD.set_train()
 optimizerD = optim.Adam(netD.trainable_params(), lr=0.02, betas=(0.5, 0.999))
-optimizerG = optim.Adam(netG.trainable_params(), lr=0.02, betas=(0.5, 0.999))
+optimizerG = optim.SGD(netG.trainable_params(), lr=0.1, momentum=0.5)
 
 def forward_fn_D1(real, label):
     output = netD(real)

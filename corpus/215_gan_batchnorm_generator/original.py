@@ -8,7 +8,7 @@ import torch.nn as nn
 class Generator(nn.Module):
     def __init__(self):
         super().__init__()
-        self.main = nn.Sequential(nn.Linear(3, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Linear(8, 2))
+        self.main = nn.Sequential(nn.Linear(3, 8, bias=False), nn.BatchNorm1d(8), nn.ReLU(), nn.Linear(8, 2))
 
     def forward(self, z):
         return self.main(z)
@@ -24,7 +24,7 @@ criterion = nn.BCELoss()
 netG.train()
 netD.train()
 optimizerD = torch.optim.Adam(netD.parameters(), lr=0.02, betas=(0.5, 0.999))
-optimizerG = torch.optim.Adam(netG.parameters(), lr=0.02, betas=(0.5, 0.999))
+optimizerG = torch.optim.SGD(netG.parameters(), lr=0.1, momentum=0.5)
 
 for i in range(4):
     real = torch.tensor(rng.standard_normal((6, 2)) + 1.5, dtype=torch.float32)

@@ -31,10 +31,6 @@ optimizer = optim.SGD(model.trainable_params(), lr=0.1, momentum=0.9)
 def forward_fn():
     loss = ops.cross_entropy(model(x), y)
     return loss
-# torch2ms: TM933 `parameters_and_names()` also yields the non-trainable statistics and buffers
-# torch2ms: TM937 `torch.save` of something other than one Module's `state_dict()`
-# torch2ms: TM940 `torch.save` has no certain MindSpore mapping
-# torch2ms: TM940 `torch.load` has no certain MindSpore mapping
 grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
 for epoch in range(2):
     loss, grads = grad_fn()
@@ -45,4 +41,8 @@ for name, param in model.parameters_and_names():
     print("param", name, ops.stop_gradient(param).abs().sum().item())
 torch.save({"epoch": 2, "model_state_dict": model.parameters_dict(), "optimizer_state_dict": optimizer.state_dict()}, "checkpoint.tar")
 checkpoint = torch.load("checkpoint.tar")
+# torch2ms: TM933 `parameters_and_names()` also yields the non-trainable statistics and buffers
+# torch2ms: TM937 `torch.save` of something other than one Module's `state_dict()`
+# torch2ms: TM940 `torch.save` has no certain MindSpore mapping
+# torch2ms: TM940 `torch.load` has no certain MindSpore mapping
 print("resumed epoch", checkpoint["epoch"])

@@ -3,13 +3,25 @@
 import numpy as np
 import torch
 from torch import nn
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import DataLoader, Dataset
+
+
+class ArrayDataset(Dataset):
+    def __init__(self, features, labels):
+        self.features = features
+        self.labels = labels
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, index):
+        return self.features[index], self.labels[index]
+
 
 rng = np.random.default_rng(29)
 features = rng.standard_normal((24, 5)).astype(np.float32)
 labels = rng.integers(0, 3, size=24).astype(np.int64)
-dataset = TensorDataset(torch.tensor(features), torch.tensor(labels))
-loader = DataLoader(dataset, batch_size=6, shuffle=True)
+loader = DataLoader(ArrayDataset(features, labels), batch_size=6, shuffle=True)
 
 torch.manual_seed(0)
 model = nn.Linear(5, 3)

@@ -8,6 +8,7 @@ from .table_init import TABLE as NN_INIT
 from .table_nn import TABLE as NN_LAYERS
 from .table_optim import TABLE as OPTIM
 from .table_report import TABLE as REPORT_ONLY
+from .table_tensor import INPLACE as TENSOR_INPLACE
 from .table_tensor import REPORTS as TENSOR_REPORTS
 from .table_tensor import TABLE as TENSOR_METHODS
 from .table_torch import TABLE as TORCH_FUNCTIONS

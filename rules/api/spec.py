@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, TypeVar
 
 KINDS = ("function", "method", "class", "name")
-FORMS = ("call", "attribute", "initializer", "constant", "decorator", "annotation")
+FORMS = (
+    "call",
+    "attribute",
+    "initializer",
+    "constant",
+    "decorator",
+    "annotation",
+    "assign",
+)
 STATUSES = ("exact", "args", "report", "unsupported")
 TARGETS = ("cpu", "gpu", "ascend")
 CHECKS = ("values", "shape", "train", "exists")
@@ -63,7 +71,8 @@ class ApiMapping:
     status: str = "exact"
     # "call": same call shape; "attribute": `x.m()` -> `x.attr`, `x.m(i)` -> `x.attr[i]`;
     # "initializer": see table_init; "constant": the call is replaced by the literal in `mindspore`;
-    # "decorator": a no-op decorator outside TorchScript, removed; "annotation": `Final[T]` -> `T`.
+    # "decorator": a no-op decorator outside TorchScript, removed; "annotation": `Final[T]` -> `T`;
+    # "assign": an in-place method, `x.m_(a)` -> `x.assign_value(<mapped out-of-place call>)`.
     form: str = "call"
     # torch arguments that must be given for the mapping to hold (torch.max without dim is another op).
     requires: Sequence[str] = ()

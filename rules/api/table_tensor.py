@@ -80,10 +80,6 @@ _BINARY = [
     ("type_as", "i64[2,3]", "f32[2,3]"),
     ("masked_select", "f32[2,3]", "bool[2,3]"),
     ("isclose", "f32[2,3]", "f32[2,3]"),
-    ("add_", "f32[2,3]", "f32[2,3]"),
-    ("sub_", "f32[2,3]", "f32[2,3]"),
-    ("mul_", "f32[2,3]", "f32[2,3]"),
-    ("div_", "f32[2,3]", "f32+[2,3]"),
 ]
 
 _OTHER = [
@@ -217,11 +213,6 @@ _OTHER = [
         sample=("f32[2,3]", "bool[2,3]", 0.5),
     ),
     method(
-        "masked_fill_",
-        params=("self", "mask", "value"),
-        sample=("f32[2,3]", "bool[2,3]", 0.5),
-    ),
-    method(
         "scatter",
         params=("self", "dim", "index", "src"),
         sample=("f32[3,4]", 1, "i64[3,1]", "f32[3,1]"),
@@ -267,7 +258,6 @@ _OTHER = [
     ),
     method("clamp", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
     method("clip", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
-    method("clamp_", params=("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
     method(
         "nan_to_num",
         params=("self", "nan", "posinf", "neginf"),
@@ -324,8 +314,6 @@ _OTHER = [
     method(
         "new_empty", params=("self", "size"), sample=("f32[2,3]", (2, 2)), check="shape"
     ),
-    method("zero_", sample=("f32[2,3]",)),
-    method("fill_", params=("self", "value"), sample=("f32[2,3]", 0.25)),
     method("item", sample=("f32[1]",)),
     method("to", params=("self", "dtype"), sample=("f32[2,3]", "dtype:float16")),
     method(
@@ -377,11 +365,6 @@ _OTHER = [
         rename={"dim": "axis"},
         positional=4,
     ),
-    method("sigmoid_", sample=("f32[2,3]",)),
-    method("exp_", sample=("f32[2,3]",)),
-    method("floor_", sample=("f32[2,3]",)),
-    method("tanh_", sample=("f32[2,3]",)),
-    method("log_", sample=("f32+[2,3]",)),
     method(
         "masked_scatter",
         params=("self", "mask", "source"),
@@ -443,37 +426,21 @@ _OTHER = [
         sample=("f32[2,3]", 1),
         rename={"dim": "axis"},
     ),
-    method("erfinv_", sample=("f32u[2,3]",)),
 ]
 
 # Methods whose MindSpore 2.10 kernels exist only for Ascend (CPU: "kernel ... unregistered").
-# add_/sub_/mul_/div_ return the result on CPU but leave the tensor unchanged (MindSpore 2.10).
 _ASCEND_ONLY = {
-    "add_",
-    "sub_",
-    "mul_",
-    "div_",
-    "exp_",
     "bitwise_not",
-    "masked_fill_",
     "scatter_add",
     "index_add",
     "roll",
-    "clamp_",
     "addcdiv",
     "new_full",
-    "zero_",
-    "fill_",
     "uniform_",
     "normal_",
     "bernoulli",
     "exponential_",
     "random_",
-    "sigmoid_",
-    "floor_",
-    "tanh_",
-    "log_",
-    "erfinv_",
 }
 _NO_CPU = "no CPU kernel in MindSpore 2.10"
 
@@ -522,6 +489,79 @@ TABLE = tuple(
         )
     ]
 )
+
+
+def inplace(name: str, out_of_place: str, params: tuple = ("self",), **fields):
+    """An in-place method, written `x.assign_value(<out-of-place call>)`.
+
+    On CPU, MindSpore 2.10's `add_`, `mul_`, ... return the result and leave the tensor as it was
+    (others have no CPU kernel or do not exist); `assign_value` updates a Tensor or Parameter in place.
+    """
+    fields.setdefault("sample", ("f32[2,3]",))
+    return method(
+        name, out_of_place, params=params, form="assign", status="args", **fields
+    )
+
+
+INPLACE = (
+    inplace(
+        "add_",
+        "add",
+        ("self", "other"),
+        sample=("f32[2,3]", "f32[2,3]"),
+        sample_kwargs={"alpha": 0.5},
+    ),
+    inplace("sub_", "sub", ("self", "other"), sample=("f32[2,3]", "f32[2,3]")),
+    inplace("mul_", "mul", ("self", "other"), sample=("f32[2,3]", "f32[2,3]")),
+    inplace("div_", "div", ("self", "other"), sample=("f32[2,3]", "f32+[2,3]")),
+    inplace("pow_", "pow", ("self", "exponent"), sample=("f32+[2,3]", 2.0)),
+    inplace("clamp_", "clamp", ("self", "min", "max"), sample=("f32[2,3]", -0.5, 0.5)),
+    inplace(
+        "lerp_", "lerp", ("self", "end", "weight"), sample=("f32[2,3]", "f32[2,3]", 0.3)
+    ),
+    inplace(
+        "addcmul_",
+        "addcmul",
+        ("self", "tensor1", "tensor2"),
+        sample=("f32[2,3]", "f32[2,3]", "f32[2,3]"),
+        sample_kwargs={"value": 0.5},
+    ),
+    inplace(
+        "addcdiv_",
+        "mindspore.ops.addcdiv",
+        ("self", "tensor1", "tensor2"),
+        sample=("f32[2,3]", "f32[2,3]", "f32+[2,3]"),
+        sample_kwargs={"value": 0.5},
+    ),
+    inplace(
+        "masked_fill_",
+        "masked_fill",
+        ("self", "mask", "value"),
+        sample=("f32[2,3]", "bool[2,3]", 0.5),
+    ),
+    inplace(
+        "fill_",
+        "mindspore.ops.full_like",
+        ("self", "value"),
+        rename={"value": "fill_value"},
+        sample=("f32[2,3]", 0.25),
+    ),
+    inplace("zero_", "mindspore.ops.zeros_like"),
+    inplace("exp_", "exp"),
+    inplace("sqrt_", "sqrt", sample=("f32+[2,3]",)),
+    inplace("abs_", "abs"),
+    inplace("neg_", "neg"),
+    inplace("square_", "square"),
+    inplace("sigmoid_", "sigmoid"),
+    inplace("tanh_", "tanh"),
+    inplace("floor_", "floor"),
+    inplace("trunc_", "trunc"),
+    inplace("log_", "log", sample=("f32+[2,3]",)),
+    inplace("erfinv_", "erfinv", sample=("f32u[2,3]",)),
+    inplace("relu_", "mindspore.ops.relu"),
+    inplace("logical_not_", "logical_not", sample=("bool[2,3]",)),
+)
+
 REPORTS = tuple(
     [
         report(
@@ -530,21 +570,10 @@ REPORTS = tuple(
             kind="method",
         )
         for name in [
-            "square_",
-            "neg_",
-            "sqrt_",
-            "abs_",
-            "relu_",
-            "pow_",
-            "addcmul_",
-            "addcdiv_",
-            "lerp_",
-            "logical_not_",
             "t_",
             "squeeze_",
             "unsqueeze_",
             "transpose_",
-            "trunc_",
         ]
     ]
     + [

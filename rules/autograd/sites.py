@@ -25,7 +25,7 @@ from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, define, register
 from . import findings as tm9
 from .names import PURE_BUILTINS, binds, calls, is_simple_assignment, reads
 from .names import attribute_reads as _attributes
-from .state import claimed, leaf_names_of, no_grad_statements, original_of
+from .state import LEAVES, claimed, leaf_names_of, no_grad_statements, original_of
 
 TENSOR_METHODS = frozenset(
     [
@@ -85,6 +85,8 @@ TENSOR_METHODS = frozenset(
         "cpu",
     ]
 )
+# Census names (qualified torch names, ".method" for methods) of gradient sites.
+SITE_NAMES = frozenset({".backward", "torch.autograd.grad", "torch.autograd.backward"})
 SITE_KWARGS_BACKWARD = frozenset(
     {"gradient", "retain_graph", "create_graph", "grad_tensors", "tensors"}
 )
@@ -479,11 +481,14 @@ class GradientSitesRule(Rule):
         self.taken: set[str] = set()
         self.deferring = False
         self.rank = 0
+        self.sites_in_module: bool | None = None
 
     # -- traversal ----------------------------------------------------------------------------
     def leave_IndentedBlock(
         self, original, updated: cst.IndentedBlock, ctx: ModuleContext
     ):
+        if not self._enabled(ctx):
+            return updated
         owner = ctx.stack[-1] if ctx.stack else None
         scope = isinstance(owner, cst.FunctionDef)
         loop = isinstance(owner, (cst.For, cst.While))
@@ -502,17 +507,25 @@ class GradientSitesRule(Rule):
         )
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
-        body = self._process(
-            list(updated.body), ctx, scope=True, loop=False, module=True
-        )
-        if body is not None:
-            updated = updated.with_changes(body=body)
+        if self._enabled(ctx):
+            body = self._process(
+                list(updated.body), ctx, scope=True, loop=False, module=True
+            )
+            if body is not None:
+                updated = updated.with_changes(body=body)
         self._report_grad_fn(ctx)
         self._report_left(updated.body, ctx)
         return updated
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
         return updated
+
+    def _enabled(self, ctx: ModuleContext) -> bool:
+        """Whether the module has gradient sites or leaves at all (most files have neither)."""
+        if self.sites_in_module is None:
+            names = {use.name for use in ctx.census.uses}
+            self.sites_in_module = bool(names & SITE_NAMES)
+        return self.sites_in_module or bool(ctx.state.get(LEAVES))
 
     @staticmethod
     def _report_grad_fn(ctx: ModuleContext) -> None:

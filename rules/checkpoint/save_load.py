@@ -24,7 +24,8 @@ LOAD = define(
     "so `torch.load('net.pth')` reads `'net.pth.ckpt'`.",
     "`load_checkpoint` reads a `.ckpt` into a dict of Parameters and `load_param_into_net` copies them "
     "into the Cell by name. It returns the names it could not load instead of raising as `strict=True` "
-    "does. A `.pth` written by torch is converted with `torch2ms weights IN.pth OUT.ckpt`.",
+    "does. A `.pth` written by torch is converted with `torch2ms weights net.pth net.pth.ckpt`, "
+    "the name the converted `torch.load('net.pth')` reads.",
     "`mindspore.load_param_into_net(net, mindspore.load_checkpoint('net.ckpt'))`.",
     examples=(
         Example(

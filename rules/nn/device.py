@@ -35,7 +35,7 @@ class DeviceRule(Rule):
         title="Device moves are removed: the device is MindSpore's context",
         what="Removes `.to(device)`, `.cuda()` and `.cpu()` (keeping a dtype given to `.to`), statements "
         "that did nothing else (`model.to(device)`, `x = x.to(device)`), and the `device = "
-        "torch.device(...)` definitions nothing uses any more.",
+        "torch.device(...)` definitions nothing uses any more; `torch.device` annotations become `str`.",
         why="MindSpore places tensors and Cells on the device set for the process "
         "(`mindspore.set_device`); there is no per-tensor device to move to, and MindSpore tensors "
         "have no `.cuda()`/`.to(device)` (TM934 notes where a GPU placement was dropped).",
@@ -138,6 +138,14 @@ class DeviceRule(Rule):
             body[-1] = last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(body=body)
 
+    def leave_Annotation(self, original, updated: cst.Annotation, ctx: ModuleContext):
+        """`device: torch.device` → `device: str`: MindSpore names devices with strings ('CPU')."""
+        replacer = _DeviceAnnotation(ctx)
+        result = updated.visit(replacer)
+        if replacer.replaced:
+            ctx.applied.add("TM307")
+        return result
+
     def leave_IndentedBlock(
         self, original, updated: cst.IndentedBlock, ctx: ModuleContext
     ):
@@ -182,6 +190,32 @@ def _idle(small: cst.BaseSmallStatement) -> bool:
 def _code(node: cst.CSTNode) -> str:
     code = cst.Module([]).code_for_node(node)
     return code.replace(" ", "").strip("()")
+
+
+class _DeviceAnnotation(cst.CSTTransformer):
+    def __init__(self, ctx: ModuleContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.replaced = False
+        self.attributes: set[int] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.attributes.add(id(node.attr))
+
+    def leave_Attribute(self, original, updated):
+        if self.ctx.qualname(original) == "torch.device":
+            self.replaced = True
+            return cst.Name("str")
+        return updated
+
+    def leave_Name(self, original, updated):
+        if (
+            id(original) not in self.attributes
+            and self.ctx.aliases.get(original.value) == "torch.device"
+        ):
+            self.replaced = True
+            return cst.Name("str")
+        return updated
 
 
 class _Reads(cst.CSTVisitor):

@@ -346,6 +346,14 @@ def analyze(
         if not live_sets:
             continue
         plan.handled.append(event)
+        joint_ok = not (set(live_sets) & manual) and all(
+            live.zero_mode.get((id(event.stmt), p), False) for p in live_sets
+        )
+        if len(live_sets) > 1 and joint_ok:
+            # One loss, several optimizers (encoder/decoder): one differentiation, split.
+            event.psets = tuple(live_sets)
+            groups.append([event])
+            continue
         if len(live_sets) > 1:
             plan.problems.append(
                 Problem(
@@ -375,7 +383,9 @@ def analyze(
         )
         if region is None or region.problem:
             for event in group:
-                plan.regions.append(build_region([event], event.psets[0], scope))
+                single = build_region([event], event.psets[0], scope)
+                single.joint = tuple(event.psets)
+                plan.regions.append(single)
         else:
             plan.regions.append(region)
     for region in plan.regions:

@@ -21,12 +21,21 @@ def plain_shape(plan: Plan) -> tuple[str, str, str, str, str] | None:
     if len(plan.regions) != 1 or plan.manual or len(plan.psets) != 1:
         return None
     region = plan.regions[0]
-    if region.aux or region.first_name is None or region.loop is None or len(region.backwards) != 1:
+    if (
+        region.aux
+        or region.first_name is None
+        or region.loop is None
+        or len(region.backwards) != 1
+    ):
         return None
     if not plan.live.zero_mode.get((id(region.backwards[0].stmt), region.pset), False):
         return None
     kinds = [e.kind for e in plan.events.values()]
-    if any(k not in SETTLED for k in kinds) or kinds.count("step") != 1 or kinds.count("backward") != 1:
+    if (
+        any(k not in SETTLED for k in kinds)
+        or kinds.count("step") != 1
+        or kinds.count("backward") != 1
+    ):
         return None
     calls = _calls(region.stmts)
     if calls is None:
@@ -37,7 +46,11 @@ def plain_shape(plan: Plan) -> tuple[str, str, str, str, str] | None:
     step = next(e for e in plan.events.values() if e.kind == "step")
     block = list(region.block)
     backward = region.backwards[0].stmt
-    if backward not in block or step.stmt not in block or block.index(step.stmt) != block.index(backward) + 1:
+    if (
+        backward not in block
+        or step.stmt not in block
+        or block.index(step.stmt) != block.index(backward) + 1
+    ):
         return None
     return model, criterion, x, y, loss
 
@@ -58,7 +71,11 @@ def _assign(stmt) -> tuple[str, cst.BaseExpression] | None:
 
 def _call(expr, arity: int) -> list[str] | None:
     """[callee, arg...] for ``f(a, b)`` with plain names."""
-    if not isinstance(expr, cst.Call) or len(expr.args) != arity or any(a.keyword or a.star for a in expr.args):
+    if (
+        not isinstance(expr, cst.Call)
+        or len(expr.args) != arity
+        or any(a.keyword or a.star for a in expr.args)
+    ):
         return None
     callee = _name(expr.func)
     args = [a.value for a in expr.args]

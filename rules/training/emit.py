@@ -110,19 +110,53 @@ def value_and_grad(
     )
 
 
-def value_and_grad_input(grad_fn: str, fn: str, has_aux: bool) -> cst.SimpleStatementLine:
+def value_and_grad_input(
+    grad_fn: str, fn: str, has_aux: bool
+) -> cst.SimpleStatementLine:
     """Differentiate with respect to the first input (the output of a model run through ``vjp``)."""
     if has_aux:
-        return template("__GF__ = mindspore.value_and_grad(__FN__, 0, None, has_aux=True)", GF=grad_fn, FN=fn)
-    return template("__GF__ = mindspore.value_and_grad(__FN__, 0, None)", GF=grad_fn, FN=fn)
+        return template(
+            "__GF__ = mindspore.value_and_grad(__FN__, 0, None, has_aux=True)",
+            GF=grad_fn,
+            FN=fn,
+        )
+    return template(
+        "__GF__ = mindspore.value_and_grad(__FN__, 0, None)", GF=grad_fn, FN=fn
+    )
 
 
-def vjp(name: str, vjp_fn: str, call: cst.Call, weights: cst.BaseExpression) -> cst.SimpleStatementLine:
+def vjp(
+    name: str, vjp_fn: str, call: cst.Call, weights: cst.BaseExpression
+) -> cst.SimpleStatementLine:
     """``fake = netG(noise)`` -> ``fake, fake_vjp = mindspore.vjp(netG, noise, weights=...)``."""
-    args = [cst.Arg(call.func), *[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args], cst.Arg(weights, keyword=cst.Name("weights"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]
+    args = [
+        cst.Arg(call.func),
+        *[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args],
+        cst.Arg(
+            weights,
+            keyword=cst.Name("weights"),
+            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+        ),
+    ]
     value = cst.Call(func=name_of("mindspore.vjp"), args=args)
-    target = cst.Tuple([cst.Element(cst.Name(name)), cst.Element(cst.Name(vjp_fn))], lpar=[], rpar=[])
+    target = cst.Tuple(
+        [cst.Element(cst.Name(name)), cst.Element(cst.Name(vjp_fn))], lpar=[], rpar=[]
+    )
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
+
+
+def split(grads: str, parts: Sequence[tuple[str, str]]) -> list[cst.SimpleStatementLine]:
+    """``grads_a = grads[:len(a.parameters)]``, ``grads_b = grads[len(a.parameters):]``, ..."""
+    out = []
+    start: cst.BaseExpression | None = None
+    for i, (target, weights) in enumerate(parts):
+        size = cst.Call(func=cst.Name("len"), args=[cst.Arg(name(weights))])
+        end = None if i == len(parts) - 1 else (size if start is None else cst.BinaryOperation(start, cst.Add(), size))
+        index = cst.Slice(lower=start, upper=end)
+        value = cst.Subscript(value=cst.Name(grads), slice=[cst.SubscriptElement(index)])
+        out.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(target))], value)]))
+        start = end
+    return out
 
 
 def pullback(vjp_fn: str, input_grads: str, grads: str) -> cst.SimpleStatementLine:
@@ -230,6 +264,10 @@ def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr
 
 
+# Called as POSITION(new, old) for every statement rebuild makes, so findings keep their lines.
+POSITION = None
+
+
 def rebuild(
     block: Sequence[cst.BaseStatement],
     replace: dict[int, list],
@@ -275,6 +313,9 @@ def rebuild(
             )
         else:
             pending = head + [line for line in lines if line.comment is not None]
+        if POSITION is not None:
+            for made in new:
+                POSITION(made, stmt)
         out.extend(inserted)
         out.extend(new)
     if pending and out:

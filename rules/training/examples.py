@@ -144,9 +144,9 @@ def forward_fn(data, target):
     loss = criterion(model(data), target)
     return loss
 grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
-# torch2ms: TM201 assumes `optimizer` holds exactly the parameters of `model`
 for data, target in loader:
     loss, grads = grad_fn(data, target)
+    # torch2ms: TM201 assumes `optimizer` holds exactly the parameters of `model`
     grads = ops.clip_by_global_norm(grads, 0.5)
     optimizer(grads)
 """

@@ -340,8 +340,14 @@ def _mindspore_names(tree: ast.Module) -> dict[str, str]:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "mindspore":
-                    names[alias.asname or "mindspore"] = alias.name if alias.asname else "mindspore"
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "mindspore":
+                    names[alias.asname or "mindspore"] = (
+                        alias.name if alias.asname else "mindspore"
+                    )
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[0] == "mindspore"
+        ):
             for alias in node.names:
                 names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return names

@@ -133,9 +133,14 @@ class Region:
     maybe_unbound: list[str] = field(
         default_factory=list
     )  # parameters the loop binds only on some paths
-    impure: list = field(default_factory=list)  # statements that would have to run twice
-    vjp_stmt: cst.CSTNode | None = None  # ``out = model(x)`` run once through ``mindspore.vjp``
+    impure: list = field(
+        default_factory=list
+    )  # statements that would have to run twice
+    vjp_stmt: cst.CSTNode | None = (
+        None  # ``out = model(x)`` run once through ``mindspore.vjp``
+    )
     vjp_name: str = ""
+    joint: tuple = ()  # several optimizers' parameter sets differentiated at once
     loop: cst.CSTNode | None = None
     problem: tuple[str, str] | None = (
         None  # (rule id, message) when the region cannot be built
@@ -503,7 +508,11 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
 def _through_vjp(region: Region, stmt: cst.CSTNode, scope: ScopeInfo) -> bool:
     """``fake = netG(noise)`` is needed before the step (detached) and differentiated after it:
     run it once with ``mindspore.vjp`` and take the gradient of the loss with respect to ``fake``."""
-    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
+    if (
+        not isinstance(stmt, cst.SimpleStatementLine)
+        or len(stmt.body) != 1
+        or not isinstance(stmt.body[0], cst.Assign)
+    ):
         return False
     assign = stmt.body[0]
     if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):

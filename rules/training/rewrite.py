@@ -48,6 +48,14 @@ class Namer:
 
 
 def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
+    emit.POSITION = ctx.copy_position
+    try:
+        return _apply(plan, ctx)
+    finally:
+        emit.POSITION = None
+
+
+def _apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
     scope = plan.scope
     taken = set(ctx.bound_names) | set(scope.reads())
     namer = Namer(taken)
@@ -109,14 +117,21 @@ def apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
         zero_mode = live.zero_mode.get((id(region.backwards[0].stmt), p), False)
         target = gvar[p] if zero_mode else call_grads[p]
         pullback: list = []
+        if len(region.joint) > 1:
+            joint_weights = weights[region.joint[0]]
+            for other in region.joint[1:]:
+                joint_weights = cst.BinaryOperation(joint_weights, cst.Add(), weights[other])
+            make = emit.value_and_grad(grad_fn, fn, joint_weights, bool(region.aux))
+            target = namer("grads")
+            pullback = emit.split(target, [(gvar[q], q + ".parameters") for q in region.joint])
         if region.vjp_stmt is not None:
             name = region.vjp_name
             vjp_fn, input_grads = namer(name + "_vjp"), namer("grads_" + name)
             make = emit.value_and_grad_input(grad_fn, fn, bool(region.aux))
             replace[id(region.vjp_stmt)] = [
-                emit.vjp(name, vjp_fn, region.vjp_stmt.body[0].value, weights[p]).with_changes(
-                    leading_lines=region.vjp_stmt.leading_lines
-                )
+                emit.vjp(
+                    name, vjp_fn, region.vjp_stmt.body[0].value, weights[p]
+                ).with_changes(leading_lines=region.vjp_stmt.leading_lines)
             ]
             pullback = [emit.pullback(vjp_fn, input_grads, target)]
             target = input_grads

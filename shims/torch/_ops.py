@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import core as C
 from . import _dtypes as D
-from ._tensor import LEAF_INPLACE, Tensor, ValuesIndices, _raw, _shape_args, named, wrap
+from ._tensor import LEAF_INPLACE, Tensor, _raw, _shape_args, named, return_type, wrap
 
 ndarray = np.ndarray
 _bsum = builtins.sum
@@ -206,7 +206,7 @@ def _extreme(input: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
         values = C.squeeze(values, dim)
     name = "MaxBackward0" if which == "max" else "MinBackward0"
     indices = idx_keep if keepdim else idx
-    return ValuesIndices(named(values, name), wrap(indices.astype(np.int64)))
+    return return_type(which)(named(values, name), wrap(indices.astype(np.int64)))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -333,7 +333,9 @@ def sort(
     arr = input._data
     idx = np.argsort(-arr if descending else arr, axis=dim, kind="stable")
     values = C.gather(input, dim, idx)
-    return ValuesIndices(named(values, "SortBackward0"), wrap(idx.astype(np.int64)))
+    return return_type("sort")(
+        named(values, "SortBackward0"), wrap(idx.astype(np.int64))
+    )
 
 
 def argsort(
@@ -349,7 +351,9 @@ def topk(
     idx = np.argsort(-arr if largest else arr, axis=dim, kind="stable")
     idx = np.take(idx, np.arange(k), axis=dim)
     values = C.gather(input, dim, idx)
-    return ValuesIndices(named(values, "TopkBackward0"), wrap(idx.astype(np.int64)))
+    return return_type("topk")(
+        named(values, "TopkBackward0"), wrap(idx.astype(np.int64))
+    )
 
 
 # ------------------------------------------------------------------ shapes
@@ -733,7 +737,7 @@ _PRIVATE = {
     "wrap",
     "named",
     "Tensor",
-    "ValuesIndices",
+    "return_type",
     "LEAF_INPLACE",
     "Any",
     "ndarray",

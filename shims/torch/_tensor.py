@@ -17,6 +17,10 @@ _core_wrap = C.wrap
 
 
 class Size(tuple):
+    def __getitem__(self, index: Any) -> Any:
+        out = tuple.__getitem__(self, index)
+        return Size(out) if isinstance(index, slice) else out
+
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(str(n) for n in self)}])"
 
@@ -271,7 +275,22 @@ def _has_numpy_f64(value: Any) -> bool:
     )
 
 
-ValuesIndices = namedtuple("ValuesIndices", ["values", "indices"])
+_RETURN_TYPES: dict[str, type] = {}
+
+
+def return_type(op: str) -> type:
+    """torch.return_types.<op>: a (values, indices) named tuple printed as torch prints it."""
+    cls = _RETURN_TYPES.get(op)
+    if cls is None:
+        base = namedtuple(op, ["values", "indices"])
+
+        def __repr__(self: Any) -> str:
+            return f"torch.return_types.{op}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+        cls = _RETURN_TYPES[op] = type(
+            op, (base,), {"__slots__": (), "__repr__": __repr__}
+        )
+    return cls
 
 
 def _shape_args(args: tuple) -> tuple:

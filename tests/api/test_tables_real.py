@@ -226,7 +226,11 @@ def call_both(
     ms_leaf = call.mindspore.rsplit(".", 1)[1]
     if mapping.kind == "method" and call.mindspore.startswith("mindspore.Tensor."):
         receiver, rest = call.args[0], call.args[1:]
-        if mapping.form == "attribute":
+        if mapping.form == "assign":
+            actual = receiver.assign_value(
+                getattr(receiver, ms_leaf)(*rest, **call.kwargs)
+            )
+        elif mapping.form == "attribute":
             actual = getattr(receiver, ms_leaf)
             index = rest[0] if rest else next(iter(call.kwargs.values()), None)
             actual = actual if index is None else actual[index]
@@ -234,6 +238,8 @@ def call_both(
             actual = getattr(receiver, ms_leaf)(*rest, **call.kwargs)
     else:
         actual = resolve(call.mindspore)(*call.args, **call.kwargs)
+        if mapping.form == "assign":
+            actual = call.args[0].assign_value(actual)
     expected, actual = to_numpy(expected, torch, ms), to_numpy(actual, torch, ms)
     if mapping.torch.endswith("_"):
         # An in-place method must change its receiver as torch's does.

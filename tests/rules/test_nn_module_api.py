@@ -180,3 +180,18 @@ def test_traversal_with_arguments_kept() -> None:
             NET + "net = Net()\nitems = list(net.named_modules(prefix='x'))\n"
         ).code
     )
+
+
+@pytest.mark.parametrize(
+    ("annotation", "expected"),
+    [
+        ("torch.device", "str"),
+        ("Optional[torch.device]", "Optional[str]"),
+        ("device", "str"),
+    ],
+)
+def test_device_annotations(annotation: str, expected: str) -> None:
+    code = convert(
+        f"import torch\nfrom torch import device\nfrom typing import Optional\n\ndef f(d: {annotation}, m: 'x.device'):\n    return d\n"
+    ).code
+    assert f"def f(d: {expected}, m: 'x.device'):" in code

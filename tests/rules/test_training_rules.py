@@ -7,14 +7,15 @@ outputs show the training rules alone (and the import rule).
 from __future__ import annotations
 
 import pytest
-
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
 
 
 def convert(source: str, **options) -> tuple[str, list]:
     result = convert_source(source, "case.py", Options(**options))
-    assert convert_source(result.code, "case.py", Options(**options)).code == result.code, "not idempotent"
+    assert (
+        convert_source(result.code, "case.py", Options(**options)).code == result.code
+    ), "not idempotent"
     compile(result.code, "case.py", "exec")
     return result.code, result.findings
 
@@ -165,9 +166,9 @@ REWRITES = [
         "    loss = criterion(model(x), y)\n"
         "    return loss\n"
         "grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)\n"
-        "# torch2ms: TM201 assumes `optimizer` holds exactly the parameters of `model`\n"
         "for x, y in loader:\n"
         "    loss, grads = grad_fn(x, y)\n"
+        "    # torch2ms: TM201 assumes `optimizer` holds exactly the parameters of `model`\n"
         "    grads = ops.clip_by_value(grads, -0.1, 0.1)\n"
         "    norm = ops.norm(ops.stack([ops.norm(g) for g in grads]))\n"
         "    grads = tuple(g * ops.clamp(0.001 / (norm + 1e-6), max=1.0) for g in grads)\n"
@@ -194,10 +195,10 @@ REWRITES = [
         "    loss = criterion(model(x), y)\n"
         "    return scaler.scale(loss), loss\n"
         "grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)\n"
-        "# torch2ms: TM201 assumes `optimizer` holds exactly the parameters of `model`\n"
         "for x, y in loader:\n"
         "    (_, loss), grads = grad_fn(x, y)\n"
         "    grads = scaler.unscale(grads)\n"
+        "    # torch2ms: TM201 assumes `optimizer` holds exactly the parameters of `model`\n"
         "    grads = ops.clip_by_global_norm(grads, 1.0)\n"
         "    grads_finite = amp.all_finite(grads)\n"
         "    if grads_finite:\n"
@@ -224,6 +225,29 @@ REWRITES = [
         "    optimizer(grads)\n",
         id="semicolons",
     ),
+    pytest.param(
+        # one loss, two optimizers (encoder/decoder): one differentiation, split per optimizer
+        "import torch\n"
+        "for x, y in loader:\n"
+        "    enc_opt.zero_grad()\n"
+        "    dec_opt.zero_grad()\n"
+        "    loss = criterion(decoder(encoder(x)), y)\n"
+        "    loss.backward()\n"
+        "    enc_opt.step()\n"
+        "    dec_opt.step()\n",
+        "import mindspore\n"
+        "def forward_fn(x, y):\n"
+        "    loss = criterion(decoder(encoder(x)), y)\n"
+        "    return loss\n"
+        "grad_fn = mindspore.value_and_grad(forward_fn, None, enc_opt.parameters + dec_opt.parameters)\n"
+        "for x, y in loader:\n"
+        "    loss, grads = grad_fn(x, y)\n"
+        "    grads_enc = grads[:len(enc_opt.parameters)]\n"
+        "    grads_dec = grads[len(enc_opt.parameters):]\n"
+        "    enc_opt(grads_enc)\n"
+        "    dec_opt(grads_dec)\n",
+        id="joint-optimizers",
+    ),
 ]
 
 
@@ -231,7 +255,9 @@ REWRITES = [
 def test_rewrite(before: str, after: str) -> None:
     code, findings = convert(before)
     assert code == after
-    assert not [f for f in findings if f.severity == "error" and f.rule.startswith("TM2")], findings
+    assert not [
+        f for f in findings if f.severity == "error" and f.rule.startswith("TM2")
+    ], findings
 
 
 NOT_REWRITTEN = [
@@ -303,17 +329,19 @@ NOT_REWRITTEN = [
         id="gan-batchnorm",
     ),
     pytest.param(
-        # one loss, two optimizers before any reset
+        # one loss, two optimizers: one differentiation, and optimizer.step() of the
+        # first optimizer before the second backward reads a gradient that was kept
         "import torch\n"
-        "for x, y in loader:\n"
+        "for i, (x, y) in enumerate(loader):\n"
         "    enc_opt.zero_grad()\n"
-        "    dec_opt.zero_grad()\n"
+        "    if i % 2 == 0:\n"
+        "        dec_opt.zero_grad()\n"
         "    loss = criterion(decoder(encoder(x)), y)\n"
         "    loss.backward()\n"
         "    enc_opt.step()\n"
         "    dec_opt.step()\n",
         "TM924",
-        id="joint-optimizers",
+        id="joint-optimizers-accumulating",
     ),
     pytest.param(
         # .grad read by other code
@@ -348,8 +376,12 @@ NOT_REWRITTEN = [
 def test_reported_and_left_alone(source: str, rule: str) -> None:
     code, findings = convert(source)
     assert ".backward(" in code
-    assert any(f.rule == rule and f.severity == "error" for f in findings), [(f.rule, f.message) for f in findings]
-    backward_lines = [i + 1 for i, line in enumerate(source.splitlines()) if ".backward(" in line]
+    assert any(f.rule == rule and f.severity == "error" for f in findings), [
+        (f.rule, f.message) for f in findings
+    ]
+    backward_lines = [
+        i + 1 for i, line in enumerate(source.splitlines()) if ".backward(" in line
+    ]
     reported = {f.line for f in findings if f.severity == "error"}
     assert set(backward_lines) <= reported, (backward_lines, reported)
 
@@ -357,10 +389,7 @@ def test_reported_and_left_alone(source: str, rule: str) -> None:
 NOT_MINE = [
     pytest.param(
         # backward without an optimizer: the autograd rules' case
-        "import torch\n"
-        "y = f(x)\n"
-        "y.backward()\n"
-        "print(x.grad)\n",
+        "import torch\ny = f(x)\ny.backward()\nprint(x.grad)\n",
         id="no-optimizer",
     ),
     pytest.param(
@@ -386,7 +415,6 @@ def test_claims_are_recorded_for_the_autograd_rules() -> None:
     import ast
 
     import libcst as cst
-
     from torch2ms.migrator.aliases import torch_aliases
     from torch2ms.migrator.context import ModuleContext
     from torch2ms.migrator.index import census, index_statements
@@ -397,11 +425,20 @@ def test_claims_are_recorded_for_the_autograd_rules() -> None:
     aliases = torch_aliases(tree)
     uses = census(tree, aliases, TrainingStepRule.methods)
     module = cst.parse_module(source)
-    ctx = ModuleContext("case.py", source, Options(), aliases, index_statements(module, tree, uses), uses)
+    ctx = ModuleContext(
+        "case.py",
+        source,
+        Options(),
+        aliases,
+        index_statements(module, tree, uses),
+        uses,
+    )
     TrainingStepRule().visit_Module(module, ctx)
     loop = module.body[1]
     claimed = ctx.state[CLAIMED]
-    assert {id(s) for s in (loop.body.body[0], loop.body.body[2], loop.body.body[3])} <= claimed
+    assert {
+        id(s) for s in (loop.body.body[0], loop.body.body[2], loop.body.body[3])
+    } <= claimed
     assert id(loop.body.body[1]) not in claimed
 
 

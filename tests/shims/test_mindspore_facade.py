@@ -150,5 +150,11 @@ def test_exponent_digits_follow_the_environment(monkeypatch):
 
 def test_detached_parameters_are_tensors():
     param = ms.Parameter(ms.Tensor(X), name="w")
-    for value in (ops.stop_gradient(param), param.isnan(), param.all(), param // 2, ops.isfinite(param)):
+    for value in (
+        ops.stop_gradient(param),
+        param.isnan(),
+        param.all(),
+        param // 2,
+        ops.isfinite(param),
+    ):
         assert type(value) is ms.Tensor

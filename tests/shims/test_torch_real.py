@@ -989,3 +989,63 @@ def test_reduce_lr_on_plateau_matches_torch(torch):
         return lrs
 
     assert run(shim) == run(torch)
+
+
+REPR_EXPRESSIONS = [
+    "str(t.ones(2).device)",
+    "repr(t.ones(2).device)",
+    "t.ones(2, 3).shape == (2, 3)",
+    "t.ones(2, 3).size()",
+    "t.ones(2, 3).shape[1:]",
+    "str(t.float64)",
+    "t.tensor([1., 2.]).requires_grad_().is_leaf",
+    "(t.tensor([1., 2.], requires_grad=True) * 2).is_leaf",
+    "t.tensor([1., 2.], requires_grad=True).sum().grad_fn.name()",
+    "repr(t.optim.SGD([t.zeros(1, requires_grad=True)], lr=0.1))",
+    "sorted(t.optim.Adam([t.zeros(1, requires_grad=True)]).defaults)",
+    "t.optim.SGD([t.zeros(1, requires_grad=True)], lr=0.1).param_groups[0]['lr']",
+    "t.tensor([True, False]) & t.tensor([True, True])",
+    "~t.tensor([True, False])",
+    "t.tensor([1., 2.]).add_(1)",
+    "t.tensor(5).item() + 1",
+    "int(t.tensor(3.7))",
+    "float(t.tensor(2))",
+    "t.tensor([1., 2.]).sum().item()",
+    "t.tensor([[1, 2]]).tolist()",
+    "t.is_tensor(t.ones(1))",
+    "t.numel(t.ones(2, 3))",
+    "t.get_default_dtype()",
+    "list(t.nn.Linear(2, 3).state_dict().keys())",
+    "[n for n, _ in t.nn.BatchNorm1d(3).named_buffers()]",
+    "t.nn.Linear(2, 3).weight.shape",
+    "type(t.nn.Linear(2, 3).weight).__name__",
+    "t.nn.Linear(2, 3).weight.requires_grad",
+    "t.nn.Sequential(t.nn.ReLU(), t.nn.Tanh())[1]",
+    "len(t.nn.ModuleList([t.nn.ReLU(), t.nn.ReLU()]))",
+    "t.nn.Dropout(0.3)",
+    "t.nn.Conv2d(3, 8, 3, stride=2, padding=1, bias=False)",
+    "t.nn.Conv2d(3, 8, (3, 5), groups=1, dilation=2)",
+    "t.nn.MaxPool2d(3, 2, 1)",
+    "t.nn.AvgPool2d(2)",
+    "t.nn.Embedding(10, 3, padding_idx=0)",
+    "t.nn.LayerNorm([4, 5])",
+    "t.nn.LeakyReLU(0.2)",
+    "t.nn.Flatten()",
+    "t.nn.Identity()",
+    "t.nn.Softmax(dim=-1)",
+    "t.nn.GELU(approximate='tanh')",
+    "t.nn.BatchNorm2d(4, momentum=None)",
+    "t.nn.MSELoss(reduction='sum')",
+    "t.nn.BCEWithLogitsLoss()",
+    "t.nn.CrossEntropyLoss(label_smoothing=0.1)",
+    "t.nn.ModuleDict({'a': t.nn.ReLU()})",
+    "t.nn.ModuleList([t.nn.Linear(1, 1)])",
+    "t.tensor([[1., 2.], [3., 4.]]).max(dim=1)",
+    "t.tensor([[1., 2.], [3., 4.]]).min(dim=0, keepdim=True)",
+    "t.tensor([3., 1.]).sort(descending=True)",
+]
+
+
+@pytest.mark.parametrize("expr", REPR_EXPRESSIONS)
+def test_repr_of_expression_matches_torch(torch, expr):
+    assert repr(eval(expr, {"t": shim})) == repr(eval(expr, {"t": torch}))

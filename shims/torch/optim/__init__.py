@@ -60,8 +60,10 @@ class Optimizer:
             with enable_grad():
                 loss = closure()
         self._opt_called = True
-        for group in self.param_groups:
-            self._update_group(group)
+        # torch updates non-finite values silently; so does NumPy here.
+        with np.errstate(all="ignore"):
+            for group in self.param_groups:
+                self._update_group(group)
         return loss
 
     def _update_group(self, group: dict) -> None:

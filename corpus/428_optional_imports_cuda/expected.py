@@ -1,0 +1,34 @@
+"""A script with optional torch-ecosystem imports and a guarded .cuda() move, run on the CPU."""
+
+import numpy as np
+import mindspore
+from mindspore import nn, ops
+from mindspore.experimental import optim
+import torch
+
+try:
+    import torchvision
+except ImportError:
+    torchvision = None
+
+rng = np.random.default_rng(28)
+images = mindspore.tensor(rng.standard_normal((6, 1, 4, 4)), dtype=mindspore.float32)
+labels = mindspore.tensor(rng.integers(0, 2, size=6), dtype=mindspore.int64)
+
+mindspore.manual_seed(0)
+model = nn.SequentialCell(nn.Flatten(), nn.Dense(16, 8), nn.ReLU(), nn.Dense(8, 2))
+if torch.cuda.is_available():
+    pass
+optimizer = optim.SGD(model.trainable_params(), lr=0.1)
+def forward_fn():
+    loss = ops.cross_entropy(model(images), labels)
+    return loss
+grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
+for step in range(3):
+    loss, grads = grad_fn()
+    optimizer(grads)
+    print("step", step, "loss", loss.item())
+# torch2ms: TM934 GPU placement removed: MindSpore runs on the device of its context
+# torch2ms: TM940 `torch.cuda.is_available` has no certain MindSpore mapping
+# torch2ms: TM901 `torchvision` is built on torch and has no MindSpore form
+print("torchvision available", int(torchvision is not None))
