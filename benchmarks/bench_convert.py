@@ -37,7 +37,17 @@ def fetch(name: str, version: str, cache: str) -> str:
     wheels = glob.glob(os.path.join(cache, f"{name}-{version}-*.whl"))
     if not wheels:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", f"{name}=={version}", "-d", cache],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary=:all:",
+                f"{name}=={version}",
+                "-d",
+                cache,
+            ],
             check=True,
         )
         wheels = glob.glob(os.path.join(cache, f"{name}-{version}-*.whl"))
@@ -64,7 +74,7 @@ def round_trip(paths: list[str]) -> tuple[float, int]:
             texts.append(handle.read())
     start = time.perf_counter()
     for text in texts:
-        libcst.parse_module(text).code
+        _ = libcst.parse_module(text).code
     elapsed = time.perf_counter() - start
     return elapsed, sum(t.count("\n") for t in texts)
 
@@ -130,8 +140,12 @@ def main() -> int:
     ratio = one["elapsed_s"] / bare
     print(f"timm {TIMM[1]}: {len(paths)} files, {lines:,} lines; conversion rate {many['conversion_rate']:.1%}")
     print(f"bare LibCST parse+codegen, one process: {bare:.2f} s, {lines / bare:,.0f} lines/s")
-    print(f"torch2ms, one process:                 {one['elapsed_s']:.2f} s, {one['lines'] / one['elapsed_s']:,.0f} lines/s")
-    print(f"torch2ms, all cores ({jobs} processes):    {many['elapsed_s']:.2f} s, {many['lines'] / many['elapsed_s']:,.0f} lines/s (target >= {TARGET_LINES_PER_S:,})")
+    print(
+        f"torch2ms, one process:                 {one['elapsed_s']:.2f} s, {one['lines'] / one['elapsed_s']:,.0f} lines/s"
+    )
+    print(
+        f"torch2ms, all cores ({jobs} processes):    {many['elapsed_s']:.2f} s, {many['lines'] / many['elapsed_s']:,.0f} lines/s (target >= {TARGET_LINES_PER_S:,})"
+    )
     print(f"one process / bare round trip: {ratio:.2f}x (target <= {TARGET_RATIO}x)")
     figures = {
         "timm_lines": lines,
@@ -149,7 +163,12 @@ def main() -> int:
             f"({big['lines'] / big['elapsed_s']:,.0f} lines/s); peak RSS: main {big['maxrss_self_mb']:.0f} MB, "
             f"largest worker {big['maxrss_children_mb']:.0f} MB, all processes at most {bound:.0f} MB (target <= {TARGET_PEAK_MB} MB)"
         )
-        figures.update(transformers_lines=big["lines"], peak_mb_main=round(big["maxrss_self_mb"]), peak_mb_worker=round(big["maxrss_children_mb"]), peak_mb_bound=round(bound))
+        figures.update(
+            transformers_lines=big["lines"],
+            peak_mb_main=round(big["maxrss_self_mb"]),
+            peak_mb_worker=round(big["maxrss_children_mb"]),
+            peak_mb_bound=round(bound),
+        )
     print(json.dumps(figures))
     return 0
 

@@ -79,19 +79,51 @@ def _back_up(work: Plan, folder: str) -> dict[str, str]:
 
 @click.command(name="convert")
 @click.argument("sources", metavar="SRC...", nargs=-1, required=True, type=click.Path())
-@click.option("-o", "--output", "output", type=click.Path(), help="Write the converted tree (or file) here; SRC is not touched.")
+@click.option(
+    "-o", "--output", "output", type=click.Path(), help="Write the converted tree (or file) here; SRC is not touched."
+)
 @click.option("--in-place", is_flag=True, help="Rewrite SRC itself (atomically, file by file).")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if converting would change a file.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of every change on stdout.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
-@click.option("--report", "reports", multiple=True, type=click.Path(), help="Write a report; the suffix picks the format: .json, .md or .sarif (SARIF 2.1.0). Repeatable.")
-@click.option("--style", type=click.Choice(["functional", "cell"]), default="functional", show_default=True, help="Training loops as value_and_grad functions, or as TrainOneStepCell-style cells.")
-@click.option("--target", type=click.Choice(["cpu", "gpu", "ascend"]), default="cpu", show_default=True, help="Device the converted code must run on (mint APIs only for ascend).")
+@click.option(
+    "--report",
+    "reports",
+    multiple=True,
+    type=click.Path(),
+    help="Write a report; the suffix picks the format: .json, .md or .sarif (SARIF 2.1.0). Repeatable.",
+)
+@click.option(
+    "--style",
+    type=click.Choice(["functional", "cell"]),
+    default="functional",
+    show_default=True,
+    help="Training loops as value_and_grad functions, or as TrainOneStepCell-style cells.",
+)
+@click.option(
+    "--target",
+    type=click.Choice(["cpu", "gpu", "ascend"]),
+    default="cpu",
+    show_default=True,
+    help="Device the converted code must run on (mint APIs only for ascend).",
+)
 @click.option("--strict", is_flag=True, help="Exit 1 when untranslatable (error) findings remain.")
-@click.option("--exclude", "exclude", multiple=True, metavar="GLOB", help="Skip paths matching GLOB (relative to SRC; matches folders and file names too). Skipped paths are neither converted nor copied. Repeatable.")
+@click.option(
+    "--exclude",
+    "exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip paths matching GLOB (relative to SRC; matches folders and file names too). Skipped paths are neither converted nor copied. Repeatable.",
+)
 @click.option("--verify", is_flag=True, help="Run each original and its conversion and compare what they compute.")
-@click.option("--exit-nonzero-on-change", is_flag=True, help="Exit 1 when a file was rewritten (the pre-commit hook `torch2ms`).")
-@click.option("--lint", is_flag=True, help="Write nothing; print untranslatable findings as `path:line:col: TMxxx message` and exit 1 while any remain (the pre-commit hook `torch2ms-check`).")
+@click.option(
+    "--exit-nonzero-on-change", is_flag=True, help="Exit 1 when a file was rewritten (the pre-commit hook `torch2ms`)."
+)
+@click.option(
+    "--lint",
+    is_flag=True,
+    help="Write nothing; print untranslatable findings as `path:line:col: TMxxx message` and exit 1 while any remain (the pre-commit hook `torch2ms-check`).",
+)
 @click.option("--print-findings", is_flag=True, help="Print every finding as `path:line:col: TMxxx message` on stdout.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary or progress on stderr.")
 def command(
@@ -129,13 +161,11 @@ def command(
     Examples:
       torch2ms convert src/ -o src_ms/ --report report.md --report report.sarif
       torch2ms convert train.py --in-place
-      torch2ms convert src/ --check --diff
+      torch2ms convert src/ --check --diff        (the same with -o/--in-place: still writes nothing)
     """
     dry = check or lint
     if output is not None and in_place:
         raise click.UsageError("give either -o OUT or --in-place, not both")
-    if dry and (output is not None or in_place):
-        raise click.UsageError("--check and --lint write nothing; drop -o/--in-place")
     if not dry and output is None and not in_place:
         raise click.UsageError("give -o OUT or --in-place (or --check / --lint to write nothing)")
     for path in reports:
@@ -151,6 +181,9 @@ def command(
         work = plan(sources, output, exclude, in_place)
     except PlanError as error:
         raise click.UsageError(str(error)) from None
+    if dry:  # -o/--in-place may be given with --check/--lint; nothing is written either way
+        work.tasks = [Task(t.path, t.display, None, t.size, False) for t in work.tasks]
+        work.copies, work.links, work.folders = [], [], []
     options = Options(target=target, style=style)
     flags = {
         "sources": sources,
@@ -189,7 +222,9 @@ def _convert(work: Plan, options: Options, flags: dict, verify_hook) -> int:
             elif flags["in_place"]:
                 originals = _back_up(work, scratch)
         bar = stack.enter_context(_progress(work.tasks, quiet))
-        result = run(work, options, flags["jobs"] or default_jobs(), flags["show_diff"], bar.update if bar is not None else None)
+        result = run(
+            work, options, flags["jobs"] or default_jobs(), flags["show_diff"], bar.update if bar is not None else None
+        )
         verified = _verify(result, work, originals, options, verify_hook) if verify_hook is not None else None
     _print(result, flags)
     extra = {"verify": verified} if verified is not None else None
@@ -226,7 +261,9 @@ def _print(result: RunResult, flags: dict) -> None:
             if shown:
                 click.echo(f"{finding.path}:{finding.line}:{finding.column + 1}: {finding.rule} {finding.message}")
             elif outcome.failed and finding.rule == "TM000":
-                click.echo(f"{finding.path}:{finding.line}:{finding.column + 1}: {finding.rule} {finding.message}", err=True)
+                click.echo(
+                    f"{finding.path}:{finding.line}:{finding.column + 1}: {finding.rule} {finding.message}", err=True
+                )
 
 
 def _exit_code(result: RunResult, flags: dict, verified: list[dict] | None) -> int:

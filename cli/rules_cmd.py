@@ -65,7 +65,11 @@ def command(fmt: str) -> None:
     metas = all_meta()
     mappings = api_mappings()
     if fmt == "json":
-        click.echo(json.dumps({"rules": [rule_record(m) for m in metas], "api_mappings": mappings}, indent=2, ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {"rules": [rule_record(m) for m in metas], "api_mappings": mappings}, indent=2, ensure_ascii=False
+            )
+        )
         return
     width = max((len(m.severity) for m in metas), default=5)
     for meta in metas:

@@ -6,6 +6,7 @@ LibCST's QualifiedNameProvider costs several parses; the import statements are a
 from __future__ import annotations
 
 import ast
+from collections import deque
 
 TORCH_ROOT = "torch"
 # Packages that only exist for torch; their imports cannot be translated mechanically.
@@ -21,7 +22,7 @@ def is_torch(qualified: str) -> bool:
 def torch_aliases(tree: ast.Module) -> dict[str, str]:
     """Map each local name bound by a torch import (anywhere in the module) to its qualified name."""
     aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in _statements(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if not is_torch(alias.name):
@@ -39,6 +40,22 @@ def torch_aliases(tree: ast.Module) -> dict[str, str]:
                     continue
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return aliases
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(tree: ast.Module):
+    """Statements breadth first, in ``ast.walk`` order; imports are statements, so expressions
+    (most of the tree) need no visit."""
+    queue = deque([tree])
+    while queue:
+        node = queue.popleft()
+        yield node
+        for name in _BLOCKS:
+            block = getattr(node, name, None)
+            if block:
+                queue.extend(block)
 
 
 def dotted(node: ast.AST) -> str | None:

@@ -36,7 +36,14 @@ _TOKEN_TYPES = frozenset(
     for module in (_whitespace_nodes, _op_nodes)
     for cls in vars(module).values()
     if isinstance(cls, type) and issubclass(cls, cst.CSTNode) and cls.__module__ == module.__name__
-) | {cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace, cst.RightCurlyBrace}
+) | {
+    cst.LeftParen,
+    cst.RightParen,
+    cst.LeftSquareBracket,
+    cst.RightSquareBracket,
+    cst.LeftCurlyBrace,
+    cst.RightCurlyBrace,
+}
 _TOKEN_NAMES = frozenset(cls.__name__ for cls in _TOKEN_TYPES)
 
 # How a field is visited: a single node (removal → error / None / MaybeSentinel), a sequence, or
@@ -71,7 +78,9 @@ def _child_fields(cls: type) -> tuple[tuple[str, int], ...]:
     try:
         source = textwrap.dedent(inspect.getsource(cls._visit_and_replace_children))
         function = ast.parse(source).body[0]
-        build = next(n for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == cls.__name__)
+        build = next(
+            n for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == cls.__name__
+        )
         for keyword in build.keywords:
             value = keyword.value
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _KINDS:
@@ -191,7 +200,9 @@ class StageWalker:
             if info is not None:
                 ctx.statements[id(result)] = info
         if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
-            raise cst.CSTValidationError(f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}")
+            raise cst.CSTValidationError(
+                f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
+            )
         return result
 
     def _field(self, value, kind: int):
@@ -204,8 +215,12 @@ class StageWalker:
                     return None
                 if kind == _SENTINEL:
                     return cst.MaybeSentinel.DEFAULT
-                raise TypeError(f"We got a RemovalSentinel while visiting a {type(value).__name__}. This node's parent does not allow it to be removed.")
-            raise TypeError(f"We got a FlattenSentinel while visiting a {type(value).__name__}. This node's parent does not allow for it to be replaced with a sequence.")
+                raise TypeError(
+                    f"We got a RemovalSentinel while visiting a {type(value).__name__}. This node's parent does not allow it to be removed."
+                )
+            raise TypeError(
+                f"We got a FlattenSentinel while visiting a {type(value).__name__}. This node's parent does not allow for it to be replaced with a sequence."
+            )
         if isinstance(value, (tuple, list)):
             return self._sequence(value, kind == _BODY)
         return value

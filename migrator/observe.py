@@ -4,7 +4,8 @@
 ``__main__`` (its printed output goes to stdout, which the parent parses) and writes to OBS.npz:
 the final parameters of its top-level torch modules and MindSpore cells, its top-level tensors and
 arrays, and how the run ended. Parameter names are written in MindSpore's spelling (BatchNorm
-``weight`` → ``gamma`` ...) so both sides compare by name.
+``weight`` → ``gamma`` ..., from the nn rules' table in rules/nn/layers.py) so both sides compare
+by name.
 
 ``--record-init FILE`` saves each torch module's parameters at its first outermost call;
 ``--inject-init FILE`` copies them into the MindSpore cells at their first outermost call, so a
@@ -23,25 +24,14 @@ import traceback
 
 import numpy as np
 
-# torch parameter and buffer names → MindSpore's, by layer kind (TM3xx mapping).
-NAME_MAP = {
-    "BatchNorm": {
-        "weight": "gamma",
-        "bias": "beta",
-        "running_mean": "moving_mean",
-        "running_var": "moving_variance",
-    },
-    "LayerNorm": {"weight": "gamma", "bias": "beta"},
-    "GroupNorm": {"weight": "gamma", "bias": "beta"},
-    "Embedding": {"weight": "embedding_table"},
-}
-SKIPPED_BUFFERS = {"num_batches_tracked"}
+from ..rules.nn.layers import NO_COUNTERPART, PARAM_NAMES
 
 
 def _layer_map(module) -> dict[str, str]:
-    kind = type(module).__name__
-    for prefix, mapping in NAME_MAP.items():
-        if kind.startswith((prefix, "Sync" + prefix)):
+    """torch attribute → MindSpore parameter name for this layer (BatchNorm ``weight`` → ``gamma`` ...)."""
+    for cls in type(module).__mro__:
+        mapping = PARAM_NAMES.get(f"torch.nn.{cls.__name__}")
+        if mapping is not None:
             return mapping
     return {}
 
@@ -92,7 +82,7 @@ def torch_state(module) -> dict[str, np.ndarray]:
             sub.named_buffers(recurse=False)
         )
         for name, value in named:
-            if value is None or name in SKIPPED_BUFFERS:
+            if value is None or name in NO_COUNTERPART:
                 continue
             full = (
                 f"{prefix}.{mapping.get(name, name)}"

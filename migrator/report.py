@@ -103,8 +103,10 @@ def to_markdown(result: RunResult, options: dict | None = None, extra: dict | No
         "| Findings | " + ", ".join(f"{data['findings_by_severity'][s]} {s}" for s in SEVERITIES) + " |",
         f"| Time | {data['elapsed_s']:.2f} s |",
         "",
-        ("Severity: **error** = left untranslated, needs a hand edit; **warning** = translated with a caveat; "
-        "**note** = information. Each finding is also a `# torch2ms: TMxxx ...` comment above its line in the output."),
+        (
+            "Severity: **error** = left untranslated, needs a hand edit; **warning** = translated with a caveat; "
+            "**note** = information. Each finding is also a `# torch2ms: TMxxx ...` comment above its line in the output."
+        ),
         "",
     ]
     if not findings:
@@ -140,7 +142,9 @@ def to_markdown(result: RunResult, options: dict | None = None, extra: dict | No
         for path, group in sorted(by_file.items()):
             out += [f"### `{path}`", ""]
             for finding in group:
-                out.append(f"- `{finding.path}:{finding.line}` **{finding.rule}** ({finding.severity}) {_cell(finding.message)}")
+                out.append(
+                    f"- `{finding.path}:{finding.line}` **{finding.rule}** ({finding.severity}) {_cell(finding.message)}"
+                )
                 if finding.hint:
                     out.append(f"  - hint: {_cell(finding.hint)}")
             out.append("")
@@ -165,7 +169,8 @@ def _sarif_rule(meta: RuleMeta) -> dict:
     markdown = f"**{meta.title}**\n\n{meta.what}\n\n*Why:* {meta.why}\n\n*Use instead:* {meta.use_instead}"
     return {
         "id": meta.id,
-        "name": "".join(word.capitalize() for word in meta.title.replace("-", " ").split() if word.isalnum())[:60] or meta.id,
+        "name": "".join(word.capitalize() for word in meta.title.replace("-", " ").split() if word.isalnum())[:60]
+        or meta.id,
         "shortDescription": {"text": meta.title},
         "fullDescription": {"text": meta.what},
         "help": {"text": text, "markdown": markdown},
@@ -253,7 +258,9 @@ def render(path: str, result: RunResult, options: dict | None = None, extra: dic
     return json.dumps(built, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_reports(paths: Sequence[str], result: RunResult, options: dict | None = None, extra: dict | None = None) -> None:
+def write_reports(
+    paths: Sequence[str], result: RunResult, options: dict | None = None, extra: dict | None = None
+) -> None:
     for path in paths:
         folder = os.path.dirname(os.path.abspath(path))
         os.makedirs(folder, exist_ok=True)

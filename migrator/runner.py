@@ -111,7 +111,9 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def plan(sources: Sequence[str], output: str | None = None, exclude: Sequence[str] = (), in_place: bool = False) -> Plan:
+def plan(
+    sources: Sequence[str], output: str | None = None, exclude: Sequence[str] = (), in_place: bool = False
+) -> Plan:
     """What to convert and copy: into ``output`` (a mirrored tree), over the inputs (``in_place``),
     or nowhere (neither)."""
     if not sources:
@@ -197,14 +199,18 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
             data = handle.read()
     except OSError as error:
         outcome.failed = True
-        outcome.findings.append(_finding("TM000", task.display, 1, f"could not read: {error.strerror or error}", PARSE_ERROR.use_instead))
+        outcome.findings.append(
+            _finding("TM000", task.display, 1, f"could not read: {error.strerror or error}", PARSE_ERROR.use_instead)
+        )
         return outcome
     try:
         decoded = decode(data)
     except UnreadableSource as error:
         outcome.failed = True
         outcome.lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
-        outcome.findings.append(_finding("TM000", task.display, 1, f"could not decode: {error}", PARSE_ERROR.use_instead))
+        outcome.findings.append(
+            _finding("TM000", task.display, 1, f"could not decode: {error}", PARSE_ERROR.use_instead)
+        )
         _write(task, None, outcome, data)
         return outcome
     try:
@@ -232,7 +238,13 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
             new_data = encode(result.code, decoded.encoding)
         except UnicodeEncodeError as error:
             outcome.findings.append(
-                _finding("TM999", task.display, 1, f"the converted code cannot be written as {decoded.encoding} ({error.reason}); the file was left unconverted", INTERNAL_ERROR.use_instead)
+                _finding(
+                    "TM999",
+                    task.display,
+                    1,
+                    f"the converted code cannot be written as {decoded.encoding} ({error.reason}); the file was left unconverted",
+                    INTERNAL_ERROR.use_instead,
+                )
             )
             outcome.api_converted = 0
     outcome.changed = new_data is not None
@@ -262,7 +274,15 @@ def _write(task: Task, new_data: bytes | None, outcome: FileOutcome, data: bytes
         outcome.written = True
     except OSError as error:
         outcome.failed = True
-        outcome.findings.append(_finding("TM000", task.display, 1, f"could not write {task.destination}: {error.strerror or error}", "Check that the output folder is writable."))
+        outcome.findings.append(
+            _finding(
+                "TM000",
+                task.display,
+                1,
+                f"could not write {task.destination}: {error.strerror or error}",
+                "Check that the output folder is writable.",
+            )
+        )
 
 
 def _finding(rule: str, path: str, line: int, message: str, hint: str) -> Finding:
@@ -372,4 +392,3 @@ def run(
             progress(1)
     outcomes.sort(key=lambda o: o.display)
     return RunResult(outcomes, skipped, work.files, copied, time.perf_counter() - start, jobs)
-

@@ -210,7 +210,10 @@ def _fork_side(
     status = "ok"
     while os.waitpid(pid, os.WNOHANG) == (0, 0):
         if time.perf_counter() - start > timeout:
-            os.killpg(pid, signal.SIGKILL)
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:  # not yet its own process group
+                os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
             status = "timeout"
             break

@@ -1,6 +1,6 @@
 """How many ``backward()`` calls of a PyTorch code base torch2ms rewrites, and whether it reports the rest.
 
-Usage: python scripts/examples_backward_coverage.py PATH [--list]
+Usage: python scripts/examples_backward_coverage.py PATH [--style functional|cell]
 
 PATH is a checkout of a repository (for example pytorch/examples) or a bare git directory of one
 (its HEAD is read with ``git``). Every ``.py`` file is converted in memory; nothing is written. A

@@ -45,8 +45,10 @@ Differentiation
     ndarrays unless ``create_graph``; ``targets`` prunes the sweep to what leads to them). Nodes run
     in decreasing ``seq``; a VJP is ``vjp(B, g, ans, *args, **params)`` where ``B`` is ``RAW`` (the
     NumPy forwards, used without ``create_graph``) or ``GRAPH`` (the engine ops, so higher order works).
-    Without ``retain_graph`` the visited nodes are freed; running through a freed node that saved
-    inputs raises RuntimeError("Trying to backward through the graph a second time ...").
+    Without ``retain_graph`` the visited nodes are freed. A freed node whose primitive ``saves``
+    its inputs lets go of them (its ``inputs`` become ``Ghost`` records: identity and producer, no
+    data), and running through it again raises RuntimeError("Trying to backward through the graph a
+    second time ..."); nodes that save nothing (add, sum, reshape ...) can be run again, as in torch.
 
 Randomness and initialisers (one shared ``rng``)
     ``manual_seed(n)``, ``rng_normal(shape, mean, std)``, ``rng_uniform(shape, low, high)``,
@@ -68,6 +70,7 @@ from .core_engine import (  # noqa: F401
     GRAPH,
     PRIMITIVES,
     RAW,
+    Ghost,
     Node,
     Primitive,
     Tensor,

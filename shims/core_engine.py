@@ -427,34 +427,61 @@ def backprop(
             if not retain_graph:
                 ctx.freed = True
                 if prim.saves:
-                    # Like torch freeing saved tensors: the activations can go now; running
-                    # through this node again raises before its inputs are needed.
-                    ctx.inputs = ()
+                    # Like torch freeing saved tensors: intermediate activations can go now
+                    # (leaves stay). Running through this node again raises; ghosts keep the
+                    # graph's shape for pruning.
+                    ctx.inputs = tuple(
+                        [
+                            Ghost(p)
+                            if isinstance(p, Tensor) and p._ctx is not None
+                            else p
+                            for p in ctx.inputs
+                        ]
+                    )
                     ctx.arrays = ()
     finally:
         set_grad_enabled(previous)
     return captured
 
 
+class Ghost:
+    """What a freed node keeps of an input tensor: its identity and producer, not its data."""
+
+    __slots__ = ("ctx", "key")
+
+    def __init__(self, t: Tensor) -> None:
+        self.key = id(t)
+        self.ctx = t._ctx
+
+
+def _edges(ctx: Node) -> list[tuple[int, Node | None]]:
+    out = []
+    for p in ctx.inputs:
+        if isinstance(p, Tensor):
+            if p.requires_grad:
+                out.append((id(p), p._ctx))
+        elif isinstance(p, Ghost):
+            out.append((p.key, p.ctx))
+    return out
+
+
 def _leading_to(outputs: Sequence[Tensor], targets: Iterable[Tensor]) -> set[int]:
     """ids of the tensors from which some target can be reached (the targets included)."""
     relevant = {id(t) for t in targets}
-    nodes: dict[int, Tensor] = {}
-    stack = list(outputs)
+    seen: set[int] = set()
+    produced: list[tuple[int, Node]] = []
+    stack = [(id(t), t._ctx) for t in outputs]
     while stack:
-        t = stack.pop()
-        if id(t) in nodes:
+        key, ctx = stack.pop()
+        if key in seen:
             continue
-        nodes[id(t)] = t
-        if t._ctx is not None:
-            stack.extend(
-                p for p in t._ctx.inputs if isinstance(p, Tensor) and p.requires_grad
-            )
-    for t in sorted(
-        (t for t in nodes.values() if t._ctx is not None), key=lambda t: t._ctx.seq
-    ):
-        if any(isinstance(p, Tensor) and id(p) in relevant for p in t._ctx.inputs):
-            relevant.add(id(t))
+        seen.add(key)
+        if ctx is not None:
+            produced.append((key, ctx))
+            stack.extend(_edges(ctx))
+    for key, ctx in sorted(produced, key=lambda item: item[1].seq):
+        if any(parent in relevant for parent, _ in _edges(ctx)):
+            relevant.add(key)
     return relevant
 
 

@@ -77,31 +77,36 @@ def _swap_last(x: Any) -> tuple:
 
 
 # ---------------------------------------------------------------------------------- elementwise
+def _unbroadcast(B: Any, g: Any, shape: tuple) -> Any:
+    """Sum ``g`` down to ``shape`` (the common equal-shape case costs one comparison)."""
+    return g if g.shape == shape else B.sum_to(g, shape)
+
+
 P_add = defprim(
     "add",
     np.add,
-    lambda B, g, ans, a, b: B.sum_to(g, a.shape),
-    lambda B, g, ans, a, b: B.sum_to(g, b.shape),
+    lambda B, g, ans, a, b: _unbroadcast(B, g, a.shape),
+    lambda B, g, ans, a, b: _unbroadcast(B, g, b.shape),
     saves=False,
 )
 P_sub = defprim(
     "sub",
     np.subtract,
-    lambda B, g, ans, a, b: B.sum_to(g, a.shape),
-    lambda B, g, ans, a, b: B.sum_to(B.neg(g), b.shape),
+    lambda B, g, ans, a, b: _unbroadcast(B, g, a.shape),
+    lambda B, g, ans, a, b: _unbroadcast(B, B.neg(g), b.shape),
     saves=False,
 )
 P_mul = defprim(
     "mul",
     np.multiply,
-    lambda B, g, ans, a, b: B.sum_to(B.mul(g, b), a.shape),
-    lambda B, g, ans, a, b: B.sum_to(B.mul(g, a), b.shape),
+    lambda B, g, ans, a, b: _unbroadcast(B, B.mul(g, b), a.shape),
+    lambda B, g, ans, a, b: _unbroadcast(B, B.mul(g, a), b.shape),
 )
 P_div = defprim(
     "div",
     np.true_divide,
-    lambda B, g, ans, a, b: B.sum_to(B.div(g, b), a.shape),
-    lambda B, g, ans, a, b: B.sum_to(B.neg(B.div(B.mul(g, ans), b)), b.shape),
+    lambda B, g, ans, a, b: _unbroadcast(B, B.div(g, b), a.shape),
+    lambda B, g, ans, a, b: _unbroadcast(B, B.neg(B.div(B.mul(g, ans), b)), b.shape),
 )
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from torch2ms.cli import convert as convert_cli
 from torch2ms.cli.main import main
 
@@ -110,11 +109,14 @@ def test_in_place_rewrites_only_what_changes(tree: Path) -> None:
     assert _snapshot(tree) == after
 
 
-def test_check_writes_nothing_and_fails_on_change(tree: Path) -> None:
+def test_check_writes_nothing_and_fails_on_change(tree: Path, tmp_path: Path) -> None:
     before = _snapshot(tree)
     result = invoke(str(tree), "--check")
     assert result.exit_code == 1
     assert _snapshot(tree) == before
+    assert invoke(str(tree), "--in-place", "--check").exit_code == 1
+    assert invoke(str(tree), "-o", str(tmp_path / "out"), "--check", "--diff").exit_code == 1
+    assert _snapshot(tree) == before and not (tmp_path / "out").exists()
     assert invoke(str(tree / "pkg" / "util.py"), "--check").exit_code == 0
 
 
@@ -137,7 +139,7 @@ def test_lint_prints_findings_and_writes_nothing(tree: Path) -> None:
     assert result.exit_code == 1
     assert _snapshot(tree) == before
     path = (tree / "cuda.py").as_posix()
-    assert re.search(rf"^{re.escape(path)}:3:\d+: TM\d{{3}} \S", result.stdout, re.M), result.stdout
+    assert re.search(rf"^{re.escape(path)}:3:\d+: TM\d{{3}} \S", result.stdout, re.MULTILINE), result.stdout
     assert invoke("--lint", str(tree / "pkg" / "util.py")).exit_code == 0
 
 
@@ -165,7 +167,7 @@ def test_reports_by_suffix(tree: Path, tmp_path: Path) -> None:
         ["--report", "report.txt", "--check"],
         [],  # neither -o nor --in-place
         ["--in-place", "-o", "x"],
-        ["--check", "--in-place"],
+        ["--check", "--in-place", "-o", "x"],
         ["-j", "0", "--check"],
         ["--style", "keras", "--check"],
         ["--target", "tpu", "--check"],
@@ -298,10 +300,11 @@ def test_real_process(tree: Path, tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "torch API uses" in done.stderr
     assert "mindspore" in (out / "pkg" / "model.py").read_text()
     assert json.loads(report.read_text())["runs"][0]["tool"]["driver"]["name"] == "torch2ms"
-    bad = subprocess.run([*_console(), "convert", str(tree)], capture_output=True, text=True, timeout=120)
+    bad = subprocess.run([*_console(), "convert", str(tree)], capture_output=True, text=True, timeout=120, check=False)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

@@ -15,6 +15,7 @@ def _failures(reports: list[dict]) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_corpus_verifies_on_the_shims():
     reports, _ = verify_path(CORPUS_DIR, backend="shim")
     assert reports

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -73,15 +74,37 @@ CLASS = """class Net{n}(nn.Module):
 """
 
 
+IMPORT_BINDS = {
+    "import torch": {"torch"},
+    "import torch as T": {"T"},
+    "import torch.nn as nn": {"nn"},
+    "from torch import nn": {"nn"},
+    "from torch import nn, optim": {"nn", "optim"},
+    "import torch.nn.functional as F": {"F"},
+    "from torch.nn import functional as F": {"F"},
+    "from torch.autograd import Variable": {"Variable"},
+    "import torch.optim as optim": {"optim"},
+    "import numpy as np": {"np"},
+    "import os": {"os"},
+}
+ROOTS = re.compile(r"(?<![.\w])(torch|T|F|nn|np|Variable|optim|os)\b")
+
+
+def _needs(text: str) -> set[str]:
+    return set(ROOTS.findall(text))
+
+
 @st.composite
 def snippets(draw) -> str:
+    """Programs whose names are all bound: imports with aliases, then calls, loops, classes."""
     imports = draw(st.lists(st.sampled_from(IMPORTS), min_size=1, max_size=4, unique=True))
+    bound = set().union(*(IMPORT_BINDS[i] for i in imports))
     parts = ["\n".join(imports), "a = b = model = optimizer = None"]
+    templates = [t for t in STATEMENTS if _needs(t) <= bound]
+    expressions = [e for e in EXPRESSIONS if _needs(e) <= bound]
     for n in range(draw(st.integers(0, 4))):
-        template = draw(st.sampled_from(STATEMENTS))
-        expression = draw(st.sampled_from(EXPRESSIONS))
-        statement = template.format(e=expression)
-        if draw(st.booleans()):
+        statement = draw(st.sampled_from(templates)).format(e=draw(st.sampled_from(expressions)))
+        if "nn" in bound and draw(st.booleans()):
             parts.append(CLASS.format(n=n, body=textwrap.indent(statement, " " * 8)))
         else:
             parts.append(statement)
@@ -149,4 +172,3 @@ def spliced_and_generated(source: str, options: Options) -> tuple[str, str]:
 def test_spliced_code_equals_codegen(name: str) -> None:
     spliced, generated = spliced_and_generated(CASES[name], Options())
     assert spliced == generated
-

@@ -100,10 +100,13 @@ def _try_repo(hooks: Path, hook: str, cwd: Path, env: dict[str, str]) -> subproc
         capture_output=True,
         text=True,
         timeout=600,
+        check=False,
     )
 
 
-def test_rewrite_hook_fails_when_it_changed_files(hooks_repo: Path, environment: dict[str, str], tmp_path: Path) -> None:
+def test_rewrite_hook_fails_when_it_changed_files(
+    hooks_repo: Path, environment: dict[str, str], tmp_path: Path
+) -> None:
     user = _user_repo(tmp_path / "user")
     first = _try_repo(hooks_repo, "torch2ms", user, environment)
     assert first.returncode == 1, first.stdout + first.stderr
@@ -119,11 +122,13 @@ def test_rewrite_hook_fails_when_it_changed_files(hooks_repo: Path, environment:
     assert (user / "train.py").read_text() == converted
 
 
-def test_check_hook_fails_while_untranslatable_findings_remain(hooks_repo: Path, environment: dict[str, str], tmp_path: Path) -> None:
+def test_check_hook_fails_while_untranslatable_findings_remain(
+    hooks_repo: Path, environment: dict[str, str], tmp_path: Path
+) -> None:
     user = _user_repo(tmp_path / "user")
     failing = _try_repo(hooks_repo, "torch2ms-check", user, environment)
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert re.search(r"^train\.py:\d+:\d+: TM\d{3} \S", failing.stdout, re.M), failing.stdout
+    assert re.search(r"^train\.py:\d+:\d+: TM\d{3} \S", failing.stdout, re.MULTILINE), failing.stdout
     assert (user / "train.py").read_text() == TRAIN  # the check writes nothing
     (user / "train.py").write_text(PLAIN)
     _git(user, "add", "-A")

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from torch2ms.cli.main import main
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
@@ -55,7 +54,17 @@ def test_killed_run_leaves_each_file_as_it_was_or_fully_converted(tmp_path: Path
     expected = {name: convert_source(text, name, Options()).code for name, text in originals.items()}
     assert expected["m000.py"] != originals["m000.py"]
     process = subprocess.Popen(
-        [sys.executable, "-c", "from torch2ms.cli.main import main; main()", "convert", str(src), "--in-place", "-j", "1", "-q"],
+        [
+            sys.executable,
+            "-c",
+            "from torch2ms.cli.main import main; main()",
+            "convert",
+            str(src),
+            "--in-place",
+            "-j",
+            "1",
+            "-q",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

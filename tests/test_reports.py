@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from torch2ms.migrator.findings import ERROR, NOTE, WARNING, Finding
 from torch2ms.migrator.report import (
     conversion_rate,
@@ -31,15 +30,36 @@ def _result() -> RunResult:
         api_converted=7,
         changed=True,
         findings=[
-            Finding("TM900", "src/train.py", 12, 4, ERROR, "`torch.cuda.device_count` is not converted", "Write it by hand."),
+            Finding(
+                "TM900", "src/train.py", 12, 4, ERROR, "`torch.cuda.device_count` is not converted", "Write it by hand."
+            ),
             Finding("TM001", "src/train.py", 1, 0, WARNING, "an import | with a pipe", ""),
         ],
         rules_applied=("TM001",),
     )
-    b = FileOutcome("src/sub dir/bad.py", lines=3, failed=True, findings=[Finding("TM000", "src/sub dir/bad.py", 2, 0, ERROR, "could not parse", "Fix it.")])
+    b = FileOutcome(
+        "src/sub dir/bad.py",
+        lines=3,
+        failed=True,
+        findings=[Finding("TM000", "src/sub dir/bad.py", 2, 0, ERROR, "could not parse", "Fix it.")],
+    )
     c = FileOutcome("src/plain.py", lines=5)
-    d = FileOutcome("src/notes.py", lines=5, api_total=2, api_converted=2, changed=True, findings=[Finding("TMX42", "src/notes.py", 3, 0, NOTE, "an id without metadata", "")])
-    return RunResult([a, b, c, d], [Skipped("link.py", "src/link.py", "symlink that points outside the tree (not followed)")], files=6, copied=2, elapsed=1.5, jobs=2)
+    d = FileOutcome(
+        "src/notes.py",
+        lines=5,
+        api_total=2,
+        api_converted=2,
+        changed=True,
+        findings=[Finding("TMX42", "src/notes.py", 3, 0, NOTE, "an id without metadata", "")],
+    )
+    return RunResult(
+        [a, b, c, d],
+        [Skipped("link.py", "src/link.py", "symlink that points outside the tree (not followed)")],
+        files=6,
+        copied=2,
+        elapsed=1.5,
+        jobs=2,
+    )
 
 
 def test_conversion_rate() -> None:
@@ -82,11 +102,22 @@ def test_markdown_has_summary_rule_tables_and_locations() -> None:
 
 def test_text_summary() -> None:
     line = text_summary(_result())
-    for part in ("4 Python files", "2 changed", "1 failed", "53 lines", "12 torch API uses", "9 converted (75.0%)", "2 error, 1 warning, 1 note", "1.50 s"):
+    for part in (
+        "4 Python files",
+        "2 changed",
+        "1 failed",
+        "53 lines",
+        "12 torch API uses",
+        "9 converted (75.0%)",
+        "2 error, 1 warning, 1 note",
+        "1.50 s",
+    ):
         assert part in line
 
 
-@pytest.mark.parametrize(("path", "fmt"), [("r.json", ".json"), ("R.MD", ".md"), ("x/r.sarif", ".sarif"), ("r.txt", None), ("r", None)])
+@pytest.mark.parametrize(
+    ("path", "fmt"), [("r.json", ".json"), ("R.MD", ".md"), ("x/r.sarif", ".sarif"), ("r.txt", None), ("r", None)]
+)
 def test_report_format(path: str, fmt: str | None) -> None:
     assert report_format(path) == fmt
 
@@ -170,7 +201,11 @@ def test_sarif_against_the_json_schema() -> None:
                     "type": "object",
                     "required": ["tool"],
                     "properties": {
-                        "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {"type": "object", "required": ["name"]}}},
+                        "tool": {
+                            "type": "object",
+                            "required": ["driver"],
+                            "properties": {"driver": {"type": "object", "required": ["name"]}},
+                        },
                         "results": {"type": "array", "items": {"type": "object", "required": ["message"]}},
                     },
                 },

@@ -6,7 +6,6 @@ import os
 import stat
 
 import pytest
-
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.runner import Task, convert_file
 from torch2ms.migrator.sources import (
@@ -75,7 +74,10 @@ def test_excluded(relative: str, patterns: list[str], expected: bool) -> None:
 
 
 def test_discover_sorted_with_kinds_and_excludes(tmp_path) -> None:
-    _tree(tmp_path, {"b.py": "", "a/z.py": "", "a/data.bin": b"\0", "a/skip/x.py": "", ".git/config": "", "__pycache__/m.pyc": b""})
+    _tree(
+        tmp_path,
+        {"b.py": "", "a/z.py": "", "a/data.bin": b"\0", "a/skip/x.py": "", ".git/config": "", "__pycache__/m.pyc": b""},
+    )
     entries, skipped = discover(str(tmp_path), exclude=["skip"])
     assert [(e.relative, e.kind) for e in entries] == [("a/data.bin", "file"), ("a/z.py", "python"), ("b.py", "python")]
     assert skipped == []

@@ -6,8 +6,7 @@ def shifted(x):
     # torch2ms: TM900 `.requires_grad_()` is not converted: no certain MindSpore mapping; it still runs on torch
     x.requires_grad_()
     # torch2ms: TM914 in-place update of `x`, which is differentiated
-    # torch2ms: TM942 `torch.Tensor.add_` maps to `mindspore.Tensor.add_`, which MindSpore 2.10 runs on ascend only, not on cpu
-    x.add_(1.0)
+    x += 1.0
     loss = (x * x).sum()
     # torch2ms: TM910 gradient computation not converted: `x` is updated in place before the gradient
     loss.backward()

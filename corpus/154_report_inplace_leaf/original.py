@@ -4,7 +4,7 @@ import torch
 
 def shifted(x):
     x.requires_grad_()
-    x.add_(1.0)
+    x += 1.0
     loss = (x * x).sum()
     loss.backward()
     return x.grad

@@ -15,11 +15,9 @@ rng = np.random.default_rng(25)
 shallow = nn.Dense(5, 2)
 deep = nn.SequentialCell(nn.Dense(5, 8), nn.ReLU(), nn.Dense(8, 2))
 model = deep if args.model == "deep" else shallow
-# torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
 for p in model.trainable_params():
     p.copy_(mindspore.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=mindspore.float32))
 criterion = nn.MSELoss()
-# torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
 optimizer = optim.Adam(model.trainable_params(), lr=0.05)
 loader = [
     (mindspore.tensor(rng.standard_normal((4, 5)), dtype=mindspore.float32), mindspore.tensor(rng.standard_normal((4, 2)), dtype=mindspore.float32))
@@ -40,5 +38,4 @@ for step, (data, target) in enumerate(loader):
     optimizer(grads)
     print("step", step, "loss", loss.item())
 
-# torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
 print("final", [p.sum().item() for p in model.trainable_params()])

@@ -17,6 +17,7 @@ micro_batches = [
 
 mindspore.manual_seed(0)
 model = nn.SequentialCell(nn.Dense(6, 16), nn.Tanh(), nn.Dense(16, 3))
+# torch2ms: TM942 `torch.nn.CrossEntropyLoss` maps to `mindspore.nn.CrossEntropyLoss`, which MindSpore 2.10 runs on gpu, ascend only, not on cpu
 criterion = torch.nn.CrossEntropyLoss()
 optimizer = optim.SGD(model.trainable_params(), lr=0.5, momentum=0.9)
 
@@ -28,7 +29,6 @@ def forward_fn(inputs, labels):
     loss = loss / ACCUMULATION_STEPS
     return loss
 grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
-# torch2ms: TM942 `torch.nn.CrossEntropyLoss` maps to `mindspore.nn.CrossEntropyLoss`, which MindSpore 2.10 runs on gpu, ascend only, not on cpu
 for i, (inputs, labels) in enumerate(micro_batches):
     loss, grads = grad_fn(inputs, labels)
     accum_grads = tuple(map(ops.add, accum_grads, grads))

@@ -32,17 +32,18 @@ labels = mindspore.tensor(rng.integers(0, 4, size=12), dtype=mindspore.int64)
 
 mindspore.manual_seed(0)
 model = FineTuned(Backbone(), num_classes=4)
+# torch2ms: TM938 `trainable_params()` leaves out the parameters this file freezes
+# torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
 for param in model.backbone.trainable_params():
     param.requires_grad = False
+# torch2ms: TM938 `trainable_params()` leaves out the parameters this file freezes
 optimizer = optim.SGD(filter(lambda p: p.requires_grad, model.trainable_params()), lr=0.2)
+# torch2ms: TM942 `torch.nn.CrossEntropyLoss` maps to `mindspore.nn.CrossEntropyLoss`, which MindSpore 2.10 runs on gpu, ascend only, not on cpu
 criterion = torch.nn.CrossEntropyLoss()
 def forward_fn():
     loss = criterion(model(inputs), labels)
     return loss
 grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
-# torch2ms: TM938 `trainable_params()` leaves out the parameters this file freezes
-# torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name
-# torch2ms: TM942 `torch.nn.CrossEntropyLoss` maps to `mindspore.nn.CrossEntropyLoss`, which MindSpore 2.10 runs on gpu, ascend only, not on cpu
 for step in range(4):
     loss, grads = grad_fn()
     optimizer(grads)

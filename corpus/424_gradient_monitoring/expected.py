@@ -13,6 +13,8 @@ targets = mindspore.tensor(rng.standard_normal((8, 1)), dtype=mindspore.float32)
 mindspore.manual_seed(0)
 encoder = nn.Dense(3, 5)
 decoder = nn.Dense(5, 1)
+encoder.update_parameters_name("encoder.")
+decoder.update_parameters_name("decoder.")
 optimizer = optim.SGD(list(encoder.trainable_params()) + list(decoder.trainable_params()), lr=0.1)
 
 for step in range(3):

@@ -25,7 +25,8 @@ for epoch in range(3):
     optimizer(grads)
     print("epoch", epoch, "loss", loss.item())
 # torch2ms: TM940 `torch.cuda.is_available` has no certain MindSpore mapping
-# torch2ms: TM940 `torch.device` has no certain MindSpore mapping
 # torch2ms: TM940 `torch.cuda.memory_allocated` has no certain MindSpore mapping
+# torch2ms: TM900 `torch.cuda.is_available` is not converted: no certain MindSpore mapping; it still runs on torch
+# torch2ms: TM900 `torch.cuda.memory_allocated` is not converted: no certain MindSpore mapping; it still runs on torch
 if use_cuda:
     print("gpu memory", torch.cuda.memory_allocated())

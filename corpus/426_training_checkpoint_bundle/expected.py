@@ -37,12 +37,12 @@ for epoch in range(2):
     optimizer(grads)
     print("epoch", epoch, "loss", loss.item())
 
+# torch2ms: TM933 `parameters_and_names()` also yields the non-trainable statistics and buffers
 for name, param in model.parameters_and_names():
     print("param", name, ops.stop_gradient(param).abs().sum().item())
-torch.save({"epoch": 2, "model_state_dict": model.parameters_dict(), "optimizer_state_dict": optimizer.state_dict()}, "checkpoint.tar")
-checkpoint = torch.load("checkpoint.tar")
-# torch2ms: TM933 `parameters_and_names()` also yields the non-trainable statistics and buffers
 # torch2ms: TM937 `torch.save` of something other than one Module's `state_dict()`
 # torch2ms: TM940 `torch.save` has no certain MindSpore mapping
+torch.save({"epoch": 2, "model_state_dict": model.parameters_dict(), "optimizer_state_dict": optimizer.state_dict()}, "checkpoint.tar")
 # torch2ms: TM940 `torch.load` has no certain MindSpore mapping
+checkpoint = torch.load("checkpoint.tar")
 print("resumed epoch", checkpoint["epoch"])

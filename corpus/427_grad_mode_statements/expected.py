@@ -22,8 +22,7 @@ def total_fn(weights):
     return total
 weights_grad = mindspore.grad(total_fn, grad_position=0)(weights)
 print("first grad", weights_grad.tolist())
-# torch2ms: TM942 `torch.Tensor.mul_` maps to `mindspore.Tensor.mul_`, which MindSpore 2.10 runs on ascend only, not on cpu
-weights.mul_(0.5)
+weights.assign_value(weights.mul(0.5))
 def again_fn(weights):
     again = scores(weights, inputs) ** 2
     return again

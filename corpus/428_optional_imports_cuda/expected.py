@@ -7,6 +7,7 @@ from mindspore.experimental import optim
 import torch
 
 try:
+    # torch2ms: TM901 `torchvision` is built on torch and has no MindSpore form
     import torchvision
 except ImportError:
     torchvision = None
@@ -17,6 +18,8 @@ labels = mindspore.tensor(rng.integers(0, 2, size=6), dtype=mindspore.int64)
 
 mindspore.manual_seed(0)
 model = nn.SequentialCell(nn.Flatten(), nn.Dense(16, 8), nn.ReLU(), nn.Dense(8, 2))
+# torch2ms: TM934 GPU placement removed: MindSpore runs on the device of its context
+# torch2ms: TM940 `torch.cuda.is_available` has no certain MindSpore mapping
 if torch.cuda.is_available():
     pass
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
@@ -28,7 +31,4 @@ for step in range(3):
     loss, grads = grad_fn()
     optimizer(grads)
     print("step", step, "loss", loss.item())
-# torch2ms: TM934 GPU placement removed: MindSpore runs on the device of its context
-# torch2ms: TM940 `torch.cuda.is_available` has no certain MindSpore mapping
-# torch2ms: TM901 `torchvision` is built on torch and has no MindSpore form
 print("torchvision available", int(torchvision is not None))

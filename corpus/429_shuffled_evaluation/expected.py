@@ -24,13 +24,20 @@ labels = rng.integers(0, 3, size=24).astype(np.int64)
 # torch2ms: TM935 the shuffled order comes from MindSpore's generator, not torch's
 loader = ds.GeneratorDataset(ArrayDataset(features, labels), column_names=["data", "label"], shuffle=True).batch(6)
 
+
+
+def evaluate(model, loader):
+    model.set_train(False)
+    total_loss = 0.0
+    correct = 0
+    for inputs, targets in loader:
+        logits = model(inputs)
+        total_loss += ops.cross_entropy(logits, targets, reduction="sum").item()
+        correct += (logits.argmax(dim=1) == targets).sum().item()
+    return total_loss, correct
+
+
 mindspore.manual_seed(0)
 model = nn.Dense(5, 3)
-model.set_train(False)
-total_loss = 0.0
-correct = 0
-for inputs, targets in loader:
-    logits = model(inputs)
-    total_loss += ops.cross_entropy(logits, targets, reduction="sum").item()
-    correct += (logits.argmax(dim=1) == targets).sum().item()
+total_loss, correct = evaluate(model, loader)
 print("total loss", total_loss, "correct", correct)

@@ -4,7 +4,6 @@ import numpy as np
 import mindspore
 from mindspore import nn
 from mindspore.experimental import optim
-import torch
 
 rng = np.random.default_rng(30)
 inputs = mindspore.tensor(rng.standard_normal((10, 6)), dtype=mindspore.float32)
@@ -14,15 +13,15 @@ encoder = nn.SequentialCell(nn.Dense(6, 3), nn.Tanh())
 decoder = nn.Dense(3, 6)
 encoder_optimizer = optim.SGD(encoder.trainable_params(), lr=0.1)
 decoder_optimizer = optim.Adam(decoder.trainable_params(), lr=0.01)
-for step in range(3):
-    # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
-    encoder_optimizer.zero_grad()
-    # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
-    decoder_optimizer.zero_grad()
+def forward_fn():
     reconstruction = decoder(encoder(inputs))
     loss = ((reconstruction - inputs) ** 2).mean()
-    # torch2ms: TM924 this backward() feeds the gradients of several optimizers (`encoder_optimizer`, `decoder_optimizer`); the training step is left unconverted
-    loss.backward()
-    encoder_optimizer.step()
-    decoder_optimizer.step()
+    return loss
+grad_fn = mindspore.value_and_grad(forward_fn, None, encoder_optimizer.parameters + decoder_optimizer.parameters)
+for step in range(3):
+    loss, grads = grad_fn()
+    grads_encoder = grads[:len(encoder_optimizer.parameters)]
+    grads_decoder = grads[len(encoder_optimizer.parameters):]
+    encoder_optimizer(grads_encoder)
+    decoder_optimizer(grads_decoder)
     print("step", step, "reconstruction loss", loss.item())

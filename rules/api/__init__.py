@@ -16,6 +16,7 @@ from .table_torch import TABLE as TORCH_FUNCTIONS
 ALL_MAPPINGS: tuple[ApiMapping, ...] = (
     TORCH_FUNCTIONS
     + TENSOR_METHODS
+    + TENSOR_INPLACE
     + TENSOR_REPORTS
     + FUNCTIONAL
     + NN_LAYERS

@@ -115,6 +115,15 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
                 items += [element.value, element.value.deep_clone()]
             return arg.with_changes(value=cst.Tuple([cst.Element(v) for v in items]))
         return arg
+    if name == "int_to_tuple":
+        if isinstance(value, cst.Integer) or (
+            isinstance(value, cst.UnaryOperation)
+            and isinstance(value.expression, cst.Integer)
+        ):
+            return arg.with_changes(
+                value=cst.Tuple([cst.Element(value, comma=cst.Comma())])
+            )
+        return arg
     if name == "bool_to_int":
         source = literal_source(arg)
         if source in ("True", "False"):

@@ -189,7 +189,14 @@ _OTHER = [
     method("split", params=("self", "split_size", "dim"), sample=("f32[4,3]", 2)),
     method("chunk", params=("self", "chunks", "dim"), sample=("f32[4,3]", 2, 0)),
     method("unbind", params=("self", "dim"), sample=("f32[2,3]", 1)),
-    method("flip", params=("self", "dims"), sample=("f32[2,3]", (0,))),
+    method(
+        "flip",
+        params=("self", "*dims"),
+        spread=False,
+        transform={"dims": "int_to_tuple"},
+        sample=("f32[2,3]", 0),
+        note="MindSpore's flip takes the dims as a tuple",
+    ),
     method("tile", params=("self", "dims"), sample=("f32[2,3]", (2, 1))),
     method(
         "narrow",

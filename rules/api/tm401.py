@@ -17,6 +17,14 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
+from .receivers import (
+    assign_root,
+    fresh_temporary,
+    placement_dicts,
+    refusal_is_arity,
+    remaining_calls,
+    unchanged,
+)
 from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_TARGETS
@@ -99,10 +107,12 @@ class ApiTableRule(Rule):
     order = 100
     triggers = ("torch",)
     methods = COUNTED_METHODS
+    # Left as they are, these would run on torch's semantics only: in-place methods (MindSpore 2.10's
+    # CPU ones return the result without changing the tensor) and the ambiguous names above.
     torch_only_methods = _UNSURE | frozenset(
         name
         for name, mapping in METHODS.items()
-        if not mapping.translatable and name.endswith("_")
+        if name.endswith("_") and (not mapping.translatable or mapping.form == "assign")
     )
 
     def __init__(self) -> None:
@@ -289,7 +299,7 @@ class ApiTableRule(Rule):
     def _flush(self, original, updated, ctx: ModuleContext):
         waiting = self.pending.pop(id(original), None)
         if waiting:
-            left = _remaining_calls(updated, ctx)
+            left = remaining_calls(updated, ctx)
             for torch_name, rule, message, hint, severity in waiting:
                 if torch_name in left or "." + torch_name.rsplit(".", 1)[1] in left:
                     ctx.report(rule, message, hint, node=original, severity=severity)
@@ -463,6 +473,21 @@ class ApiTableRule(Rule):
         if parts is None:
             return call
         args, kwargs = parts
+        root = None
+        fresh = False
+        if mapping.form == "assign":
+            root = assign_root(func.value, ctx)
+            fresh = root is None and fresh_temporary(original.func.value, ctx)  # type: ignore[attr-defined]
+            if root is None and not fresh:
+                self._refused(
+                    mapping,
+                    Refusal(
+                        "",
+                        "the tensor is named twice in `x.assign_value(x.op(...))`; bind it to a name first",
+                    ),
+                    ctx,
+                )
+                return call
         receiver = cst.Arg(func.value)
         translation = translate_args(mapping, [receiver, *args], kwargs)
         if isinstance(translation, Refusal):
@@ -471,13 +496,45 @@ class ApiTableRule(Rule):
             self._refused(mapping, translation, ctx)
             return call
         leaf = translation.mindspore.rsplit(".", 1)[1]
+        if fresh:
+            # Nothing else holds a new temporary: updating it in place is computing the new value.
+            ctx.applied.add(METHOD_META.id)
+            if translation.mindspore.startswith("mindspore.Tensor."):
+                rest = CallTranslation(
+                    translation.mindspore, translation.args[1:], translation.kwargs
+                )
+                return call.with_changes(
+                    func=func.with_changes(attr=cst.Name(leaf)),
+                    args=call_arguments(rest, call),
+                )
+            return cst.Call(
+                ctx.name(translation.mindspore), call_arguments(translation, None)
+            )
+        if root is not None:
+            ctx.applied.add(METHOD_META.id)
+            if translation.mindspore.startswith("mindspore.Tensor."):
+                rest = CallTranslation(
+                    translation.mindspore, translation.args[1:], translation.kwargs
+                )
+                value = call.with_changes(
+                    func=func.with_changes(attr=cst.Name(leaf)),
+                    args=call_arguments(rest, call),
+                )
+            else:
+                value = cst.Call(
+                    ctx.name(translation.mindspore), call_arguments(translation, None)
+                )
+            return cst.Call(
+                cst.Attribute(root.deep_clone(), cst.Name("assign_value")),
+                [cst.Arg(value)],
+            )
         if translation.mindspore.startswith("mindspore.Tensor."):
             rest = CallTranslation(
                 translation.mindspore, translation.args[1:], translation.kwargs
             )
             if mapping.form == "attribute":
                 return self._attribute(func.value, leaf, rest, ctx)
-            if leaf == func.attr.value and _unchanged(rest, args, kwargs):
+            if leaf == func.attr.value and unchanged(rest, args, kwargs):
                 return call
             ctx.applied.add(METHOD_META.id)
             return call.with_changes(
@@ -498,106 +555,3 @@ class ApiTableRule(Rule):
         if index is None:
             return attribute
         return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
-
-
-_PLACEMENT_KEYS = frozenset({"device", "dtype"})
-
-
-def placement_dicts(function: cst.FunctionDef) -> frozenset[str]:
-    """Names the function binds, at its top level, to a dict of device/dtype entries only."""
-    names = set()
-    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
-    for statement in body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
-                continue
-            target, value = small.targets[0].target, small.value
-            if not isinstance(target, cst.Name):
-                continue
-            if (
-                isinstance(value, cst.Dict)
-                and value.elements
-                and all(
-                    isinstance(e, cst.DictElement)
-                    and isinstance(e.key, cst.SimpleString)
-                    and e.key.evaluated_value in _PLACEMENT_KEYS
-                    for e in value.elements
-                )
-            ) or (
-                isinstance(value, cst.Call)
-                and isinstance(value.func, cst.Name)
-                and value.func.value == "dict"
-                and value.args
-                and all(
-                    a.keyword is not None and a.keyword.value in _PLACEMENT_KEYS
-                    for a in value.args
-                )
-            ):
-                names.add(target.value)
-    # A name rebound anywhere else in the function is not certain.
-    return frozenset(name for name in names if _bindings(function, name) == 1)
-
-
-class _Bindings(cst.CSTVisitor):
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.count = 0
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        if isinstance(node.target, cst.Name) and node.target.value == self.name:
-            self.count += 1
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.target.value == self.name:
-            self.count += 2
-
-    def visit_Subscript(self, node: cst.Subscript) -> None:
-        if isinstance(node.value, cst.Name) and node.value.value == self.name:
-            self.count += 2  # dd['x'] = ... or a read; either way keep it simple
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        if isinstance(node.value, cst.Name) and node.value.value == self.name:
-            self.count += 2  # dd.update(...)
-
-
-def _bindings(function: cst.FunctionDef, name: str) -> int:
-    visitor = _Bindings(name)
-    function.visit(visitor)
-    return visitor.count
-
-
-def refusal_is_arity(refusal: Refusal) -> bool:
-    return not refusal.argument and "positional arguments" in refusal.reason
-
-
-class _Calls(cst.CSTVisitor):
-    def __init__(self, ctx: ModuleContext) -> None:
-        self.ctx = ctx
-        self.names: set[str] = set()
-
-    def visit_Call(self, node: cst.Call) -> None:
-        qualified = self.ctx.qualname(node.func)
-        if qualified is not None:
-            self.names.add(qualified)
-        elif isinstance(node.func, cst.Attribute):
-            self.names.add("." + node.func.attr.value)
-
-
-def _remaining_calls(node: cst.CSTNode, ctx: ModuleContext) -> set[str]:
-    """Torch callees (qualified) and method names (`.name`) still called in a statement."""
-    if isinstance(node, cst.BaseCompoundStatement):
-        # Only the header: the body's statements carry their own findings.
-        node = node.with_changes(body=cst.IndentedBlock([]))
-    visitor = _Calls(ctx)
-    node.visit(visitor)
-    return visitor.names
-
-
-def _unchanged(translation: CallTranslation, args: list, kwargs: dict) -> bool:
-    return (
-        len(translation.args) == len(args)
-        and list(translation.kwargs) == list(kwargs)
-        and all(translation.kwargs[k] is kwargs[k] for k in kwargs)
-    )

@@ -287,8 +287,10 @@ class CustomFunctionRule(Rule):
         "`ctx.save_for_backward` of inputs or of the output becomes the bprop's own arguments, and "
         "`F.apply(...)` becomes `F()(...)`. `ctx` features a bprop cannot express are reported (TM915) "
         "and the class is left as it is.",
-        why="PyTorch's custom Function stores what backward needs on `ctx` during the recorded "
-        "forward pass. MindSpore records nothing; a Cell's custom gradient is its `bprop` method, "
+        why="The seed (梯度求导) explains that PyTorch's recorded graph is made of `Function` "
+        "objects whose `backward` the autograd engine calls in reverse order; a custom Function "
+        "stores what its backward needs on `ctx` during that recorded forward pass. MindSpore "
+        "records nothing; a Cell's custom gradient is its `bprop` method, "
         "which receives the inputs, the forward output `out` and its gradient `dout`, and is used by "
         "`mindspore.grad` in place of differentiating `construct` (checked in PyNative mode).",
         use_instead="`class F(nn.Cell): def construct(self, x): ...; def bprop(self, x, out, dout): return (dout * ...,)`.",

@@ -251,3 +251,14 @@ def attribute_reads(node: cst.CSTNode, attr: str) -> list[cst.Attribute]:
 
     node.visit(_Find())
     return found
+
+
+# MindSpore's in-place idioms, which the API rules may already have produced from torch's `x.op_()`.
+IN_PLACE_METHODS = frozenset({"assign_value", "set_data"})
+
+
+def is_in_place(method: str) -> bool:
+    """``x.add_(...)`` (torch) or ``x.assign_value(...)`` (MindSpore) updates ``x`` in place."""
+    return (
+        method.endswith("_") and not method.endswith("__")
+    ) or method in IN_PLACE_METHODS

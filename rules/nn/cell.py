@@ -41,6 +41,17 @@ ATTRIBUTES = define(
     ),
     family="nn",
 )
+TRAIN_OVERRIDE = define(
+    "TM939",
+    "A train() override becomes a set_train() override",
+    "Reports a Module's own `train(self, mode=True)` method, renamed `set_train` so that "
+    "`net.set_train()` (converted from `net.train()`) still runs it.",
+    "torch's `Module.train()` calls `train()` on every submodule, so an override in a submodule runs "
+    "when its parent is put in training mode; MindSpore's `set_train()` sets the flag on every sub-cell "
+    "without calling their `set_train()` methods.",
+    "Call the sub-cell's `set_train(mode)` from the parent's `set_train` where the override must run.",
+    severity=WARNING,
+)
 NO_ATTRIBUTE = define(
     "TM930",
     "Layer attribute without a MindSpore counterpart",
@@ -85,7 +96,7 @@ class CellRule(Rule):
     order = 50
     triggers = ("torch",)
     methods = frozenset({"forward"})
-    extra = (ATTRIBUTES, NO_ATTRIBUTE)
+    extra = (ATTRIBUTES, NO_ATTRIBUTE, TRAIN_OVERRIDE)
 
     def __init__(self) -> None:
         self.ignore: set[int] = set()
@@ -148,18 +159,13 @@ class CellRule(Rule):
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
         updated = self._statement(original, updated, ctx)
-        if (
-            updated.name.value == "forward"
-            and len(ctx.stack) >= 2
-            and ctx.stack[-1] is original
-        ):
+        if len(ctx.stack) >= 2 and ctx.stack[-1] is original:
             owner = ctx.stack[-2]
             if (
                 isinstance(owner, cst.ClassDef)
                 and owner.name.value in facts(ctx).classes
             ):
-                ctx.applied.add("TM301")
-                return updated.with_changes(name=cst.Name("construct"))
+                return module_method(updated, ctx, original)
         return updated
 
     leave_ClassDef = leave_SimpleStatementLine = _statement
@@ -179,6 +185,47 @@ class CellRule(Rule):
             return updated
         body = with_set_train(list(updated.body), ctx)
         return updated if body is None else updated.with_changes(body=body)
+
+
+def module_method(
+    updated: cst.FunctionDef, ctx: ModuleContext, original: cst.FunctionDef
+) -> cst.FunctionDef:
+    """Methods of a Module class that MindSpore calls by another name: forward, train."""
+    name = updated.name.value
+    if name == "forward":
+        ctx.applied.add("TM301")
+        return updated.with_changes(name=cst.Name("construct"))
+    params = updated.params
+    plain = (
+        not isinstance(params.star_arg, cst.Param)
+        and params.star_kwarg is None
+        and not params.kwonly_params
+    )
+    if (
+        name == "train"
+        and plain
+        and not params.posonly_params
+        and 1 <= len(params.params) <= 2
+        and all(_mode_param(p) for p in params.params[1:])
+    ):
+        ctx.applied.add("TM308")
+        ctx.report(
+            "TM939",
+            "`train()` override renamed `set_train()`: MindSpore calls it on this cell only, not from a parent's `set_train()`",
+            TRAIN_OVERRIDE.use_instead,
+            node=original,
+            severity=WARNING,
+        )
+        return updated.with_changes(name=cst.Name("set_train"))
+    return updated
+
+
+def _mode_param(param: cst.Param) -> bool:
+    """`mode`, or any parameter defaulting to a bool: the flag of `Module.train(mode=True)`."""
+    default = param.default
+    return param.name.value == "mode" or (
+        isinstance(default, cst.Name) and default.value in ("True", "False")
+    )
 
 
 def construct_call(
@@ -341,14 +388,8 @@ class _Structure(cst.CSTTransformer):
 
     def leave_FunctionDef(self, original, updated):
         self.scopes.pop()
-        if (
-            updated.name.value == "forward"
-            and self.scopes
-            and self.scopes[-1][0] == "class"
-            and self.scopes[-1][1]
-        ):
-            self.ctx.applied.add("TM301")
-            return updated.with_changes(name=cst.Name("construct"))
+        if self.scopes and self.scopes[-1][0] == "class" and self.scopes[-1][1]:
+            return module_method(updated, self.ctx, original)
         return updated
 
     def leave_Call(self, original, updated: cst.Call):

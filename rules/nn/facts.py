@@ -351,6 +351,12 @@ class _Analyser:
                 inner = self.kind(func.value)
                 return inner if self.facts.is_module_kind(inner) else None
             return None
+        if isinstance(value, ast.IfExp):
+            body, orelse = self.kind(value.body), self.kind(value.orelse)
+            if body == orelse:
+                return body
+            both = self.facts.is_module_kind(body) and self.facts.is_module_kind(orelse)
+            return "layer:torch.nn.Module" if both else None
         if isinstance(value, ast.Name):
             return self.facts.names.get(value.id)
         if (

@@ -99,7 +99,10 @@ class ParametersRule(Rule):
         "`model.parameters_and_names()`, on receivers the file shows to be Modules.",
         why="A Cell lists its trainable Parameters with `trainable_params()`, which is what a torch "
         "optimizer receives from `parameters()` (BatchNorm statistics are not trainable in either "
-        "framework). `parameters_and_names()` yields (name, Parameter) pairs like `named_parameters()` "
+        "framework). MindSpore's optimizers need unique Parameter names: when one optimizer gets the "
+        "parameters of several separately built Cells (`list(enc.parameters()) + list(dec.parameters())`), "
+        "`enc.update_parameters_name('enc.')` is added before it, which also prefixes their checkpoint "
+        "names. `parameters_and_names()` yields (name, Parameter) pairs like `named_parameters()` "
         "(seed 002), but also the non-trainable ones (TM933).",
         use_instead="`optim.Adam(net.trainable_params(), lr=1e-3)`; `for name, p in net.parameters_and_names():`.",
         examples=(
@@ -129,7 +132,62 @@ class ParametersRule(Rule):
     torch_only_methods = frozenset({"named_parameters", "eval"})
     extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL)
 
+    def __init__(self) -> None:
+        # Cells whose parameters one optimizer receives together, seen in the current statement.
+        self.prefixed: list[str] = []
+
+    def visit_SimpleStatementLine(self, node, ctx: ModuleContext) -> None:
+        self.prefixed = []
+
+    def leave_SimpleStatementLine(self, original, updated, ctx: ModuleContext):
+        if not self.prefixed:
+            return updated
+        names, self.prefixed = self.prefixed, []
+        lines = []
+        for index, name in enumerate(names):
+            call = method(
+                cst.Name(name),
+                "update_parameters_name",
+                [cst.Arg(cst.SimpleString(f'"{name}."'))],
+            )
+            line = cst.SimpleStatementLine(
+                [cst.Expr(call)],
+                leading_lines=updated.leading_lines if index == 0 else (),
+            )
+            ctx.copy_position(line, original)
+            lines.append(line)
+        ctx.applied.add("TM305")
+        return cst.FlattenSentinel([*lines, updated.with_changes(leading_lines=())])
+
+    def _optimizer(
+        self, original: cst.Call, updated: cst.Call, ctx: ModuleContext
+    ) -> None:
+        """MindSpore's optimizers need unique Parameter names; the Parameters of separately built
+        Cells are all called `weight`, `bias`..., so each such Cell gets its name as a prefix."""
+        receivers: list[str] = []
+        for node in _calls(updated):
+            func = node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in ("trainable_params", "parameters")
+                and isinstance(func.value, cst.Name)
+                and func.value.value not in receivers
+            ):
+                receivers.append(func.value.value)
+        if (
+            len(receivers) > 1
+            and ctx.stack
+            and isinstance(ctx.stack[-1], cst.SimpleStatementLine)
+        ):
+            self.prefixed = [
+                r for r in receivers if r not in self.prefixed
+            ] + self.prefixed
+
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        qualified = ctx.qualname(original.func) or ""
+        if qualified.startswith("torch.optim.") and ".lr_scheduler" not in qualified:
+            self._optimizer(original, updated, ctx)
+            return updated
         func = updated.func
         if not isinstance(func, cst.Attribute):
             return updated
@@ -222,6 +280,17 @@ class ParametersRule(Rule):
         return call.with_changes(
             func=call.func.with_changes(attr=cst.Name("set_train")), args=args
         )
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(_Collect())
+    return found
 
 
 TRAVERSALS = frozenset({"modules", "named_modules", "children", "named_children"})

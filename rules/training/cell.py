@@ -32,9 +32,10 @@ def plain_shape(plan: Plan) -> tuple[str, str, str, str, str] | None:
         return None
     kinds = [e.kind for e in plan.events.values()]
     if (
-        any(k not in SETTLED for k in kinds)
+        any(k not in (*SETTLED, "clip_norm") for k in kinds)
         or kinds.count("step") != 1
         or kinds.count("backward") != 1
+        or kinds.count("clip_norm") > 1
     ):
         return None
     calls = _calls(region.stmts)
@@ -46,13 +47,38 @@ def plain_shape(plan: Plan) -> tuple[str, str, str, str, str] | None:
     step = next(e for e in plan.events.values() if e.kind == "step")
     block = list(region.block)
     backward = region.backwards[0].stmt
+    clip = next((e for e in plan.events.values() if e.kind == "clip_norm"), None)
+    between = 2 if clip is not None else 1
     if (
         backward not in block
         or step.stmt not in block
-        or block.index(step.stmt) != block.index(backward) + 1
+        or block.index(step.stmt) != block.index(backward) + between
+        or (
+            clip is not None
+            and (
+                clip.stmt not in block
+                or block.index(clip.stmt) != block.index(backward) + 1
+            )
+        )
+        or (clip is not None and not _plain_clip(clip))
     ):
         return None
     return model, criterion, x, y, loss
+
+
+def _plain_clip(event) -> bool:
+    """``clip_grad_norm_(params, c)`` with a literal ``c >= 0.01``: ``ops.clip_by_global_norm`` matches."""
+    from .rewrite import _arg, _literal
+
+    args = event.call.args
+    max_norm = _literal(_arg(args, 1, "max_norm"))
+    norm_type = _arg(args, 2, "norm_type")
+    return (
+        event.assign_to is None
+        and max_norm is not None
+        and max_norm >= 0.01
+        and (norm_type is None or _literal(norm_type) == 2.0)
+    )
 
 
 def _name(node) -> str | None:
@@ -109,13 +135,30 @@ def apply_cell(plan: Plan, shape: tuple[str, str, str, str, str], namer) -> list
     region = plan.regions[0]
     net = namer("train_net")
     optimizer = next(e for e in plan.events.values() if e.kind == "step").target
-    build = emit.template(
-        "__N__ = mindspore.nn.TrainOneStepCell(mindspore.nn.WithLossCell(__M__, __C__), __O__)",
-        N=net,
-        M=model,
-        C=criterion,
-        O=optimizer,
-    )
+    clip = next((e for e in plan.events.values() if e.kind == "clip_norm"), None)
+    cell_class: list = []
+    if clip is None:
+        build = emit.template(
+            "__N__ = mindspore.nn.TrainOneStepCell(mindspore.nn.WithLossCell(__M__, __C__), __O__)",
+            N=net,
+            M=model,
+            C=criterion,
+            O=optimizer,
+        )
+    else:
+        from .rewrite import _arg
+
+        class_name = namer("TrainOneStepWithClipCell")
+        cell_class = [clip_cell(class_name)]
+        build = emit.template(
+            "__N__ = __K__(mindspore.nn.WithLossCell(__M__, __C__), __O__, __X__)",
+            N=net,
+            K=class_name,
+            M=model,
+            C=criterion,
+            O=optimizer,
+            X=_arg(clip.call.args, 1, "max_norm"),
+        )
     train = emit.template("__N__.set_train()", N=net)
     call = emit.template("__L__ = __N__(__X__, __Y__)", L=loss, N=net, X=x, Y=y)
     call = call.with_changes(leading_lines=getattr(region.call_at, "leading_lines", ()))
@@ -124,14 +167,34 @@ def apply_cell(plan: Plan, shape: tuple[str, str, str, str, str], namer) -> list
         replace[id(stmt)] = []
     replace[id(region.call_at)] = [call]
     for event in plan.events.values():
-        if event.kind in SETTLED:
+        if event.kind in (*SETTLED, "clip_norm"):
             replace[id(event.stmt)] = []
     from .rewrite import _hoist_point
 
     hoist = _hoist_point(region, plan, emit.name(optimizer + ".parameters"))
     before: dict[int, list] = {}
     if hoist is None:
-        replace[id(region.call_at)] = [build, train, call]
+        replace[id(region.call_at)] = [*cell_class, build, train, call]
     else:
-        before[id(hoist)] = [build, train]
+        before[id(hoist)] = [*cell_class, build, train]
     return emit.rebuild(plan.scope.body, replace, before)
+
+
+_CLIP_CELL = """class __K__(mindspore.nn.TrainOneStepCell):
+    def __init__(self, network, optimizer, max_norm):
+        super().__init__(network, optimizer)
+        self.max_norm = max_norm
+
+    def construct(self, *inputs):
+        loss, grads = mindspore.value_and_grad(self.network, None, self.weights)(*inputs)
+        grads = mindspore.ops.clip_by_global_norm(grads, self.max_norm)
+        self.optimizer(grads)
+        return loss
+"""
+
+
+def clip_cell(class_name: str) -> cst.ClassDef:
+    """A training cell that clips the gradients by their global norm (seed 003, 梯度裁剪)."""
+    return cst.parse_statement(_CLIP_CELL).visit(
+        emit._Fill({"__K__": cst.Name(class_name)})
+    )

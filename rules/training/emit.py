@@ -145,16 +145,30 @@ def vjp(
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
 
 
-def split(grads: str, parts: Sequence[tuple[str, str]]) -> list[cst.SimpleStatementLine]:
+def split(
+    grads: str, parts: Sequence[tuple[str, str]]
+) -> list[cst.SimpleStatementLine]:
     """``grads_a = grads[:len(a.parameters)]``, ``grads_b = grads[len(a.parameters):]``, ..."""
     out = []
     start: cst.BaseExpression | None = None
     for i, (target, weights) in enumerate(parts):
         size = cst.Call(func=cst.Name("len"), args=[cst.Arg(name(weights))])
-        end = None if i == len(parts) - 1 else (size if start is None else cst.BinaryOperation(start, cst.Add(), size))
+        end = (
+            None
+            if i == len(parts) - 1
+            else (
+                size if start is None else cst.BinaryOperation(start, cst.Add(), size)
+            )
+        )
         index = cst.Slice(lower=start, upper=end)
-        value = cst.Subscript(value=cst.Name(grads), slice=[cst.SubscriptElement(index)])
-        out.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(target))], value)]))
+        value = cst.Subscript(
+            value=cst.Name(grads), slice=[cst.SubscriptElement(index)]
+        )
+        out.append(
+            cst.SimpleStatementLine(
+                [cst.Assign([cst.AssignTarget(cst.Name(target))], value)]
+            )
+        )
         start = end
     return out
 

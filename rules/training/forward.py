@@ -99,6 +99,32 @@ PREP_BUILTINS = frozenset(
     {"len", "int", "float", "range", "min", "max", "abs", "round", "list", "tuple"}
 )
 BUILTINS = frozenset(dir(builtins))
+# Tensor methods that compute a new value and touch no model.
+TENSOR_MATH = frozenset(
+    [
+        "item",
+        "detach",
+        "mean",
+        "sum",
+        "backward",
+        "append",
+        "tanh",
+        "sigmoid",
+        "relu",
+        "exp",
+        "log",
+        "abs",
+        "clamp",
+        "softmax",
+        "log_softmax",
+        "pow",
+        "sqrt",
+        "norm",
+        "max",
+        "min",
+        "argmax",
+    ]
+)
 RANDOM_TORCH = frozenset(
     {
         "randn",
@@ -360,6 +386,7 @@ def uses_parameters(stmts: list[cst.CSTNode], scope: ScopeInfo) -> bool:
                 not library(name, scope.aliases)
                 and name not in scope.losses
                 and name not in BUILTINS
+                and not (isinstance(node.func, ast.Attribute) and node.func.attr in PREP_METHODS | TENSOR_MATH)
             ):
                 return True
     return False
@@ -621,16 +648,10 @@ def called_models(stmt: cst.CSTNode, scope: ScopeInfo) -> set[str] | None:
             continue
         name = dotted(node.func)
         if name is None:
-            if isinstance(
-                node.func, ast.Attribute
-            ) and node.func.attr in PREP_METHODS | {
-                "item",
-                "detach",
-                "mean",
-                "sum",
-                "backward",
-                "append",
-            }:
+            if (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr in PREP_METHODS | TENSOR_MATH
+            ):
                 continue
             return None
         if (

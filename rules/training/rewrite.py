@@ -120,10 +120,14 @@ def _apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
         if len(region.joint) > 1:
             joint_weights = weights[region.joint[0]]
             for other in region.joint[1:]:
-                joint_weights = cst.BinaryOperation(joint_weights, cst.Add(), weights[other])
+                joint_weights = cst.BinaryOperation(
+                    joint_weights, cst.Add(), weights[other]
+                )
             make = emit.value_and_grad(grad_fn, fn, joint_weights, bool(region.aux))
             target = namer("grads")
-            pullback = emit.split(target, [(gvar[q], q + ".parameters") for q in region.joint])
+            pullback = emit.split(
+                target, [(gvar[q], q + ".parameters") for q in region.joint]
+            )
         if region.vjp_stmt is not None:
             name = region.vjp_name
             vjp_fn, input_grads = namer(name + "_vjp"), namer("grads_" + name)
@@ -163,7 +167,7 @@ def _apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
             replace.setdefault(id(last.stmt), []).append(
                 emit.accumulate(gvar[p], call_grads[p])
             )
-    for p in live.init_read:
+    for p in [q for q in plan.psets if q in live.init_read]:
         anchor = hoisted.get(p)
         zeros = emit.zeros(gvar[p], weights[p])
         if anchor is not None:

@@ -291,12 +291,10 @@ class GradOperation:
 def vjp(
     fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False
 ) -> tuple:
-    """``(outputs, vjp_fn)``; ``vjp_fn(v)`` gives a tuple with one gradient per input."""
-    if weights is not None:
-        raise NotImplementedError(
-            "shims: mindspore.vjp(weights=...) is not implemented"
-        )
+    """``(outputs, vjp_fn)``; ``vjp_fn(v)`` gives a tuple with one gradient per input, and with
+    ``weights`` the pair ``(input gradients, weight gradients)``."""
     positions = tuple(range(len(inputs)))
+    weight_list, single_weight = _weights_list(weights)
     out, leaves, nested = _run(fn, inputs, {}, positions)
     if has_aux:
         if not isinstance(out, (tuple, list)) or len(out) < 2:
@@ -313,20 +311,26 @@ def vjp(
             v[0] if len(v) == 1 and isinstance(v[0], (tuple, list)) else v
         )
         seeds = [_seed_for(t, s) for t, s in zip(targets, cotangents)]
+        wrt = leaves + weight_list
         grads = core.grad(
             targets,
-            leaves,
+            wrt,
             grad_outputs=seeds,
             create_graph=nested,
             allow_unused=True,
             retain_graph=True,
         )
-        return tuple(
+        grads = [
             g
             if g is not None
             else core.wrap(Tensor, np.zeros_like(np.asarray(x._data)))
-            for x, g in zip(leaves, grads)
-        )
+            for x, g in zip(wrt, grads)
+        ]
+        input_grads = tuple(grads[: len(leaves)])
+        if weights is None:
+            return input_grads
+        weight_grads = grads[len(leaves) :]
+        return input_grads, (weight_grads[0] if single_weight else tuple(weight_grads))
 
     shown = value if nested else _detach(value)
     if has_aux:

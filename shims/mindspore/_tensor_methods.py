@@ -508,6 +508,24 @@ class TensorMethods:
         axis = axis % self.ndim
         return core.getitem(self, (slice(None),) * axis + (np.asarray(_raw(index)),))
 
+    def gather(self, *args: Any, **kwargs: Any) -> Any:
+        """``gather(input_indices, axis)`` takes along ``axis`` (``ops.gather``); torch's
+        ``gather(dim, index)``, which MindSpore 2.x also accepts, picks elements."""
+        if "dim" in kwargs or "index" in kwargs or (args and isinstance(args[0], int)):
+            dim = kwargs.get("dim", args[0] if args else None)
+            index = kwargs.get("index", args[1] if len(args) > 1 else None)
+            return core.gather(self, dim, np.asarray(_raw(index)))
+        params = dict(zip(("input_indices", "axis", "batch_dims"), args))
+        params.update(kwargs)
+        if params.get("batch_dims"):
+            raise missing("mindspore.Tensor.gather(batch_dims != 0)")
+        axis = params["axis"] % self.ndim
+        index = np.asarray(_raw(params["input_indices"]))
+        return core.getitem(self, (slice(None),) * axis + (index,))
+
+    def gather_elements(self, dim: int, index: Any) -> Any:
+        return core.gather(self, dim, np.asarray(_raw(index)))
+
     def argsort(self, axis: int = -1, descending: bool = False) -> Any:
         data = -self._data if descending else self._data
         return self._new(np.argsort(data, axis=axis, kind="stable").astype(np.int64))

@@ -394,3 +394,15 @@ def test_grad_fn_anywhere_is_reported() -> None:
     source = "import torch\n\ndef kind(t):\n    return 'op' if t.grad_fn else 'leaf'\n"
     result = convert(source)
     assert "TM912" in {f.rule for f in result.findings}
+
+
+def test_grad_with_respect_to_module_parameters_uses_weights() -> None:
+    source = (
+        "import torch\n\n"
+        "def parameter_grads(model, x):\n"
+        "    loss = model(x).sum()\n"
+        "    return torch.autograd.grad(loss, model.parameters())\n"
+    )
+    result = convert(source)
+    assert "mindspore.grad(loss_fn, grad_position=None, weights=model." in result.code
+    assert "import torch" not in result.code

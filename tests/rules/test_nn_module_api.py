@@ -195,3 +195,33 @@ def test_device_annotations(annotation: str, expected: str) -> None:
         f"import torch\nfrom torch import device\nfrom typing import Optional\n\ndef f(d: {annotation}, m: 'x.device'):\n    return d\n"
     ).code
     assert f"def f(d: {expected}, m: 'x.device'):" in code
+
+
+def test_cells_sharing_an_optimizer_get_unique_parameter_names() -> None:
+    result = convert(
+        "import torch\nimport torch.nn as nn\n\nenc = nn.Linear(3, 5)\ndec = nn.Linear(5, 1)\n# one optimizer\n"
+        "optimizer = torch.optim.SGD(list(enc.parameters()) + list(dec.parameters()), lr=0.1)\n"
+        "single = torch.optim.SGD(enc.parameters(), lr=0.1)\n"
+    )
+    assert (
+        '# one optimizer\nenc.update_parameters_name("enc.")\ndec.update_parameters_name("dec.")\n'
+        "optimizer = optim.SGD(list(enc.trainable_params()) + list(dec.trainable_params()), lr=0.1)\n"
+        "single = optim.SGD(enc.trainable_params(), lr=0.1)\n"
+    ) in result.code
+
+
+@pytest.mark.real
+def test_cells_sharing_an_optimizer_run_on_mindspore() -> None:
+    pytest.importorskip("mindspore")
+    code = convert(
+        "import torch\nimport torch.nn as nn\n\nenc = nn.Linear(3, 5)\ndec = nn.Linear(5, 1)\n"
+        "optimizer = torch.optim.SGD([{'params': enc.parameters()}, {'params': dec.parameters()}], lr=0.1)\n"
+    ).code
+    scope: dict = {}
+    exec(compile(code, "case.py", "exec"), scope)  # noqa: S102 (the conversion under test)
+    assert [p.name for p in scope["optimizer"].parameters] == [
+        "enc.weight",
+        "enc.bias",
+        "dec.weight",
+        "dec.bias",
+    ]

@@ -124,3 +124,43 @@ def test_left_and_reported(source: str, rule: str) -> None:
     result = convert(source)
     assert rule in {f.rule for f in result.findings}
     assert "register_buffer" in result.code or "Parameter()" in result.code
+
+
+def test_train_override_becomes_set_train() -> None:
+    result = convert(
+        "import torch.nn as nn\n\nclass Net(nn.Module):\n    def train(self, mode=True):\n"
+        "        super().train(mode)\n        return self\n"
+    )
+    assert (
+        "    def set_train(self, mode=True):\n        super().set_train(mode)\n"
+        in result.code
+    )
+    assert [f.rule for f in result.findings] == ["TM939"]
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        "def train(self, loader, epochs):\n        return loader",
+        "def train(self, *args):\n        return args",
+    ],
+)
+def test_other_train_methods_kept(method: str) -> None:
+    code = convert(
+        f"import torch.nn as nn\n\nclass Net(nn.Module):\n    {method}\n"
+    ).code
+    assert "def train(" in code
+
+
+def test_train_method_of_plain_class_kept() -> None:
+    code = convert(
+        "import torch\n\nclass Trainer:\n    def train(self, mode=True):\n        return mode\n"
+    ).code
+    assert "def train(self, mode=True):" in code
+
+
+def test_train_taking_data_kept() -> None:
+    code = convert(
+        "import torch.nn as nn\n\nclass Net(nn.Module):\n    def train(self, loader):\n        return loader\n"
+    ).code
+    assert "def train(self, loader):" in code

@@ -997,6 +997,64 @@ def test_torch_style_keywords_on_tensor_methods(real_ms):
     both(real_ms, case)
 
 
+def test_vjp_with_weights_gather_and_plateau_scheduler(real_ms):
+    def case(M):
+        w = M.Parameter(M.Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+        x = M.Tensor(np.array([3.0, 4.0], np.float32))
+        ones = M.Tensor(np.ones(2, np.float32))
+
+        def scale(a):
+            return a * w
+
+        outs = [
+            M.vjp(scale, x, weights=[w])[1](ones),
+            M.vjp(scale, x, weights=w)[1](ones),
+        ]
+        outs.append(T(M, A).gather(M.Tensor(np.array([3, 1], np.int32)), 1))
+        outs.append(
+            T(M, A).gather(1, M.Tensor(np.array([[3], [1], [0], [4]], np.int64)))
+        )
+        param = M.Parameter(M.Tensor(np.ones(2, np.float32)), name="p")
+        opt = M.experimental.optim.SGD([param], lr=1.0)
+        plateau = M.experimental.optim.lr_scheduler.ReduceLROnPlateau(
+            opt, patience=1, factor=0.5, cooldown=1
+        )
+        for metric in (1.0, 0.9, 0.95, 0.96, 0.97, 0.98, 0.99, 0.5, 0.6, 0.7):
+            plateau.step(metric)
+            outs.append(opt.param_groups[0]["lr"].asnumpy().copy())
+        return outs
+
+    shim_out, real_out = case(shim_ms), case(real_ms)
+    assert_close(as_numpy(shim_out), as_numpy(real_out))
+    assert structure(shim_out) == structure(real_out)
+
+
+def test_cell_with_custom_bprop(real_ms):
+    def case(M):
+        class StraightThroughClamp(M.nn.Cell):
+            def construct(self, x, limit):
+                return x.clamp(-limit, limit)
+
+            def bprop(self, x, limit, out, grad_output):
+                inside = (x.abs() <= limit).float()
+                return grad_output * (inside + 0.1 * (1.0 - inside)), None
+
+        class Exp(M.nn.Cell):
+            def construct(self, x):
+                return x.exp()
+
+            def bprop(self, x, out, grad_output):
+                return (grad_output * out,)
+
+        def objective(x):
+            return (Exp()(StraightThroughClamp()(x, 1.0)) * 2.0).sum()
+
+        x = M.Tensor(np.array([-2.0, -0.5, 0.3, 1.5], np.float32))
+        return M.value_and_grad(objective)(x), StraightThroughClamp()(x, 1.0)
+
+    both(real_ms, case)
+
+
 # Last: a failed grad call leaves real MindSpore's state altered for the ops that follow it.
 def test_errors_match(real_ms):
     for M in (real_ms, shim_ms):

@@ -242,3 +242,24 @@ def test_generators_are_private_streams():
         ds, [4, 2], generator=torch.Generator().manual_seed(2)
     )
     assert sorted(parts[0].indices + parts[1].indices) == list(range(6))
+
+
+def test_backward_releases_activations_but_keeps_pruning():
+    import weakref
+
+    x = torch.ones(3, requires_grad=True)
+    h = x.exp()
+    ref = weakref.ref(h)
+    loss = (h * 2).sum()
+    del h
+    loss.backward()
+    assert ref() is None
+    with pytest.raises(
+        RuntimeError, match="Trying to backward through the graph a second time"
+    ):
+        loss.backward()
+    a = torch.tensor(1.0, requires_grad=True)
+    b = torch.tensor(2.0, requires_grad=True)
+    z = a**2 + b
+    assert torch.autograd.grad(z, a)[0].item() == 2.0
+    assert torch.autograd.grad(z, b)[0].item() == 1.0

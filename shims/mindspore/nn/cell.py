@@ -9,6 +9,7 @@ from typing import Any
 from ... import core
 from .. import _grad
 from .._tensor import DEFAULT_PARAMETER_NAME, Parameter
+from ._bprop import call_with_bprop, has_bprop
 
 
 class Cell:
@@ -78,7 +79,10 @@ class Cell:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         # MindSpore records nothing in the forward pass: the graph is built only inside grad.
-        with core.grad_mode(_grad.differentiating()):
+        recording = _grad.differentiating()
+        if recording and has_bprop(self):
+            return call_with_bprop(self, args, kwargs)
+        with core.grad_mode(recording):
             return self.construct(*args, **kwargs)
 
     def set_train(self, mode: bool = True) -> Cell:

@@ -1,0 +1,203 @@
+"""What the TM4xx rule knows about the code around a call: receivers, placement dicts, leftovers."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from .spec import CallTranslation, Refusal
+
+_PLACEMENT_KEYS = frozenset({"device", "dtype"})
+
+
+def placement_dicts(function: cst.FunctionDef) -> frozenset[str]:
+    """Names the function binds, at its top level, to a dict of device/dtype entries only."""
+    names = set()
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+                continue
+            target, value = small.targets[0].target, small.value
+            if not isinstance(target, cst.Name):
+                continue
+            if (
+                isinstance(value, cst.Dict)
+                and value.elements
+                and all(
+                    isinstance(e, cst.DictElement)
+                    and isinstance(e.key, cst.SimpleString)
+                    and e.key.evaluated_value in _PLACEMENT_KEYS
+                    for e in value.elements
+                )
+            ) or (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Name)
+                and value.func.value == "dict"
+                and value.args
+                and all(
+                    a.keyword is not None and a.keyword.value in _PLACEMENT_KEYS
+                    for a in value.args
+                )
+            ):
+                names.add(target.value)
+    # A name rebound anywhere else in the function is not certain.
+    return frozenset(name for name in names if _bindings(function, name) == 1)
+
+
+class _Bindings(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.count = 0
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        if isinstance(node.target, cst.Name) and node.target.value == self.name:
+            self.count += 1
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.target.value == self.name:
+            self.count += 2
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name:
+            self.count += 2  # dd['x'] = ... or a read; either way keep it simple
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name:
+            self.count += 2  # dd.update(...)
+
+
+def _bindings(function: cst.FunctionDef, name: str) -> int:
+    visitor = _Bindings(name)
+    function.visit(visitor)
+    return visitor.count
+
+
+# Out-of-place torch operations always return a new tensor (views, `.to()`, `.float()`, `.contiguous()`
+# and `.detach()` may return storage shared with their input, so they are not listed).
+_FRESH = frozenset(
+    [
+        "abs",
+        "add",
+        "addcdiv",
+        "addcmul",
+        "bmm",
+        "ceil",
+        "clamp",
+        "clip",
+        "clone",
+        "div",
+        "exp",
+        "exp2",
+        "floor",
+        "lerp",
+        "log",
+        "log1p",
+        "log2",
+        "matmul",
+        "mean",
+        "mm",
+        "mul",
+        "neg",
+        "norm",
+        "pow",
+        "prod",
+        "reciprocal",
+        "round",
+        "rsqrt",
+        "sigmoid",
+        "sign",
+        "sin",
+        "cos",
+        "softmax",
+        "sqrt",
+        "square",
+        "std",
+        "sub",
+        "sum",
+        "tanh",
+        "var",
+        "zeros",
+        "ones",
+        "full",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "rand",
+        "randn",
+        "tensor",
+        "cat",
+        "stack",
+        "amax",
+        "amin",
+    ]
+)
+
+
+def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    """Whether the receiver is a new temporary: arithmetic, or an out-of-place torch operation."""
+    if isinstance(receiver, (cst.BinaryOperation, cst.UnaryOperation)):
+        return True
+    if not isinstance(receiver, cst.Call):
+        return False
+    qualified = ctx.qualname(receiver.func)
+    if qualified is not None:
+        module, _, leaf = qualified.rpartition(".")
+        if module == "torch.nn.functional":
+            return "dropout" not in leaf  # dropout without training returns its input
+        return module == "torch" and leaf in _FRESH
+    return (
+        isinstance(receiver.func, cst.Attribute) and receiver.func.attr.value in _FRESH
+    )
+
+
+def assign_root(receiver: cst.BaseExpression, ctx: ModuleContext):
+    """The tensor an in-place call updates, when naming it again is safe: `x`, `self.w`, or the
+    `x` of an in-place call already rewritten (`x.assign_value(...)` returns `x`)."""
+    if ctx.dotted(receiver) is not None:
+        return receiver
+    if (
+        isinstance(receiver, cst.Call)
+        and isinstance(receiver.func, cst.Attribute)
+        and receiver.func.attr.value == "assign_value"
+        and ctx.dotted(receiver.func.value) is not None
+    ):
+        return receiver.func.value
+    return None
+
+
+def refusal_is_arity(refusal: Refusal) -> bool:
+    return not refusal.argument and "positional arguments" in refusal.reason
+
+
+class _Calls(cst.CSTVisitor):
+    def __init__(self, ctx: ModuleContext) -> None:
+        self.ctx = ctx
+        self.names: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.ctx.qualname(node.func)
+        if qualified is not None:
+            self.names.add(qualified)
+        elif isinstance(node.func, cst.Attribute):
+            self.names.add("." + node.func.attr.value)
+
+
+def remaining_calls(node: cst.CSTNode, ctx: ModuleContext) -> set[str]:
+    """Torch callees (qualified) and method names (`.name`) still called in a statement."""
+    if isinstance(node, cst.BaseCompoundStatement):
+        # Only the header: the body's statements carry their own findings.
+        node = node.with_changes(body=cst.IndentedBlock([]))
+    visitor = _Calls(ctx)
+    node.visit(visitor)
+    return visitor.names
+
+
+def unchanged(translation: CallTranslation, args: list, kwargs: dict) -> bool:
+    return (
+        len(translation.args) == len(args)
+        and list(translation.kwargs) == list(kwargs)
+        and all(translation.kwargs[k] is kwargs[k] for k in kwargs)
+    )
