@@ -99,6 +99,7 @@ PREP_BUILTINS = frozenset(
     {"len", "int", "float", "range", "min", "max", "abs", "round", "list", "tuple"}
 )
 BUILTINS = frozenset(dir(builtins))
+HIDDEN = "no model is called in the computation of this loss here (its forward pass ran elsewhere: in an earlier call, kept in a list, or in another function)"
 # Tensor methods that compute a new value and touch no model.
 TENSOR_MATH = frozenset(
     [
@@ -494,10 +495,7 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
         region.first = total
     region.first_name = first_name
     if not members:
-        region.problem = (
-            "TM920",
-            "the forward computation of this loss is not in this loop or function",
-        )
+        region.problem = ("TM920", HIDDEN)
         return region
     blocks = {id(scope.places[id(s)].block) for s in members}
     if len(blocks) != 1:
@@ -507,10 +505,7 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
         )
         return region
     if not uses_parameters(members, scope):
-        region.problem = (
-            "TM920",
-            "no model is called in the computation of this loss (it was computed elsewhere, e.g. kept in a list)",
-        )
+        region.problem = ("TM920", HIDDEN)
         return region
     region.block = scope.places[id(members[0])].block
     anchor = None
