@@ -387,7 +387,10 @@ def uses_parameters(stmts: list[cst.CSTNode], scope: ScopeInfo) -> bool:
                 not library(name, scope.aliases)
                 and name not in scope.losses
                 and name not in BUILTINS
-                and not (isinstance(node.func, ast.Attribute) and node.func.attr in PREP_METHODS | TENSOR_MATH)
+                and not (
+                    isinstance(node.func, ast.Attribute)
+                    and node.func.attr in PREP_METHODS | TENSOR_MATH
+                )
             ):
                 return True
     return False
