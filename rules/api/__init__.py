@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from .spec import ApiMapping
 from .table_functional import TABLE as FUNCTIONAL
 from .table_init import TABLE as NN_INIT
+from .table_mint import MINT
 from .table_nn import TABLE as NN_LAYERS
 from .table_optim import TABLE as OPTIM
 from .table_report import TABLE as REPORT_ONLY
@@ -13,7 +16,7 @@ from .table_tensor import REPORTS as TENSOR_REPORTS
 from .table_tensor import TABLE as TENSOR_METHODS
 from .table_torch import TABLE as TORCH_FUNCTIONS
 
-ALL_MAPPINGS: tuple[ApiMapping, ...] = (
+_TABLES: tuple[ApiMapping, ...] = (
     TORCH_FUNCTIONS
     + TENSOR_METHODS
     + TENSOR_INPLACE
@@ -23,6 +26,11 @@ ALL_MAPPINGS: tuple[ApiMapping, ...] = (
     + NN_INIT
     + OPTIM
     + REPORT_ONLY
+)
+# Each entry carries the Ascend-only `mindspore.mint` alternative the official table lists for it.
+ALL_MAPPINGS: tuple[ApiMapping, ...] = tuple(
+    dataclasses.replace(m, mint=MINT[m.torch]) if m.torch in MINT else m
+    for m in _TABLES
 )
 BY_TORCH_NAME: dict[str, ApiMapping] = {m.torch: m for m in ALL_MAPPINGS}
 # Tensor methods by method name (`view` -> the `torch.Tensor.view` entry).

@@ -8,6 +8,21 @@ from .spec import ApiMapping
 
 OPS = "mindspore.ops."
 NN = "mindspore.nn."
+# Fields whose presence means the call is carried over with changed arguments ("args"), not as is.
+_ARGUMENT_CHANGES = (
+    "rename",
+    "defaults",
+    "transform",
+    "requires",
+    "unsafe_args",
+    "drop",
+    "positional",
+)
+
+
+def _status(fields: dict) -> str:
+    changed = any(fields.get(name) not in (None, (), {}) for name in _ARGUMENT_CHANGES)
+    return "args" if changed or fields.get("form", "call") != "call" else "exact"
 
 
 def fn(
@@ -15,9 +30,7 @@ def fn(
 ) -> ApiMapping:
     """A `torch.*` function; the MindSpore side defaults to `mindspore.ops.<same name>`."""
     fields.setdefault("sample", ("f32[2,3]",))
-    fields.setdefault(
-        "status", "args" if fields.get("rename") or fields.get("defaults") else "exact"
-    )
+    fields.setdefault("status", _status(fields))
     leaf = torch.rsplit(".", 1)[1]
     return ApiMapping(
         torch=torch,
@@ -33,12 +46,7 @@ def method(
 ) -> ApiMapping:
     """A Tensor method; the MindSpore side is a Tensor method (a bare name) or a function taking self first."""
     fields.setdefault("sample", ("f32[2,3]",))
-    fields.setdefault(
-        "status",
-        "args"
-        if fields.get("rename") or fields.get("form", "call") != "call"
-        else "exact",
-    )
+    fields.setdefault("status", _status(fields))
     # Tensor methods take `x.view(2, 3)` as MindSpore's do; a function target gets them as a tuple.
     fields.setdefault("spread", not mindspore.startswith("mindspore."))
     return ApiMapping(
@@ -57,13 +65,7 @@ def layer(
 ) -> ApiMapping:
     """A `torch.nn` class; the MindSpore side defaults to `mindspore.nn.<same name>`."""
     fields.setdefault("sample", ("f32[2,3]",))
-    changed = (
-        fields.get("rename")
-        or fields.get("defaults")
-        or fields.get("transform")
-        or mindspore
-    )
-    fields.setdefault("status", "args" if changed else "exact")
+    fields.setdefault("status", _status(fields))
     leaf = torch.rsplit(".", 1)[1]
     return ApiMapping(
         torch=torch,

@@ -90,7 +90,7 @@ class ApiMapping:
     # Parameter names, torch -> MindSpore, for layers whose state is copied across ("" when MindSpore
     # holds the value as a constructor argument, not as a Parameter).
     param_names: Mapping[str, str] = field(default_factory=dict)
-    # The Ascend-only torch-compatible alternative, if the official table names one.
+    # The Ascend-only torch-compatible alternative, if the official table names one (table_mint).
     mint: str = ""
     # Test inputs: forward/call arguments as sample specs (see rules.api.samples).
     sample: Sequence[Any] = ()

@@ -315,6 +315,13 @@ class ApiTableRule(Rule):
             return updated  # an earlier rule already converted this call
         if qualified is not None:
             mapping = BY_TORCH_NAME.get(qualified)
+            if (
+                mapping is None
+                and qualified in MINT
+                and ctx.options.target in MINT_TARGETS
+            ):
+                ctx.applied.add(API_META.id)
+                return updated.with_changes(func=ctx.name(MINT[qualified]))
             if mapping is None or mapping.kind in ("method", "name"):
                 return updated
             return self._function(mapping, updated, ctx)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ..common.dataflow import fresh_name, usage
+from ..common.dataflow import fresh_name
 from .events import (
     READS,
     TRANSFORMS,
@@ -22,8 +22,9 @@ from .events import (
     mentions_grad,
 )
 from .facts import ModuleFacts
-from .forward import Region, ScopeInfo, build_region, is_pure
+from .forward import build_region
 from .gradstate import INIT, GradFlow, Liveness, index_scope, leaves, liveness
+from .scope import Region, ScopeInfo, is_pure
 
 
 @dataclass
@@ -393,8 +394,6 @@ def analyze(
             plan.problems.append(
                 Problem(region.problem[0], region.problem[1], region.backwards[-1].stmt)
             )
-        if ctx.options.target == "cpu":
-            pass
     _shared_statements(plan)
     _check_scalers(plan)
     return plan
@@ -471,7 +470,7 @@ def _shared_statements(plan: Plan) -> None:
                 plan.problems.append(
                     Problem(
                         "TM923",
-                        "this forward computation would run twice (once per optimizer's gradient); a model with state (BatchNorm) or randomness (dropout) would then differ",
+                        "this forward computation feeds two gradient computations and would run once for each; a model with state (BatchNorm) or randomness (dropout) would then differ",
                         stmt,
                     )
                 )
@@ -548,7 +547,3 @@ def step_closures(tree: ast.Module) -> set[str]:
         ):
             names.add(node.args[0].id)
     return names
-
-
-def uses_of(stmt: cst.CSTNode) -> set[str]:
-    return set(usage(stmt).read_names)

@@ -392,7 +392,3 @@ def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
     ):
         return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return expr
-
-
-def _is_grad_attr_read(node: cst.CSTNode) -> bool:
-    return mentions_grad(node)

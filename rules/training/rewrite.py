@@ -12,7 +12,7 @@ from ..common.dataflow import fresh_name, usage
 from . import emit
 from .analysis import Plan
 from .events import Event
-from .forward import Region, _compound_targets, loop_target_names
+from .scope import Region, _compound_targets, loop_target_names
 
 AUTOCAST = frozenset(
     {

@@ -2,6 +2,9 @@
 
 The MindSpore call is built by the same ``translate_call`` the TM4xx rule uses, from the same NumPy
 inputs, and the results are compared with rtol 1e-4 / atol 1e-5 (shapes and dtype kinds always).
+Each call also runs with only its first argument (so defaults that differ show) and with its other
+arguments by name (so keyword renames show); in-place methods must change their receiver as torch's
+do; layers copy torch's parameters across by name and compare outputs (and statistics in train mode).
 """
 
 from __future__ import annotations
