@@ -233,37 +233,37 @@ def main(argv: list[str] | None = None) -> int:
 
     from torch2ms.shims import torch as shim_torch
 
-    steps: list[tuple[str, Callable[[], object], int, int]] = [
-        ("numpy (by hand)", numpy_step(p), args.repeat, args.inner),
-        ("shim torch facade", torch_api_step(shim_torch, p), args.repeat, args.inner),
-    ]
+    fast = {
+        "numpy (by hand)": (numpy_step(p), args.inner),
+        "shim torch facade": (torch_api_step(shim_torch, p), args.inner),
+    }
     real_torch = None
     try:
         import torch as real_torch
 
         real_torch.set_num_threads(1)
-        steps.append(
-            ("torch 2.13", torch_api_step(real_torch, p), args.repeat, args.inner)
-        )
+        fast["torch 2.13"] = (torch_api_step(real_torch, p), args.inner)
     except ImportError:
         print("torch: not installed")
+    results = timed_together(fast, args.repeat)
     try:
-        steps.append(("HIPS autograd", autograd_step(p), max(3, args.repeat // 3), 3))
+        results["HIPS autograd"] = timed(autograd_step(p), max(3, args.repeat // 3), 3)
     except ImportError:
         print("autograd: not installed")
+
+    n_ops = 100
+    chains = {"shim torch facade": (op_chain_shim(n_ops), 10)}
+    if real_torch is not None:
+        chains["torch 2.13"] = (op_chain_torch(real_torch, n_ops), 10)
+    per_op = timed_together(chains, args.repeat)
+
+    # Last, so that MindSpore's runtime threads do not share the cores with the other timings.
     if not args.no_mindspore:
         try:
-            steps.append(("MindSpore PyNative", mindspore_step(p), 3, 5))
+            results["MindSpore PyNative"] = timed(mindspore_step(p), 3, 5)
         except ImportError:
             print("mindspore: not installed")
 
-    fast = {
-        name: (fn, inner) for name, fn, repeat, inner in steps if repeat == args.repeat
-    }
-    results = timed_together(fast, args.repeat)
-    for name, fn, repeat, inner in steps:
-        if name not in fast:
-            results[name] = timed(fn, repeat, inner)
     base = results["numpy (by hand)"]
     print(
         f"MLP training step (batch {BATCH}, {IN}->{HIDDEN}->{OUT}, ReLU, cross-entropy, SGD lr {LR})"
@@ -281,22 +281,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  {name:<20} {best * 1e3:8.3f} {median * 1e3:10.3f} {best / base[0]:10.2f}x {cpu_text}"
         )
-
     shim = results["shim torch facade"]
     print(
         f"  target shim <= 1.2x numpy: {shim[0] / base[0]:.2f}x wall (best), "
         f"{shim[2] / base[2]:.2f}x CPU (best)"
     )
-
-    n_ops = 100
     print(
         f"Per-op overhead (chain of {n_ops} elementwise ops on 10-element vectors, forward + backward)"
-    )
-    chains = {"shim torch facade": op_chain_shim(n_ops)}
-    if real_torch is not None:
-        chains["torch 2.13"] = op_chain_torch(real_torch, n_ops)
-    per_op = timed_together(
-        {name: (fn, 10) for name, fn in chains.items()}, args.repeat
     )
     for name, (best, median, cpu) in per_op.items():
         print(
@@ -305,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     shim_op = per_op["shim torch facade"]
     print(
-        f"  target <= 5 us/op: {shim_op[0] / n_ops * 1e6:.2f} wall (best), {shim_op[2] / n_ops * 1e6:.2f} CPU (best)"
+        f"  target <= 5 us/op: {shim_op[0] / n_ops * 1e6:.2f} wall (best), "
+        f"{shim_op[2] / n_ops * 1e6:.2f} CPU (best)"
     )
     return 0
 
