@@ -65,6 +65,9 @@ class _CensusVisitor(ast.NodeVisitor):
         self.uses: list[ApiUse] = []
         self.import_lines: list[int] = []
         self.bound: set[str] = set()
+        # Names bound by non-torch imports: `re.sub()`, `math.sqrt()` are not Tensor methods.
+        self.imported: set[str] = set()
+        self.method_heads: list[tuple[ApiUse, str | None]] = []
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         self.bound.add(node.name)
@@ -96,12 +99,14 @@ class _CensusVisitor(ast.NodeVisitor):
                 self.import_lines.append(node.lineno)
             else:
                 self.bound.add(alias.asname or alias.name.split(".")[0])
+                self.imported.add(alias.asname or alias.name.split(".")[0])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.module and node.module.split(".")[0] in _IMPORT_ROOTS and not node.level:
             self.import_lines.append(node.lineno)
         else:
             self.bound.update(alias.asname or alias.name for alias in node.names)
+            self.imported.update(alias.asname or alias.name for alias in node.names)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if not self._chain(node):
@@ -118,13 +123,19 @@ class _CensusVisitor(ast.NodeVisitor):
         if isinstance(func, ast.Attribute) and func.attr in self.methods:
             base = dotted(func.value)
             if base is None or resolve(base, self.aliases) is None:
-                self.uses.append(ApiUse(func.end_lineno or node.lineno, func.col_offset, "." + func.attr))
+                head = func.value
+                while isinstance(head, ast.Attribute):
+                    head = head.value
+                use = ApiUse(func.end_lineno or node.lineno, func.col_offset, "." + func.attr)
+                self.method_heads.append((use, head.id if isinstance(head, ast.Name) else None))
         self.generic_visit(node)
 
 
 def census(tree: ast.Module, aliases: dict[str, str], methods: frozenset[str]) -> Census:
     visitor = _CensusVisitor(aliases, methods)
     visitor.visit(tree)
+    # Imports anywhere in the module count, so receivers are filtered once the walk is done.
+    visitor.uses.extend(use for use, head in visitor.method_heads if head not in visitor.imported)
     uses = sorted(visitor.uses, key=lambda use: (use.line, use.column))
     lines = sorted({use.line for use in uses} | set(visitor.import_lines))
     return Census(uses, lines, frozenset(visitor.bound))

@@ -290,14 +290,15 @@ class ImportsRule(Rule):
         fresh = [f for f in findings if id(f) not in self.attached]
         if not fresh or not hasattr(updated, "leading_lines"):
             return updated
-        present = {line.comment.value for line in updated.leading_lines if line.comment is not None}
+        # One comment per rule id above a statement: a second conversion may word a finding
+        # differently (it sees the first one's output), and must not add a comment for it.
+        present = {_comment_rule(line.comment.value) for line in updated.leading_lines if line.comment is not None}
         lines = list(updated.leading_lines)
         for finding in fresh:
             self.attached.add(id(finding))
-            text = finding.comment()
-            if text not in present:
-                present.add(text)
-                lines.append(cst.EmptyLine(indent=True, comment=cst.Comment(text)))
+            if finding.rule not in present:
+                present.add(finding.rule)
+                lines.append(cst.EmptyLine(indent=True, comment=cst.Comment(finding.comment())))
         return updated.with_changes(leading_lines=lines)
 
     def _leave_compound(self, original, updated, ctx: ModuleContext):
@@ -356,6 +357,12 @@ class ImportsRule(Rule):
         if self.leftovers:
             statements.append(_import("torch"))
         return statements
+
+
+def _comment_rule(comment: str) -> str | None:
+    """``TM910`` for a ``# torch2ms: TM910 ...`` comment."""
+    prefix = "# torch2ms: "
+    return comment[len(prefix) :].split(" ", 1)[0] if comment.startswith(prefix) else None
 
 
 def _import(dotted: str, asname: str | None = None) -> cst.SimpleStatementLine:

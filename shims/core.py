@@ -46,7 +46,7 @@ Differentiation
     in decreasing ``seq``; a VJP is ``vjp(B, g, ans, *args, **params)`` where ``B`` is ``RAW`` (the
     NumPy forwards, used without ``create_graph``) or ``GRAPH`` (the engine ops, so higher order works).
     Without ``retain_graph`` the visited nodes are freed. A freed node whose primitive ``saves``
-    its inputs lets go of them (its ``inputs`` become ``Ghost`` records: identity and producer, no
+    its inputs lets go of them (intermediate inputs become ``(id, producer node)`` pairs, no
     data), and running through it again raises RuntimeError("Trying to backward through the graph a
     second time ..."); nodes that save nothing (add, sum, reshape ...) can be run again, as in torch.
 
@@ -70,7 +70,6 @@ from .core_engine import (  # noqa: F401
     GRAPH,
     PRIMITIVES,
     RAW,
-    Ghost,
     Node,
     Primitive,
     Tensor,

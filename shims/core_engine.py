@@ -428,11 +428,11 @@ def backprop(
                 ctx.freed = True
                 if prim.saves:
                     # Like torch freeing saved tensors: intermediate activations can go now
-                    # (leaves stay). Running through this node again raises; ghosts keep the
-                    # graph's shape for pruning.
+                    # (leaves stay). Running through this node again raises; the (id, producer)
+                    # ghosts keep the graph's shape for pruning.
                     ctx.inputs = tuple(
                         [
-                            Ghost(p)
+                            (id(p), p._ctx)
                             if isinstance(p, Tensor) and p._ctx is not None
                             else p
                             for p in ctx.inputs
@@ -444,24 +444,16 @@ def backprop(
     return captured
 
 
-class Ghost:
-    """What a freed node keeps of an input tensor: its identity and producer, not its data."""
-
-    __slots__ = ("ctx", "key")
-
-    def __init__(self, t: Tensor) -> None:
-        self.key = id(t)
-        self.ctx = t._ctx
-
-
 def _edges(ctx: Node) -> list[tuple[int, Node | None]]:
+    """(id, producer) of each input that can carry a gradient; a freed node keeps exactly these
+    pairs ("ghosts") in place of its intermediate input tensors."""
     out = []
     for p in ctx.inputs:
         if isinstance(p, Tensor):
             if p.requires_grad:
                 out.append((id(p), p._ctx))
-        elif isinstance(p, Ghost):
-            out.append((p.key, p.ctx))
+        elif p.__class__ is tuple:
+            out.append(p)
     return out
 
 
