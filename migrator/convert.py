@@ -89,6 +89,7 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
         return result
     spans: dict[int, tuple[int, int]] = {}
     ctx = ModuleContext(path, source, options, aliases, index_statements(module, tree, uses, spans), uses, bound_names=uses.bound)
+    ctx.state["ast"] = tree  # shared with the rules that analyse the original source (read only)
     # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
     # node's id could be reused by a new node that would then inherit a stale entry.
     trees = [module]

@@ -353,8 +353,10 @@ def backprop(
         capture = _is_leaf
     relevant = None if targets is None else _leading_to(outputs, targets)
     grads: dict[int, Any] = {}
-    tensors: dict[int, Tensor] = {}
+    # Produced tensors wait in a heap keyed by -seq (each is complete once popped); leaves come
+    # last, in the order they were reached.
     heap: list = []
+    leaves: list[Tensor] = []
     push = heapq.heappush
     pop = heapq.heappop
     for t, g in zip(outputs, grad_outputs):
@@ -363,52 +365,53 @@ def backprop(
             grads[k] = _accumulate(grads[k], g, create_graph)
         else:
             grads[k] = g
-            tensors[k] = t
-            push(heap, (-t._ctx.seq if t._ctx is not None else 1, k))
+            if t._ctx is None:
+                leaves.append(t)
+            else:
+                push(heap, (-t._ctx.seq, k, t))
     B = GRAPH if create_graph else RAW
     captured: list[tuple[Tensor, Any]] = []
     previous = set_grad_enabled(create_graph)
     try:
         while heap:
-            k = pop(heap)[1]
-            t = tensors.pop(k)
+            _, k, t = pop(heap)
             g = grads.pop(k)
             if relevant is not None and k not in relevant:
                 continue
             if hook is not None:
                 g = hook(t, g)
-            ctx = t._ctx
-            if ctx is None:
-                if capture(t):
-                    captured.append((t, g))
-                continue
             if capture_nonleaf and capture(t):
                 captured.append((t, g))
+            ctx = t._ctx
             prim = ctx.prim
-            if ctx.freed and prim.saves:
+            saves = prim.saves
+            if ctx.freed and saves:
                 raise RuntimeError(FREED_MESSAGE)
+            inputs = ctx.inputs
             if create_graph:
-                args, ans = ctx.inputs, t
+                args, ans = inputs, t
             else:
                 args, ans = ctx.arrays, t._data
-            vjps = prim.vjps
             argnum_vjp = prim.argnum_vjp
             params = ctx.params
-            i = -1
-            for p in ctx.inputs:
-                i += 1
-                if not (isinstance(p, Tensor) and p.requires_grad):
+            # (input, VJP maker) pairs; inputs past the last maker get no gradient.
+            pairs = (
+                zip(inputs, prim.vjps)
+                if argnum_vjp is None
+                else zip(inputs, range(len(inputs)))
+            )
+            for p, maker in pairs:
+                if maker is None or not (isinstance(p, Tensor) and p.requires_grad):
                     continue
                 pk = id(p)
                 if relevant is not None and pk not in relevant:
                     continue
                 if argnum_vjp is not None:
-                    gi = argnum_vjp(i, B, g, ans, *args, **params)
-                else:
-                    maker = vjps[i] if i < len(vjps) else None
-                    if maker is None:
-                        continue
+                    gi = argnum_vjp(maker, B, g, ans, *args, **params)
+                elif params:
                     gi = maker(B, g, ans, *args, **params)
+                else:
+                    gi = maker(B, g, ans, *args)
                 if gi is None:
                     continue
                 if not create_graph:
@@ -419,14 +422,16 @@ def backprop(
                 old = grads.get(pk)
                 if old is None:
                     grads[pk] = gi
-                    tensors[pk] = p
                     pctx = p._ctx
-                    push(heap, (-pctx.seq if pctx is not None else 1, pk))
+                    if pctx is None:
+                        leaves.append(p)
+                    else:
+                        push(heap, (-pctx.seq, pk, p))
                 else:
                     grads[pk] = _accumulate(old, gi, create_graph)
             if not retain_graph:
                 ctx.freed = True
-                if prim.saves:
+                if saves:
                     # Like torch freeing saved tensors: intermediate activations can go now
                     # (leaves stay). Running through this node again raises; the (id, producer)
                     # ghosts keep the graph's shape for pruning.
@@ -435,10 +440,19 @@ def backprop(
                             (id(p), p._ctx)
                             if isinstance(p, Tensor) and p._ctx is not None
                             else p
-                            for p in ctx.inputs
+                            for p in inputs
                         ]
                     )
                     ctx.arrays = ()
+        for t in leaves:
+            k = id(t)
+            if relevant is not None and k not in relevant:
+                continue
+            g = grads[k]
+            if hook is not None:
+                g = hook(t, g)
+            if capture(t):
+                captured.append((t, g))
     finally:
         set_grad_enabled(previous)
     return captured

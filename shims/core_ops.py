@@ -357,6 +357,8 @@ def _linear_fwd(x: ndarray, w: ndarray, b: Any = None) -> ndarray:
 
 
 def _linear_vjp_w(B, g, ans, x, w, b=None):
+    if B is E.RAW and x.ndim == 2:
+        return np.matmul(g.T, x)
     xs = _shape(x)
     if len(xs) != 2:
         x = B.reshape(x, (-1, xs[-1]))
@@ -364,12 +366,18 @@ def _linear_vjp_w(B, g, ans, x, w, b=None):
     return B.matmul(B.transpose(g, (1, 0)), x)
 
 
+def _linear_vjp_b(B, g, ans, x, w, b=None):
+    if B is E.RAW and g.ndim == 2 and b.shape == g.shape[1:]:
+        return _add_reduce(g, 0)
+    return B.sum_to(g, _shape(b))
+
+
 P_linear = defprim(
     "linear",
     _linear_fwd,
     lambda B, g, ans, x, w, b=None: B.matmul(g, w),
     _linear_vjp_w,
-    lambda B, g, ans, x, w, b=None: B.sum_to(g, _shape(b)),
+    _linear_vjp_b,
 )
 
 

@@ -40,20 +40,47 @@ P_log_softmax = defprim(
 )
 
 
+_ROWS: dict[int, ndarray] = {}
+
+
+def _rows(n: int) -> ndarray:
+    rows = _ROWS.get(n)
+    if rows is None:
+        rows = np.arange(n)
+        rows.flags.writeable = False
+        if n <= 65536:
+            _ROWS[n] = rows
+    return rows
+
+
 def _softmax_xent_fwd(x: ndarray, target: ndarray) -> ndarray:
     """Mean cross-entropy of (N, C) logits against class indices, in one pass."""
     s = x - _max_reduce(x, 1, keepdims=True)
     lse = np.log(_add_reduce(np.exp(s), 1))
     n = s.shape[0]
-    return _add_reduce(lse - s[np.arange(n), target]) / x.dtype.type(n)
+    return _add_reduce(lse - s[_rows(n), target]) / x.dtype.type(n)
 
 
-def _softmax_xent_vjp(B, g, ans, x, target):
+def _softmax_xent_probs(x: ndarray, target: ndarray) -> tuple[ndarray, ndarray]:
+    """The loss of ``_softmax_xent_fwd`` and the softmax it passes through (kept for the VJP)."""
+    s = x - _max_reduce(x, 1, keepdims=True)
+    e = np.exp(s)
+    z = _add_reduce(e, 1, keepdims=True)
+    n = s.shape[0]
+    loss = _add_reduce(np.log(z[:, 0]) - s[_rows(n), target]) / x.dtype.type(n)
+    e /= z
+    return loss, e
+
+
+def _softmax_xent_vjp(B, g, ans, x, probs=None, target=None):
     n, c = _shape(x)
     if B is E.RAW:
-        p = np.exp(x - _max_reduce(x, 1, keepdims=True))
-        p /= _add_reduce(p, 1, keepdims=True)
-        p[np.arange(n), target] -= 1
+        if probs is None:
+            p = np.exp(x - _max_reduce(x, 1, keepdims=True))
+            p /= _add_reduce(p, 1, keepdims=True)
+        else:
+            p = probs.copy()
+        p[_rows(n), target] -= 1
         p *= g / x.dtype.type(n)
         return p
     onehot = np.zeros((n, c), raw(x).dtype)
@@ -153,7 +180,22 @@ def log_softmax(x: Any, axis: int = -1) -> Tensor:
 
 def softmax_cross_entropy(logits: Any, target: Any) -> Tensor:
     """Mean cross-entropy of (N, C) logits and int class indices (the common case, fused)."""
-    return apply_unary(P_softmax_xent, logits, {"target": np.asarray(raw(target))})
+    target = np.asarray(raw(target))
+    if not (
+        E._grad_enabled
+        and isinstance(logits, Tensor)
+        and logits.requires_grad
+        and logits._data.dtype.kind == "f"
+    ):
+        return apply_unary(P_softmax_xent, logits, {"target": target})
+    # Recorded with the softmax as an extra saved array: the first-order VJP reuses it.
+    xd = logits._data
+    loss, probs = _softmax_xent_probs(xd, target)
+    t = object.__new__(logits._out_cls)
+    t._data = loss if loss.__class__ is ndarray else np.asarray(loss)
+    t.requires_grad = True
+    t._ctx = E.Node(P_softmax_xent, (logits,), (xd, probs), {"target": target})
+    return t
 
 
 def im2col(

@@ -27,7 +27,7 @@ class SelfAttention(nn.Cell):
 class TinyLM(nn.Cell):
     def __init__(self, vocab=11, dim=8, context=5):
         super().__init__()
-        self.tokens = nn.Embedding(vocab, dim)
+        self.tokens = nn.Embedding(vocab, dim, embedding_table=mindspore.common.initializer.Normal(1.0))
         self.positions = mindspore.Parameter(ops.zeros((1, context, dim)))
         self.norm1 = nn.LayerNorm((dim,), epsilon=1e-05)
         self.attn = SelfAttention(dim, context)

@@ -12,7 +12,7 @@ from mindspore.experimental import optim
 class Classifier(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.embed = nn.Embedding(6, 4)
+        self.embed = nn.Embedding(6, 4, embedding_table=mindspore.common.initializer.Normal(1.0))
         self.norm = nn.LayerNorm((4,), epsilon=1e-05)
         self.bn = nn.BatchNorm1d(4)
         self.head = nn.Dense(4, 3)

@@ -11,7 +11,7 @@ VOCAB, DIM, CLASSES = 20, 6, 3
 class BagClassifier(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.embedding = nn.Embedding(VOCAB, DIM)
+        self.embedding = nn.Embedding(VOCAB, DIM, embedding_table=mindspore.common.initializer.Normal(1.0))
         self.norm = nn.LayerNorm((DIM,), epsilon=1e-05)
         self.head = nn.Dense(DIM, CLASSES)
 

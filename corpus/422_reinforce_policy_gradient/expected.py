@@ -49,7 +49,7 @@ def finish_episode():
     # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
     optimizer.zero_grad()
     policy_loss = ops.stack(policy_loss).sum()
-    # torch2ms: TM920 no model is called in the computation of this loss (it was computed elsewhere, e.g. kept in a list); the training step is left unconverted
+    # torch2ms: TM920 no model is called in the computation of this loss here (its forward pass ran elsewhere: in an earlier call, kept in a list, or in another function); the training step is left unconverted
     policy_loss.backward()
     optimizer.step()
     del policy.rewards[:]

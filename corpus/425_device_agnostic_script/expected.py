@@ -6,6 +6,7 @@ from mindspore import nn, ops
 from mindspore.experimental import optim
 import torch
 
+# torch2ms: TM940 `torch.cuda.is_available` has no certain MindSpore mapping
 use_cuda = torch.cuda.is_available()
 
 rng = np.random.default_rng(26)
@@ -24,9 +25,6 @@ for epoch in range(3):
     loss, grads = grad_fn()
     optimizer(grads)
     print("epoch", epoch, "loss", loss.item())
-# torch2ms: TM940 `torch.cuda.is_available` has no certain MindSpore mapping
-# torch2ms: TM940 `torch.cuda.memory_allocated` has no certain MindSpore mapping
-# torch2ms: TM900 `torch.cuda.is_available` is not converted: no certain MindSpore mapping; it still runs on torch
-# torch2ms: TM900 `torch.cuda.memory_allocated` is not converted: no certain MindSpore mapping; it still runs on torch
 if use_cuda:
+    # torch2ms: TM940 `torch.cuda.memory_allocated` has no certain MindSpore mapping
     print("gpu memory", torch.cuda.memory_allocated())

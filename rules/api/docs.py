@@ -14,7 +14,12 @@ API_META = RuleMeta(
     "`torch.optim` optimizers and schedulers from the API tables: the callee, the argument names, the "
     "defaults that differ (`nn.Conv2d` gets `pad_mode='pad'` and `has_bias=True`) and value conventions "
     "(BatchNorm momentum m becomes 1 - m). Names used as values (`torch.float32`, `torch.Tensor`) are "
-    "renamed too. With `--target ascend`, the torch-compatible `mindspore.mint` form is used where the "
+    "renamed too, and so are layer classes inside type annotations and layer classes given as "
+    "parameter defaults (`act_layer=nn.ReLU`) when the function only calls the parameter with "
+    "arguments MindSpore's class takes as they are (not `nn.GELU`: MindSpore's `GELU()` is the tanh "
+    "approximation; not `act_layer(inplace=True)`). `@torch.fx.wrap`, `@torch.jit.ignore` and "
+    "`@torch.jit.unused` are removed: outside tracing and scripting they return the function itself. "
+    "With `--target ascend`, the torch-compatible `mindspore.mint` form is used where the "
     "mapping table lists one.",
     why="Every mapping is checked numerically against torch on MindSpore 2.10 (CPU): the default target "
     "uses `mindspore.ops`/`mindspore.nn` because much of `mindspore.mint` has no CPU kernel there. "
@@ -40,6 +45,14 @@ API_META = RuleMeta(
             "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\n",
             after="from mindspore.experimental import optim\n\nopt = optim.AdamW(params, lr=1e-3)\n"
             "sched = optim.lr_scheduler.StepLR(opt, 10)\n",
+        ),
+        Example(
+            before="import torch.nn as nn\n\n\n"
+            "def block(dim, act_layer=nn.ReLU, norm_layer=nn.BatchNorm2d) -> nn.Linear:\n"
+            "    return norm_layer(dim), act_layer()\n",
+            after="from mindspore import nn\n\n\n"
+            "def block(dim, act_layer=nn.ReLU, norm_layer=nn.BatchNorm2d) -> nn.Dense:\n"
+            "    return norm_layer(dim), act_layer()\n",
         ),
         Example(
             before="import torch.nn.functional as F\n\ny = F.gelu(x)\n",
@@ -110,7 +123,9 @@ UNSAFE_ARGUMENT = define(
     "TM941",
     "Argument that cannot be carried over",
     "Reports a call whose arguments cannot be mapped with certainty: `out=`, `inplace=True` on a "
-    "function, `requires_grad=True`, string padding, `*args`, deprecated `size_average`/`reduce`.",
+    "function, `requires_grad=True`, string padding, `*args`, deprecated `size_average`/`reduce`, "
+    "and layer classes passed as values (`act_layer=nn.GELU`) that are later called with torch's "
+    "arguments, where MindSpore's class takes other ones.",
     "MindSpore's API has no such argument or a different convention; dropping it would change the result.",
     "The form named in the finding's hint.",
     severity=ERROR,

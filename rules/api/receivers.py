@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from .spec import CallTranslation, Refusal
 
 _PLACEMENT_KEYS = frozenset({"device", "dtype"})
@@ -43,36 +44,39 @@ def placement_dicts(function: cst.FunctionDef) -> frozenset[str]:
                 )
             ):
                 names.add(target.value)
+    if not names:
+        return frozenset()
     # A name rebound anywhere else in the function is not certain.
-    return frozenset(name for name in names if _bindings(function, name) == 1)
+    counts = _bindings(function, names)
+    return frozenset(name for name in names if counts[name] == 1)
 
 
 class _Bindings(cst.CSTVisitor):
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.count = 0
+    def __init__(self, names: set[str]) -> None:
+        self.counts = dict.fromkeys(names, 0)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        if isinstance(node.target, cst.Name) and node.target.value == self.name:
-            self.count += 1
+        if isinstance(node.target, cst.Name) and node.target.value in self.counts:
+            self.counts[node.target.value] += 1
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.target.value == self.name:
-            self.count += 2
+        if isinstance(node.target, cst.Name) and node.target.value in self.counts:
+            self.counts[node.target.value] += 2
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if isinstance(node.value, cst.Name) and node.value.value == self.name:
-            self.count += 2  # dd['x'] = ... or a read; either way keep it simple
+        if isinstance(node.value, cst.Name) and node.value.value in self.counts:
+            self.counts[node.value.value] += 2  # dd['x'] = ... or a read; either way keep it simple
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if isinstance(node.value, cst.Name) and node.value.value == self.name:
-            self.count += 2  # dd.update(...)
+        if isinstance(node.value, cst.Name) and node.value.value in self.counts:
+            self.counts[node.value.value] += 2  # dd.update(...)
 
 
-def _bindings(function: cst.FunctionDef, name: str) -> int:
-    visitor = _Bindings(name)
-    function.visit(visitor)
-    return visitor.count
+def _bindings(function: cst.FunctionDef, names: set[str]) -> dict[str, int]:
+    """How often each of ``names`` is bound or used as a container in the function."""
+    visitor = _Bindings(names)
+    visit(function, visitor)
+    return visitor.counts
 
 
 # Out-of-place torch operations always return a new tensor (views, `.to()`, `.float()`, `.contiguous()`
@@ -184,14 +188,29 @@ class _Calls(cst.CSTVisitor):
         elif isinstance(node.func, cst.Attribute):
             self.names.add("." + node.func.attr.value)
 
+    # Torch classes still passed as values (`act_layer=nn.GELU`).
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._value(node.value)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        if node.default is not None:
+            self._value(node.default)
+
+    def _value(self, node: cst.BaseExpression) -> None:
+        qualified = self.ctx.qualname(node)
+        if qualified is not None:
+            self.names.add(qualified)
+
 
 def remaining_calls(node: cst.CSTNode, ctx: ModuleContext) -> set[str]:
-    """Torch callees (qualified) and method names (`.name`) still called in a statement."""
+    """Torch callees (qualified), method names (`.name`) still called and torch names still passed
+    as values in a statement."""
     if isinstance(node, cst.BaseCompoundStatement):
         # Only the header: the body's statements carry their own findings.
         node = node.with_changes(body=cst.IndentedBlock([]))
     visitor = _Calls(ctx)
-    node.visit(visitor)
+    visit(node, visitor)
     return visitor.names
 
 

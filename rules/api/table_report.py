@@ -46,6 +46,15 @@ TABLE = (
         "torch.jit.unused", "", form="decorator", params=(), sample=(), note=_EAGER
     ),
     ApiMapping(
+        "torch.fx.wrap",
+        "",
+        form="decorator",
+        params=("fn_or_name",),
+        sample=(),
+        note="torch.fx.wrap returns the function unchanged and only marks it for torch.fx symbolic "
+        "tracing; MindSpore code is never traced by torch.fx",
+    ),
+    ApiMapping(
         "torch.jit.Final",
         "",
         kind="name",

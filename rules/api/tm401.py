@@ -83,6 +83,81 @@ COUNTED_METHODS = frozenset(
 )
 
 
+class _NameUses(cst.CSTVisitor):
+    """The calls of a local name in a function body, and whether it is used any other way."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.calls: list[cst.Call] = []
+        self.other = False
+        self.skip: set[int] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.skip.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.skip.add(id(node.keyword))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            if node.func.value == self.name:
+                self.calls.append(node)
+                self.skip.add(id(node.func))
+            elif node.func.value in ("locals", "vars", "eval", "exec"):
+                self.other = True
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name and id(node) not in self.skip:
+            self.other = True
+
+
+def _same_arguments(translation: CallTranslation, args: list, kwargs: dict) -> bool:
+    """The MindSpore call takes exactly the arguments given: nothing renamed, added or transformed."""
+    return (
+        len(translation.args) == len(args)
+        and all(a is b for a, b in zip(translation.args, args))
+        and list(translation.kwargs) == list(kwargs)
+        and all(translation.kwargs[k] is kwargs[k] for k in kwargs)
+    )
+
+
+def drop_in_defaults(function: cst.FunctionDef, ctx: ModuleContext) -> set[int]:
+    """Layer classes given as parameter defaults (`act_layer=nn.ReLU`) that the MindSpore class can
+    replace: the function only calls the parameter, and every call carries over unchanged."""
+    found: set[int] = set()
+    params = function.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.default is None:
+            continue
+        mapping = BY_TORCH_NAME.get(ctx.qualname(param.default) or "")
+        if (
+            mapping is None
+            or mapping.kind != "class"
+            or mapping.form != "call"
+            or not mapping.valid_on(ctx.options.target)
+        ):
+            continue
+        uses = _NameUses(param.name.value)
+        function.body.visit(uses)
+        if uses.other or not uses.calls:
+            continue
+        for call in uses.calls:
+            parts = split_call(call)
+            if parts is None:
+                break
+            args, kwargs = parts
+            translation = translate_args(mapping, args, kwargs)
+            if isinstance(translation, Refusal) or not _same_arguments(
+                translation, args, kwargs
+            ):
+                break
+        else:
+            found.add(id(param.default))
+    return found
+
+
 def plain(mapping: ApiMapping) -> bool:
     """A mapping whose callee can be swapped anywhere, even where it is only referenced."""
     return (
@@ -129,6 +204,13 @@ class ApiTableRule(Rule):
         self.imported: set[str] = set()
         # Per function: names bound to `{'device': ..., 'dtype': ...}`, and whether that was reported.
         self.placement: list[tuple[int, frozenset[str], list[bool]]] = []
+        # Layer classes used as parameter defaults that the MindSpore class replaces as they are used.
+        self.drop_in: set[int] = set()
+        # Layer classes passed as values: parameter defaults and keyword arguments.
+        self.passed: set[int] = set()
+        self.located: set[int] = set()
+        # Inside a type annotation a class is only named, never called: its MindSpore class stands in.
+        self.annotation_depth = 0
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         for statement in node.body:
@@ -152,6 +234,7 @@ class ApiTableRule(Rule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
         self.placement.append((id(node), placement_dicts(node), [False]))
+        self.drop_in |= drop_in_defaults(node, ctx)
 
     def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
         if self.placement and self.placement[-1][0] == id(original):
@@ -176,6 +259,13 @@ class ApiTableRule(Rule):
         if mapping is not None and mapping.form == "decorator":
             ctx.applied.add(API_META.id)
             return cst.RemoveFromParent()
+        return updated
+
+    def visit_Annotation(self, node: cst.Annotation, ctx: ModuleContext) -> None:
+        self.annotation_depth += 1
+
+    def leave_Annotation(self, original: cst.Annotation, updated, ctx: ModuleContext):
+        self.annotation_depth -= 1
         return updated
 
     def leave_Subscript(self, original: cst.Subscript, updated, ctx: ModuleContext):
@@ -207,6 +297,11 @@ class ApiTableRule(Rule):
     def visit_Arg(self, node: cst.Arg, ctx: ModuleContext) -> None:
         if node.keyword is not None:
             self.skip.add(id(node.keyword))
+            self.passed.add(id(node.value))
+
+    def visit_Param(self, node: cst.Param, ctx: ModuleContext) -> None:
+        if node.default is not None:
+            self.passed.add(id(node.default))
 
     def visit_ImportFrom(self, node: cst.ImportFrom, ctx: ModuleContext) -> None:
         if not isinstance(node.names, cst.ImportStar):
@@ -232,13 +327,44 @@ class ApiTableRule(Rule):
             return updated
         if mapping.form not in ("call", "attribute"):
             return updated
-        swappable = mapping.kind == "name" or plain(mapping)
+        swappable = (
+            mapping.kind == "name"
+            or plain(mapping)
+            or id(original) in self.drop_in
+            or (self.annotation_depth > 0 and mapping.kind == "class")
+        )
         if not swappable and not (
             id(original) in self.type_checked and mapping.kind == "class"
         ):
+            if mapping.kind == "class" and id(original) in self.passed:
+                self._passed_value(mapping, ctx)
             return updated
         ctx.applied.add(API_META.id)
         return ctx.name(mapping.mindspore)
+
+    def _passed_value(self, mapping: ApiMapping, ctx: ModuleContext) -> None:
+        """Report a layer class passed as a value where it stands, in place of TM900 there."""
+        line = column = None
+        info = ctx.statements.get(id(ctx.stack[-1])) if ctx.stack else None
+        if info is not None:
+            for use in ctx.census.uses:
+                if (
+                    info.line <= use.line <= info.end_line
+                    and use.name == mapping.torch
+                    and id(use) not in self.located
+                ):
+                    self.located.add(id(use))
+                    line, column = use.line, use.column
+                    break
+        ctx.report(
+            UNSAFE_ARGUMENT.id,
+            f"`{mapping.torch}` is passed as a value; what calls it may pass torch's arguments, "
+            f"which `{mapping.mindspore}` does not take as they are",
+            f"pass a callable that builds `{mapping.mindspore}` with torch's meaning "
+            f"(`functools.partial` or a small factory): {mapping.note}".rstrip(": "),
+            line=line,
+            column=column,
+        )
 
     def _certainly_tensor(self, call: cst.Call, ctx: ModuleContext) -> bool:
         """A receiver that can only be a tensor: the result of a torch call or of a Tensor-only method,

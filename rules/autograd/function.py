@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from ...migrator.findings import WARNING
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
 from . import findings as tm9
@@ -276,6 +277,22 @@ def _drop_self_assignments(body: list) -> list:
     return kept or [cst.SimpleStatementLine([cst.Pass()])]
 
 
+class _Classes(cst.CSTVisitor):
+    """Collects the Function classes that convert."""
+
+    def __init__(self, convertible: set[str], ctx: ModuleContext) -> None:
+        self.convertible = convertible
+        self.ctx = ctx
+
+    def visit_ClassDef(self, cls: cst.ClassDef) -> None:
+        found = plan(cls, self.ctx)
+        if found is not None and not found.problems:
+            self.convertible.add(cls.name.value)
+
+    def visit_SimpleStatementLine(self, line: cst.SimpleStatementLine) -> bool:
+        return False  # holds no class definition
+
+
 @register
 class CustomFunctionRule(Rule):
     meta = RuleMeta(
@@ -330,16 +347,7 @@ class CustomFunctionRule(Rule):
         self.convertible: set[str] = set()
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
-        class _Classes(cst.CSTVisitor):
-            def __init__(self, rule) -> None:
-                self.rule = rule
-
-            def visit_ClassDef(self, cls: cst.ClassDef) -> None:
-                found = plan(cls, ctx)
-                if found is not None and not found.problems:
-                    self.rule.convertible.add(cls.name.value)
-
-        node.visit(_Classes(self))
+        visit(node, _Classes(self.convertible, ctx))
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
         # `F.apply` mentions no torch name, so the engine may not have entered its statement.

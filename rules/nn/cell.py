@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import MODULE_WORDS, current_class
@@ -155,7 +156,7 @@ class CellRule(Rule):
         if not known.targets(info.line, info.end_line):
             return updated
         outer = current_class(ctx) if not isinstance(original, cst.ClassDef) else None
-        return updated.visit(_Structure(ctx, known, outer))
+        return visit(updated, _Structure(ctx, known, outer))
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
         updated = self._statement(original, updated, ctx)

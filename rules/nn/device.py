@@ -7,6 +7,7 @@ import re
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import string_value, tidy_args
@@ -141,7 +142,7 @@ class DeviceRule(Rule):
     def leave_Annotation(self, original, updated: cst.Annotation, ctx: ModuleContext):
         """`device: torch.device` → `device: str`: MindSpore names devices with strings ('CPU')."""
         replacer = _DeviceAnnotation(ctx)
-        result = updated.visit(replacer)
+        result = visit(updated, replacer)
         if replacer.replaced:
             ctx.applied.add("TM307")
         return result
@@ -250,6 +251,14 @@ class _RemoveDefinitions(cst.CSTTransformer):
         self.names = names
         self.ctx = ctx
         self.removed: list[tuple[int, int]] = []
+
+    def on_leave(self, original_node, updated_node):
+        # LibCST rebuilds every node it walks: the statements keep their positions for later stages.
+        result = super().on_leave(original_node, updated_node)
+        info = self.ctx.statements.get(id(original_node))
+        if info is not None and isinstance(result, cst.CSTNode):
+            self.ctx.statements[id(result)] = info
+        return result
 
     def leave_SimpleStatementLine(self, original, updated: cst.SimpleStatementLine):
         small = updated.body[0] if len(updated.body) == 1 else None

@@ -19,6 +19,7 @@ import libcst as cst
 
 from ...migrator.aliases import dotted, resolve
 from ...migrator.context import ModuleContext
+from ..common.tree import module_tree
 from .layers import CONTAINERS, MODE_DEPENDENT, canonical, is_layer
 
 AMBIGUOUS = "?"
@@ -136,7 +137,7 @@ class Facts:
 def facts(ctx: ModuleContext) -> Facts:
     cached = ctx.state.get("nn.facts")
     if cached is None:
-        cached = ctx.state["nn.facts"] = analyse(ast.parse(ctx.source), ctx.aliases)
+        cached = ctx.state["nn.facts"] = analyse(module_tree(ctx), ctx.aliases)
     return cached  # type: ignore[return-value]
 
 

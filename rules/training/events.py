@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from .facts import ModuleFacts, _looks_like_optimizer
 
 CLIP_NORM = frozenset(
@@ -187,16 +188,20 @@ def _parameters_owner(expr: cst.BaseExpression, ctx: ModuleContext) -> str | Non
 # -- manual updates through p.grad ---------------------------------------------------------------
 
 
+class _FindGrad(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if node.attr.value == "grad":
+            self.found = True
+        return not self.found
+
+
 def mentions_grad(node: cst.CSTNode) -> bool:
-    found = []
-
-    class _Find(cst.CSTVisitor):
-        def visit_Attribute(self, n: cst.Attribute) -> None:
-            if n.attr.value == "grad":
-                found.append(n)
-
-    node.visit(_Find())
-    return bool(found)
+    finder = _FindGrad()
+    visit(node, finder)
+    return finder.found
 
 
 def manual_update_of(stmt: cst.CSTNode, ctx: ModuleContext) -> Event | None:

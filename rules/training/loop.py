@@ -5,12 +5,15 @@ optimizers, manual updates) reported under their own ids."""
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 
 import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.findings import ERROR, NOTE, WARNING
 from ...migrator.rule import GRADIENT, Rule, RuleMeta, register
+from ..common.tree import module_tree
 from . import examples, findings
 from .analysis import Plan, analyze, scope_body, step_closures
 from .facts import collect
@@ -127,11 +130,20 @@ class TrainingStepRule(Rule):
 
     # -- analysis on the original tree: claims and findings ---------------------------------------
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
-        tree = ast.parse(ctx.source)
-        self.facts = collect(tree, ctx.aliases)
-        self.closures = step_closures(tree)
         claimed = ctx.state.setdefault(CLAIMED, set())
+        # A scope without a `.backward(...)` call has no training step to analyse; the facts are
+        # still needed for `scaler.get_scale()`.
+        backward = _backward_lines(ctx)
+        if not backward and "get_scale" not in ctx.source:
+            return
+        tree = module_tree(ctx)
+        self.facts = collect(tree, ctx.aliases)
+        if not backward:
+            return
+        self.closures = step_closures(tree)
         for scope in _scopes(node):
+            if not _holds_line(scope, backward, ctx):
+                continue
             try:
                 plan = analyze(scope, ctx, self.facts, self.closures)
             except Exception as error:  # noqa: BLE001 - an analysis defect must not lose the file: report, leave the code
@@ -270,6 +282,34 @@ class TrainingStepRule(Rule):
                 node=node,
                 severity=ERROR,
             )
+
+
+# `.backward` as Python can spell it: spaces, continuation lines and comments may stand around the dot.
+_BACKWARD = re.compile(r"\.(?:[ \t\f\r\n\\]|#[^\r\n]*)*backward\b")
+
+
+def _backward_lines(ctx: ModuleContext) -> list[int]:
+    """Sorted lines of the `x.backward(...)` calls of the module."""
+    if not _BACKWARD.search(ctx.source):
+        return []
+    return sorted(
+        node.lineno
+        for node in ast.walk(module_tree(ctx))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "backward"
+    )
+
+
+def _holds_line(scope, lines: list[int], ctx: ModuleContext) -> bool:
+    """Whether a function scope spans one of ``lines`` (the module always does)."""
+    if isinstance(scope, cst.Module):
+        return True
+    info = ctx.statements.get(id(scope))
+    if info is None:
+        return True
+    i = bisect.bisect_left(lines, info.line)
+    return i < len(lines) and lines[i] <= info.end_line
 
 
 def _report_internal(scope, ctx: ModuleContext, error: Exception) -> None:

@@ -76,15 +76,75 @@ def _run(
     return out, inputs, nested
 
 
-def _gradients(targets: list, seeds: list, wrt: list, nested: bool) -> list:
-    grads = core.grad(
-        targets,
-        wrt,
-        grad_outputs=seeds,
-        create_graph=nested,
-        allow_unused=True,
-        retain_graph=nested,
+class _HookHandle:
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self) -> None:
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
+
+
+_HOOKED = [False]
+
+
+def register_hook(tensor: core.Tensor, hook: Callable) -> _HookHandle:
+    if not callable(hook):
+        raise TypeError(
+            f"For 'register_hook', the type of 'hook' should be function, but got {type(hook)}."
+        )
+    hooks = tensor.__dict__.setdefault("_ms_hooks", [])
+    hooks.append(hook)
+    _HOOKED[0] = True
+    return _HookHandle(hooks, hook)
+
+
+def _run_hooks(t: core.Tensor, g: Any) -> Any:
+    hooks = t.__dict__.get("_ms_hooks")
+    if not hooks:
+        return g
+    graph = isinstance(g, core.Tensor)
+    for hook in list(hooks):
+        result = hook(g if graph else core.wrap(Tensor, g))
+        if result is not None:
+            if graph:
+                g = result
+            else:
+                g = np.asarray(result._data if isinstance(result, core.Tensor) else result, g.dtype)
+    return g
+
+
+def _hooked_grad(targets: list, seeds: list, wrt: list, nested: bool) -> list:
+    """``core.grad`` with the registered tensor hooks applied on the way back."""
+    if nested:
+        seeds = [core.wrap(t._out_cls, s) for t, s in zip(targets, seeds)]
+    wanted = {id(t) for t in wrt}
+    swept = core.backprop(
+        targets, seeds, nested, nested, lambda t: id(t) in wanted, wrt, hook=_run_hooks
     )
+    found = {id(t): g for t, g in swept}
+    out = []
+    for t in wrt:
+        g = found.get(id(t))
+        if g is None or isinstance(g, core.Tensor):
+            out.append(g)
+        else:
+            out.append(core.wrap(t._out_cls, np.array(g)))
+    return out
+
+
+def _gradients(targets: list, seeds: list, wrt: list, nested: bool) -> list:
+    if _HOOKED[0]:
+        grads = _hooked_grad(targets, seeds, wrt, nested)
+    else:
+        grads = core.grad(
+            targets,
+            wrt,
+            grad_outputs=seeds,
+            create_graph=nested,
+            allow_unused=True,
+            retain_graph=nested,
+        )
     out = []
     for t, g in zip(wrt, grads):
         if g is None:

@@ -228,6 +228,14 @@ class Tensor(TensorMethods, core.Tensor):
         self._data = self._data.astype(_dtype.to_numpy(dtype))
         return self
 
+    # --- gradient hooks (PyNative) ---------------------------------------------------------------
+    def register_hook(self, hook: Any) -> Any:
+        """``hook(grad)`` runs when a gradient function reaches this tensor; a returned tensor
+        replaces the gradient."""
+        from ._grad import register_hook
+
+        return register_hook(self, hook)
+
 
 def _wrap_like(like: Any, array: np.ndarray) -> Tensor:
     cls = like._out_cls if isinstance(like, core.Tensor) else Tensor

@@ -38,10 +38,6 @@ REWRITES = [
     ("m = nn.GELU(approximate=mode)", 'm = nn.GELU(approximate=mode == "tanh")'),
     ("m = nn.LeakyReLU(0.1, inplace=True)", "m = nn.LeakyReLU(alpha=0.1)"),
     ("m = nn.Dropout(0.1)", "m = nn.Dropout(p=0.1)"),
-    (
-        "m = nn.Embedding(10, 4, padding_idx=0)",
-        "m = nn.Embedding(10, 4, padding_idx=0)",
-    ),
     ("m = nn.AvgPool2d(2)", "m = nn.AvgPool2d(2, stride=2, pad_mode='pad')"),
     ("m = nn.CrossEntropyLoss()", None),
     (
@@ -79,6 +75,24 @@ REWRITES = [
         "exp_avg.mul_(b1).add_(g, alpha=1 - b1)",
         "exp_avg.assign_value(exp_avg.assign_value(exp_avg.mul(b1)).add(g, alpha=1 - b1))",
     ),
+    (
+        "@torch.fx.wrap\ndef f(x):\n    return torch.abs(x)",
+        "def f(x):\n    return ops.abs(x)",
+    ),
+    # A layer class given as a default that the function only calls in ways MindSpore's takes.
+    (
+        "def block(act_layer=nn.ReLU, norm=nn.BatchNorm2d):\n    return act_layer(), norm(8)",
+        "def block(act_layer=nn.ReLU, norm=nn.BatchNorm2d):\n    return act_layer(), norm(8)",
+    ),
+    (
+        "def head(dim, fc=nn.Linear):\n    return fc(dim, 10)",
+        "def head(dim, fc=nn.Dense):\n    return fc(dim, 10)",
+    ),
+    (
+        "def fuse(m: nn.Conv2d) -> nn.Linear:\n    pass",
+        "def fuse(m: nn.Conv2d) -> nn.Dense:\n    pass",
+    ),
+    ("conv: nn.Conv2d = make()", "conv: nn.Conv2d = make()"),
 ]
 
 
@@ -107,6 +121,13 @@ def test_rewrite(before: str, after: str | None) -> None:
     assert "torch" not in result.code
     assert not [f for f in result.findings if f.severity == "error"], result.findings
     assert convert_source(result.code, "case.py").code == result.code
+
+
+def test_embedding_keeps_torch_argument_order() -> None:
+    # The nn rules may add MindSpore's initializer after the mapped arguments.
+    assert _body(_convert("m = nn.Embedding(10, 4, padding_idx=0)").code).startswith(
+        "m = nn.Embedding(10, 4, padding_idx=0"
+    )
 
 
 def test_multiline_call_keeps_its_layout() -> None:
@@ -155,6 +176,18 @@ UNTOUCHED = [
     ("y = x.view(-1).add_(1)", "TM941"),
     ("x[i].add_(1)", "TM941"),
     ("norm = nn.BatchNorm2d", "TM900"),
+    # MindSpore's GELU() is the tanh approximation, torch's the exact one.
+    ("def mlp(act_layer=nn.GELU):\n    return act_layer()", "TM941"),
+    # MindSpore's ReLU takes no inplace argument.
+    ("def block(act_layer=nn.ReLU):\n    return act_layer(inplace=True)", "TM941"),
+    ("def block(norm=nn.BatchNorm2d, **dd):\n    return norm(8, **dd)", "TM941"),
+    ("def block(act_layer=nn.ReLU):\n    return Other(act_layer=act_layer)", "TM941"),
+    (
+        "def block(act_layer=nn.ReLU):\n    return act_layer() if act_layer is not None else None",
+        "TM941",
+    ),
+    ("def block(norm=nn.BatchNorm2d):\n    return norm(8, 1e-5, 0.01)", "TM941"),
+    ("m = Block(norm_layer=nn.LayerNorm)", "TM941"),
 ]
 
 
@@ -181,3 +214,13 @@ def test_other_libraries_are_left_alone(source: str) -> None:
     body = source.split("\n\n", 1)[1]
     assert body in result.code
     assert not result.findings
+
+
+def test_calls_on_imported_modules_are_not_counted_as_tensor_methods() -> None:
+    source = (
+        "import re\nimport torch\nfrom os import path\n\n"
+        "def f(x, s):\n    import math\n    k = re.sub('a', 'b', s).split(',')\n"
+        "    p = path.join('a', 'b')\n    return math.sqrt(2.0), x.size(1)\n"
+    )
+    result = convert_source(source, "case.py")
+    assert (result.api_total, result.api_converted) == (1, 1)

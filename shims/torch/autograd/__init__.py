@@ -22,6 +22,7 @@ __all__ = [
     "set_grad_enabled",
 ]
 
+_new = object.__new__
 NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
 
 
@@ -72,16 +73,18 @@ def backward(
     if retain_graph is None:
         retain_graph = create_graph
     seeds = _seeds(outputs, grads, create_graph)
-    wanted = None if inputs is None else {id(t) for t in _as_list(inputs)}
-    if wanted is None:
+    if inputs is None:
+        wanted = targets = None
         capture = _capture
+        nonleaf = _RETAINS[0]
     else:
+        targets = _as_list(inputs)
+        wanted = {id(t) for t in targets}
 
         def capture(t: Any) -> bool:
             return id(t) in wanted
 
-    targets = None if inputs is None else _as_list(inputs)
-    nonleaf = targets is not None or _RETAINS[0]
+        nonleaf = True
     hook = run_hooks if HOOKS_USED[0] else None
     captured = C.backprop(
         outputs, seeds, create_graph, retain_graph, capture, targets, nonleaf, hook
@@ -122,7 +125,11 @@ def _accumulate(t: Tensor, g: Any, create_graph: bool, seen: set) -> None:
         ):
             g = g.copy() if g.shape == shape else np.array(np.broadcast_to(g, shape))
         seen.add(id(g))
-        t.grad = wrap(g)
+        fresh = _new(Tensor)
+        fresh._data = g
+        fresh.requires_grad = False
+        fresh._ctx = None
+        t.grad = fresh
     elif existing.requires_grad:
         t.grad = wrap(existing._data + g)
     else:

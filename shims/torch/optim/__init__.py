@@ -12,6 +12,9 @@ from .. import _tensor as T
 from . import lr_scheduler  # noqa: F401
 
 _required = object()
+# NumPy 1.x: setting the error mask directly costs two C calls, np.errstate about ten times more.
+_geterrobj = getattr(np, "geterrobj", None)
+_seterrobj = getattr(np, "seterrobj", None)
 
 
 class Optimizer:
@@ -61,9 +64,18 @@ class Optimizer:
                 loss = closure()
         self._opt_called = True
         # torch updates non-finite values silently; so does NumPy here.
-        with np.errstate(all="ignore"):
+        if _geterrobj is None:
+            with np.errstate(all="ignore"):
+                for group in self.param_groups:
+                    self._update_group(group)
+            return loss
+        saved = _geterrobj()
+        _seterrobj([saved[0], 0, saved[2]])
+        try:
             for group in self.param_groups:
                 self._update_group(group)
+        finally:
+            _seterrobj(saved)
         return loss
 
     def _update_group(self, group: dict) -> None:
@@ -156,10 +168,12 @@ class SGD(Optimizer):
     def _update_group(self, group: dict) -> None:
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
         weight_decay, nesterov = group["weight_decay"], group["nesterov"]
+        maximize = group["maximize"]
         for p in group["params"]:
-            g = _grad_array(p, group["maximize"])
-            if g is None:
+            grad = p.grad
+            if grad is None:
                 continue
+            g = -grad._data if maximize else grad._data
             data = p._data
             dt = data.dtype.type
             if weight_decay != 0:

@@ -1,0 +1,139 @@
+"""TM209: reads of an optimizer's learning rate (`optimizer.param_groups[i]["lr"]`) become floats."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.rule import API, Example, Rule, RuleMeta, register
+
+META = RuleMeta(
+    id="TM209",
+    title='`optimizer.param_groups[i]["lr"]` is read as a float',
+    what='Wraps each read of `optimizer.param_groups[i]["lr"]` of a `torch.optim` optimizer in '
+    '`float(...)`. Assignments to it are left as they are.',
+    why="In `mindspore.experimental.optim` the learning rate of a parameter group is a scalar "
+    "Parameter (the schedulers update it in place), where torch keeps a Python float: printed, it "
+    "shows `Parameter (name=learning_rate_group_0, ...)` without its value, and formatting it with "
+    "`:.4f` fails. `float(...)` gives the value (rounded to float32, as MindSpore stores it).",
+    use_instead='`float(optimizer.param_groups[0]["lr"])`, or `scheduler.get_last_lr()`.',
+    examples=(
+        Example(
+            before="import torch\n\noptimizer = torch.optim.SGD(params, lr=0.1)\n"
+            "print('lr', optimizer.param_groups[0]['lr'])\n",
+            after="from mindspore.experimental import optim\n\noptimizer = optim.SGD(params, lr=0.1)\n"
+            "print('lr', float(optimizer.param_groups[0]['lr']))\n",
+        ),
+    ),
+    severity="warning",
+    family="training",
+)
+
+
+def _lr_read(node: cst.Subscript, ctx: ModuleContext, optimizers: set[str]) -> bool:
+    """`<optimizer>.param_groups[<i>]["lr"]`."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return False
+    key = node.slice[0].slice.value
+    if not isinstance(key, cst.SimpleString) or key.evaluated_value != "lr":
+        return False
+    group = node.value
+    if (
+        not isinstance(group, cst.Subscript)
+        or len(group.slice) != 1
+        or not isinstance(group.slice[0].slice, cst.Index)
+    ):
+        return False
+    groups = group.value
+    if not isinstance(groups, cst.Attribute) or groups.attr.value != "param_groups":
+        return False
+    return ctx.dotted(groups.value) in optimizers
+
+
+class _Wrap(cst.CSTTransformer):
+    def __init__(self, ctx: ModuleContext, optimizers: set[str]) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.optimizers = optimizers
+        self.stores: set[int] = set()
+        self.wrapped: set[int] = set()
+        self.changed = False
+
+    def _store(self, *targets) -> None:
+        for target in targets:
+            self.stores.add(id(target))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._store(*(t.target for t in node.targets))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._store(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._store(node.target)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._store(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._store(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == "float" and len(node.args) == 1:
+            self.wrapped.add(id(node.args[0].value))
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript):
+        if id(original) in self.stores or id(original) in self.wrapped:
+            return updated
+        if not _lr_read(original, self.ctx, self.optimizers):
+            return updated
+        self.changed = True
+        return cst.Call(cst.Name("float"), [cst.Arg(updated)])
+
+    def on_leave(self, original_node, updated_node):
+        # LibCST rebuilds every node it walks: the statements keep their positions for later stages.
+        result = super().on_leave(original_node, updated_node)
+        info = self.ctx.statements.get(id(original_node))
+        if info is not None and isinstance(result, cst.CSTNode):
+            self.ctx.statements[id(result)] = info
+        return result
+
+
+@register
+class LearningRateReadRule(Rule):
+    meta = META
+    stage = API
+    order = 90
+    triggers = ("param_groups",)
+
+    def __init__(self) -> None:
+        self.optimizers: set[str] = set()
+
+    def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        self.optimizers = set()
+
+    def visit_Assign(self, node: cst.Assign, ctx: ModuleContext) -> None:
+        if not isinstance(node.value, cst.Call):
+            return
+        qualified = ctx.qualname(node.value.func) or ""
+        leaf = qualified.rsplit(".", 1)[-1]
+        if (
+            not qualified.startswith("torch.optim.")
+            or qualified.startswith("torch.optim.lr_scheduler.")
+            or not leaf[:1].isupper()
+        ):
+            return
+        for target in node.targets:
+            name = ctx.dotted(target.target)
+            if name is not None:
+                self.optimizers.add(name)
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module, ctx: ModuleContext):
+        if not self.optimizers:
+            return updated
+        wrap = _Wrap(ctx, self.optimizers)
+        result = updated.visit(wrap)
+        if not wrap.changed:
+            return updated
+        ctx.applied.add(META.id)
+        return result
