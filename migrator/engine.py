@@ -264,9 +264,10 @@ def run_stage(module: cst.Module, ctx: ModuleContext, rules: list[Rule]) -> cst.
 # -- LibCST visitors and transformers, run the same cheap way -----------------------------------
 
 
-def _visitor_plan(cls: type) -> tuple[dict[str, str], dict[str, str], bool, bool, bool] | None:
+def _visitor_plan(cls: type) -> tuple | None:
     """Handlers a LibCST visitor class defines itself: (visits, leaves, overrides on_visit,
-    overrides on_leave, handles token nodes); None when it has per-field handlers."""
+    overrides on_leave, handles token nodes, per node class plans); None when it has per-field
+    handlers."""
     cached = _VISITOR_PLANS.get(cls, False)
     if cached is not False:
         return cached
@@ -284,7 +285,7 @@ def _visitor_plan(cls: type) -> tuple[dict[str, str], dict[str, str], bool, bool
                 (visits if attr[0] == "v" else leaves)[attr[6:]] = attr
     names = set(visits) | set(leaves)
     if not ({"on_visit_attribute", "on_leave_attribute"} & hooks) and all(isinstance(getattr(cst, n, None), type) for n in names):
-        plan = (visits, leaves, "on_visit" in hooks, "on_leave" in hooks, bool(names & _TOKEN_NAMES))
+        plan = (visits, leaves, "on_visit" in hooks, "on_leave" in hooks, bool(names & _TOKEN_NAMES), {})
     _VISITOR_PLANS[cls] = plan
     return plan
 
@@ -298,7 +299,7 @@ class VisitorWalker(StageWalker):
     comments or punctuation (unless the visitor handles such nodes)."""
 
     def __init__(self, visitor, plan) -> None:
-        visits, leaves, own_visit, own_leave, tokens = plan
+        visits, leaves, own_visit, own_leave, tokens, plans = plan
         self.visitor = visitor
         self.transform = isinstance(visitor, cst.CSTTransformer)
         self.visit_names = visits
@@ -306,7 +307,8 @@ class VisitorWalker(StageWalker):
         self.on_visit = visitor.on_visit if own_visit else None
         self.on_leave = visitor.on_leave if own_leave else None
         self.skip = frozenset() if tokens else _TOKEN_TYPES
-        self.plans = {}
+        # Per node class, shared by every instance of the visitor class: handler names, fields.
+        self.plans = plans
 
     def _plan(self, cls: type):
         name = cls.__name__
@@ -314,13 +316,7 @@ class VisitorWalker(StageWalker):
         if self.skip:
             tokens = _token_fields(cls)
             child_fields = tuple(f for f in child_fields if f[0] not in tokens)
-        visit = self.visit_names.get(name)
-        leave = self.leave_names.get(name)
-        plan = (
-            getattr(self.visitor, visit) if visit else None,
-            getattr(self.visitor, leave) if leave else None,
-            child_fields,
-        )
+        plan = (self.visit_names.get(name), self.leave_names.get(name), child_fields)
         self.plans[cls] = plan
         return plan
 
@@ -332,7 +328,7 @@ class VisitorWalker(StageWalker):
         if self.on_visit is not None:
             descend = self.on_visit(node)
         else:
-            descend = visit is None or visit(node) is not False
+            descend = visit is None or getattr(self.visitor, visit)(node) is not False
         if not self.transform:
             if descend:
                 for field, _kind in child_fields:
@@ -346,7 +342,7 @@ class VisitorWalker(StageWalker):
             if self.on_leave is not None:
                 self.on_leave(node)
             elif leave is not None:
-                leave(node)
+                getattr(self.visitor, leave)(node)
             return node
         updated = node
         if descend and child_fields:
@@ -363,7 +359,7 @@ class VisitorWalker(StageWalker):
         if self.on_leave is not None:
             result = self.on_leave(node, updated)
         elif leave is not None:
-            result = leave(node, updated)
+            result = getattr(self.visitor, leave)(node, updated)
         else:
             result = updated
         if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):

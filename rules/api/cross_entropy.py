@@ -62,7 +62,8 @@ META = RuleMeta(
 
 
 _EQUAL = cst.AssignEqual(
-    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    whitespace_before=cst.SimpleWhitespace(""),
+    whitespace_after=cst.SimpleWhitespace(""),
 )
 
 
@@ -152,7 +153,9 @@ class CrossEntropyRule(Rule):
             return
         self.bound[id(node.value)] = index == 1
 
-    def _arguments(self, call: cst.Call, attribute: bool) -> list[tuple[str, cst.BaseExpression]] | None:
+    def _arguments(
+        self, call: cst.Call, attribute: bool
+    ) -> list[tuple[str, cst.BaseExpression]] | None:
         """torch's keyword arguments of the constructor, or None when one cannot be carried over."""
         out: list[tuple[str, cst.BaseExpression]] = []
         for position, arg in enumerate(call.args):
@@ -168,7 +171,8 @@ class CrossEntropyRule(Rule):
                 return None
             out.append((name, arg.value))
         if attribute and any(
-            name == "weight" and not (isinstance(v, cst.Name) and v.value == "None") for name, v in out
+            name == "weight" and not (isinstance(v, cst.Name) and v.value == "None")
+            for name, v in out
         ):
             return None  # torch keeps the weight as a buffer in the Module's state_dict
         return out
@@ -186,12 +190,18 @@ class CrossEntropyRule(Rule):
                 return updated
             if any(a.star for a in updated.args):
                 return updated
-            inputs = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in updated.args]
+            inputs = [
+                a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in updated.args
+            ]
             keywords = [_keyword(name, value) for name, value in arguments]
             ctx.applied.add(META.id)
             return cst.Call(ctx.name(_FUNCTION), [*inputs, *keywords])
         attribute = self.bound.get(id(original))
-        if attribute is None or ctx.qualname(original.func) != _CLASS or not self._applies(ctx):
+        if (
+            attribute is None
+            or ctx.qualname(original.func) != _CLASS
+            or not self._applies(ctx)
+        ):
             return updated
         arguments = self._arguments(updated, attribute)
         if arguments is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
 
 # Attribute names under which modules keep their parameters.
@@ -40,7 +41,7 @@ class DataRule(Rule):
         if ".data =" not in ctx.source and ".data=" not in ctx.source:
             return updated
         rewriter = _SetData(ctx)
-        module = updated.visit(rewriter)
+        module = visit(updated, rewriter)
         if rewriter.changed:
             ctx.applied.add("TM106")
         return module
@@ -62,6 +63,9 @@ class _SetData(cst.CSTTransformer):
         ):
             self.ctx.statements[id(result)] = self.ctx.statements[id(original_node)]
         return result
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        return False  # the statement is rewritten as a whole
 
     def leave_SimpleStatementLine(self, original, updated: cst.SimpleStatementLine):
         if len(updated.body) != 1 or not isinstance(updated.body[0], cst.Assign):

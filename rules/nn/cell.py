@@ -36,8 +36,10 @@ ATTRIBUTES = define(
         Example(
             before="import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
             "        self.emb = nn.Embedding(10, 4)\n\n    def first(self):\n        return self.emb.weight[0]\n",
-            after="from mindspore import nn\n\nclass Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
-            "        self.emb = nn.Embedding(10, 4)\n\n    def first(self):\n        return self.emb.embedding_table[0]\n",
+            after="import mindspore\nfrom mindspore import nn\n\nclass Net(nn.Cell):\n    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.emb = nn.Embedding(10, 4, embedding_table=mindspore.common.initializer.Normal(1.0))\n\n"
+            "    def first(self):\n        return self.emb.embedding_table[0]\n",
         ),
     ),
     family="nn",

@@ -13,7 +13,8 @@ _TORCH = "torch.nn.Embedding"
 _MINDSPORE = "mindspore.nn.Embedding"
 _NORMAL = "mindspore.common.initializer.Normal"
 _EQUAL = cst.AssignEqual(
-    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    whitespace_before=cst.SimpleWhitespace(""),
+    whitespace_after=cst.SimpleWhitespace(""),
 )
 
 META = RuleMeta(
@@ -47,16 +48,24 @@ class EmbeddingInitRule(Rule):
     triggers = ("Embedding",)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
-        if ctx.qualname(original.func) != _TORCH or ctx.dotted(updated.func) != _MINDSPORE:
+        if (
+            ctx.qualname(original.func) != _TORCH
+            or ctx.dotted(updated.func) != _MINDSPORE
+        ):
             return updated
         if any(a.star for a in updated.args):
             return updated
-        if any(a.keyword is not None and a.keyword.value == "embedding_table" for a in updated.args):
+        if any(
+            a.keyword is not None and a.keyword.value == "embedding_table"
+            for a in updated.args
+        ):
             return updated
         positional = [a for a in updated.args if a.keyword is None]
         keywords = {a.keyword.value: a for a in updated.args if a.keyword is not None}
         init = cst.Call(ctx.name(_NORMAL), [cst.Arg(cst.Float("1.0"))])
-        keywords["embedding_table"] = cst.Arg(init, keyword=cst.Name("embedding_table"), equal=_EQUAL)
+        keywords["embedding_table"] = cst.Arg(
+            init, keyword=cst.Name("embedding_table"), equal=_EQUAL
+        )
         ctx.applied.add(META.id)
         translation = CallTranslation(_MINDSPORE, positional, keywords)
         return updated.with_changes(args=call_arguments(translation, updated))

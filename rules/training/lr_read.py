@@ -11,7 +11,7 @@ META = RuleMeta(
     id="TM209",
     title='`optimizer.param_groups[i]["lr"]` is read as a float',
     what='Wraps each read of `optimizer.param_groups[i]["lr"]` of a `torch.optim` optimizer in '
-    '`float(...)`. Assignments to it are left as they are.',
+    "`float(...)`. Assignments to it are left as they are.",
     why="In `mindspore.experimental.optim` the learning rate of a parameter group is a scalar "
     "Parameter (the schedulers update it in place), where torch keeps a Python float: printed, it "
     "shows `Parameter (name=learning_rate_group_0, ...)` without its value, and formatting it with "
@@ -30,24 +30,46 @@ META = RuleMeta(
 )
 
 
-def _lr_read(node: cst.Subscript, ctx: ModuleContext, optimizers: set[str]) -> bool:
-    """`<optimizer>.param_groups[<i>]["lr"]`."""
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+def _lr_item(
+    node: cst.BaseExpression,
+    ctx: ModuleContext,
+    optimizers: set[str],
+    groups: list[str],
+) -> bool:
+    """`<optimizer>.param_groups[<i>]["lr"]`, or `group["lr"]` in `for group in <optimizer>.param_groups`."""
+    if (
+        not isinstance(node, cst.Subscript)
+        or len(node.slice) != 1
+        or not isinstance(node.slice[0].slice, cst.Index)
+    ):
         return False
     key = node.slice[0].slice.value
     if not isinstance(key, cst.SimpleString) or key.evaluated_value != "lr":
         return False
     group = node.value
+    if isinstance(group, cst.Name):
+        return group.value in groups
     if (
         not isinstance(group, cst.Subscript)
         or len(group.slice) != 1
         or not isinstance(group.slice[0].slice, cst.Index)
     ):
         return False
-    groups = group.value
-    if not isinstance(groups, cst.Attribute) or groups.attr.value != "param_groups":
-        return False
-    return ctx.dotted(groups.value) in optimizers
+    return _param_groups(group.value, ctx, optimizers)
+
+
+def _param_groups(
+    node: cst.BaseExpression, ctx: ModuleContext, optimizers: set[str]
+) -> bool:
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == "param_groups"
+        and ctx.dotted(node.value) in optimizers
+    )
+
+
+def _float(value: cst.BaseExpression) -> cst.Call:
+    return cst.Call(cst.Name("float"), [cst.Arg(value)])
 
 
 class _Wrap(cst.CSTTransformer):
@@ -57,7 +79,13 @@ class _Wrap(cst.CSTTransformer):
         self.optimizers = optimizers
         self.stores: set[int] = set()
         self.wrapped: set[int] = set()
+        # Loop variables over an optimizer's param_groups, innermost last.
+        self.groups: list[str] = []
+        self.loops: list[int] = []
         self.changed = False
+
+    def _lr(self, node: cst.BaseExpression) -> bool:
+        return _lr_item(node, self.ctx, self.optimizers, self.groups)
 
     def _store(self, *targets) -> None:
         for target in targets:
@@ -77,18 +105,62 @@ class _Wrap(cst.CSTTransformer):
 
     def visit_For(self, node: cst.For) -> None:
         self._store(node.target)
+        if isinstance(node.target, cst.Name) and _param_groups(
+            node.iter, self.ctx, self.optimizers
+        ):
+            self.groups.append(node.target.value)
+            self.loops.append(id(node))
+
+    def leave_For(self, original: cst.For, updated: cst.For):
+        if self.loops and self.loops[-1] == id(original):
+            self.loops.pop()
+            self.groups.pop()
+        return updated
+
+    def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign):
+        # MindSpore's optimizers ignore a Tensor put in the group (`lr *= 0.5` on the lr Parameter
+        # gives one) and use a Python float: the new value is computed as a float.
+        if not self._lr(original.target):
+            return updated
+        operator = getattr(
+            cst, type(updated.operator).__name__.replace("Assign", ""), None
+        )
+        if operator is None:
+            return updated
+        self.changed = True
+        value = cst.BinaryOperation(
+            _float(updated.target.deep_clone()), operator(), updated.value
+        )
+        return cst.Assign([cst.AssignTarget(updated.target)], value)
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
+        if len(original.targets) != 1 or not self._lr(original.targets[0].target):
+            return updated
+        value = updated.value
+        if isinstance(value, cst.Float) or (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Name)
+            and value.func.value == "float"
+        ):
+            return updated
+        self.changed = True
+        return updated.with_changes(value=_float(value))
 
     def visit_Call(self, node: cst.Call) -> None:
-        if isinstance(node.func, cst.Name) and node.func.value == "float" and len(node.args) == 1:
+        if (
+            isinstance(node.func, cst.Name)
+            and node.func.value == "float"
+            and len(node.args) == 1
+        ):
             self.wrapped.add(id(node.args[0].value))
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript):
         if id(original) in self.stores or id(original) in self.wrapped:
             return updated
-        if not _lr_read(original, self.ctx, self.optimizers):
+        if not self._lr(original):
             return updated
         self.changed = True
-        return cst.Call(cst.Name("float"), [cst.Arg(updated)])
+        return _float(updated)
 
     def on_leave(self, original_node, updated_node):
         # LibCST rebuilds every node it walks: the statements keep their positions for later stages.
@@ -128,7 +200,9 @@ class LearningRateReadRule(Rule):
             if name is not None:
                 self.optimizers.add(name)
 
-    def leave_Module(self, original: cst.Module, updated: cst.Module, ctx: ModuleContext):
+    def leave_Module(
+        self, original: cst.Module, updated: cst.Module, ctx: ModuleContext
+    ):
         if not self.optimizers:
             return updated
         wrap = _Wrap(ctx, self.optimizers)

@@ -31,6 +31,7 @@ class Optimizer:
         groups = items if isinstance(items[0], dict) else [{"params": items}]
         self.param_groups: list[dict] = []
         self.initial_lrs: list[float] = []
+        self.lrs: list[Parameter] = []
         for group in groups:
             self.add_param_group(dict(group))
         self.state: dict[int, dict] = {}
@@ -49,6 +50,7 @@ class Optimizer:
             Tensor(np.float32(float(_array(group["lr"])))),
             name=f"learning_rate_group_{index}",
         )
+        self.lrs.append(group["lr"])
         group.setdefault("grad_centralization", False)
         self.param_groups.append(group)
 
@@ -65,8 +67,11 @@ class Optimizer:
     def construct(self, grads: Sequence[Any]) -> tuple:
         grads = list(grads)
         i = 0
-        for group in self.param_groups:
-            lr = np.float32(_array(group["lr"]))
+        for index, group in enumerate(self.param_groups):
+            # As in MindSpore: a Python float written into the group is used; any other value
+            # (a Tensor from `group["lr"] *= 0.5`) is ignored for the group's own lr Parameter.
+            value = group["lr"]
+            lr = np.float32(value if isinstance(value, float) else _array(self.lrs[index]))
             for p in group["params"]:
                 g = _array(grads[i]).astype(_array(p).dtype, copy=True)
                 i += 1
