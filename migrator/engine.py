@@ -17,6 +17,7 @@ import ast
 import inspect
 import textwrap
 import typing
+import weakref
 from dataclasses import fields as dataclass_fields
 from typing import Callable
 
@@ -290,7 +291,8 @@ def _visitor_plan(cls: type) -> tuple | None:
     return plan
 
 
-_VISITOR_PLANS: dict[type, object] = {}
+# Weak: visitor classes defined inside functions come and go.
+_VISITOR_PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class VisitorWalker(StageWalker):

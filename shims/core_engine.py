@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from types import SimpleNamespace
-from typing import Any, Callable, Self
+from typing import Any, Self
 
 import numpy as np
 
@@ -63,7 +64,15 @@ class Primitive:
     ``saves`` says whether the op keeps inputs for its backward (a freed graph then cannot be re-run).
     """
 
-    __slots__ = ("argnum_vjp", "differentiable", "forward", "name", "saves", "vjps")
+    __slots__ = (
+        "argnum_vjp",
+        "differentiable",
+        "forward",
+        "name",
+        "owned_vjp",
+        "saves",
+        "vjps",
+    )
 
     def __init__(self, name, forward, vjps, argnum_vjp, saves, differentiable):
         self.name = name
@@ -72,6 +81,9 @@ class Primitive:
         self.argnum_vjp = argnum_vjp
         self.saves = saves
         self.differentiable = differentiable
+        # Optional first-order VJP of a one-input primitive, ``owned_vjp(g, ans, *arrays, **params)``,
+        # allowed to overwrite ``g``: the sweep uses it when it holds the only reference to ``g``.
+        self.owned_vjp = None
 
     def __repr__(self) -> str:
         return f"<primitive {self.name}>"
@@ -124,6 +136,16 @@ class Node:
 
 
 _sequence = itertools.count()
+
+
+def _sole_count() -> int:
+    probe = np.empty(0)
+    return sys.getrefcount(probe)
+
+
+# What sys.getrefcount reports for an array that only one local variable refers to (None where
+# reference counts are not observable): the sweep then owns a gradient and may reuse its buffer.
+_SOLE = _sole_count() if sys.implementation.name == "cpython" else None
 
 
 class Tensor:
@@ -388,10 +410,20 @@ def backprop(
             if ctx.freed and saves:
                 raise RuntimeError(FREED_MESSAGE)
             inputs = ctx.inputs
+            owned = False
             if create_graph:
                 args, ans = inputs, t
             else:
                 args, ans = ctx.arrays, t._data
+                # Nothing else refers to g (no other grad, view, node or caller): a VJP that
+                # may write its result into g's buffer can be used.
+                owned = (
+                    prim.owned_vjp is not None
+                    and g.__class__ is ndarray
+                    and sys.getrefcount(g) == _SOLE
+                    and g.base is None
+                    and g.flags.writeable
+                )
             argnum_vjp = prim.argnum_vjp
             params = ctx.params
             # (input, VJP maker) pairs; inputs past the last maker get no gradient.
@@ -408,6 +440,9 @@ def backprop(
                     continue
                 if argnum_vjp is not None:
                     gi = argnum_vjp(maker, B, g, ans, *args, **params)
+                elif owned:
+                    gi = prim.owned_vjp(g, ans, *args, **params)
+                    owned = False
                 elif params:
                     gi = maker(B, g, ans, *args, **params)
                 else:

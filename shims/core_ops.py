@@ -155,6 +155,15 @@ def _relu_fwd(x: ndarray) -> ndarray:
 
 P_relu = defprim("relu", _relu_fwd, lambda B, g, ans, x: B.mul(g, raw(x) > 0))
 
+
+def _relu_owned_vjp(g: ndarray, ans: ndarray, x: ndarray) -> ndarray:
+    if g.shape != x.shape or g.dtype.kind != "f":
+        return np.multiply(g, x > 0)
+    return np.multiply(g, x > 0, out=g)
+
+
+P_relu.owned_vjp = _relu_owned_vjp
+
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 
 

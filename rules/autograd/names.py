@@ -10,6 +10,8 @@ from collections.abc import Iterable
 
 import libcst as cst
 
+from ...migrator.engine import visit
+
 # Builtins whose calls neither mutate their arguments nor have effects a move could reorder
 # against the statements the gradient rules move (``print`` only writes to stdout).
 PURE_BUILTINS = frozenset(
@@ -46,7 +48,7 @@ class _Reads(cst.CSTVisitor):
         self.bound_inside: set[str] = set()
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -54,12 +56,12 @@ class _Reads(cst.CSTVisitor):
             self.names.add(node.value)
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         inner = _Reads()
-        node.body.visit(inner)
+        visit(node.body, inner)
         params = {p.name.value for p in node.params.params}
         self.names |= inner.names - params
         return False
@@ -70,11 +72,11 @@ class _Reads(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         inner = _Reads()
-        node.body.visit(inner)
+        visit(node.body, inner)
         params = {p.name.value for p in node.params.params}
         self.names |= inner.names - params
         for decorator in node.decorators:
-            decorator.visit(self)
+            visit(decorator, self)
         return False
 
     def visit_Param(self, node: cst.Param) -> bool:
@@ -86,7 +88,7 @@ def reads(node: cst.CSTNode) -> set[str]:
     visitor = _Reads()
     for target in _store_nodes(node):
         visitor.stores.add(id(target))
-    node.visit(visitor)
+    visit(node, visitor)
     return visitor.names - visitor.bound_inside
 
 
@@ -154,7 +156,7 @@ def binds(node: cst.CSTNode) -> set[str]:
         return {node.name.value}
     # Compound statements: every name bound anywhere inside counts.
     collector = _Binder()
-    node.visit(collector)
+    visit(node, collector)
     return collector.names
 
 
@@ -232,7 +234,7 @@ class _Calls(cst.CSTVisitor):
 
 def calls(node: cst.CSTNode) -> list[cst.Call]:
     visitor = _Calls()
-    node.visit(visitor)
+    visit(node, visitor)
     return visitor.calls
 
 
@@ -242,15 +244,19 @@ def mentions(node: cst.CSTNode, names: set[str]) -> bool:
 
 def attribute_reads(node: cst.CSTNode, attr: str) -> list[cst.Attribute]:
     """Every ``<name>.<attr>`` attribute node in ``node``."""
-    found: list[cst.Attribute] = []
+    finder = _AttributeReads(attr)
+    visit(node, finder)
+    return finder.found
 
-    class _Find(cst.CSTVisitor):
-        def visit_Attribute(self, inner: cst.Attribute) -> None:
-            if inner.attr.value == attr and isinstance(inner.value, cst.Name):
-                found.append(inner)
 
-    node.visit(_Find())
-    return found
+class _AttributeReads(cst.CSTVisitor):
+    def __init__(self, attr: str) -> None:
+        self.attr = attr
+        self.found: list[cst.Attribute] = []
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value == self.attr and isinstance(node.value, cst.Name):
+            self.found.append(node)
 
 
 # MindSpore's in-place idioms, which the API rules may already have produced from torch's `x.op_()`.

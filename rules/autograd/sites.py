@@ -21,6 +21,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from ...migrator.findings import NOTE, WARNING
 from ...migrator.rule import GRADIENT, Rule, register
 from . import findings as tm9
@@ -824,7 +825,11 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                 self.statement = None
                 self.loop_steps: list[bool] = []
 
-            def visit_SimpleStatementLine(self, node) -> None:
+            def visit_SimpleStatementLine(self, node) -> bool:
+                self._check(node)
+                return False  # holds no loop
+
+            def _check(self, node) -> None:
                 if id(node) in claimed(ctx) or any(self.loop_steps):
                     return
                 site = rule._site(node, ctx)
@@ -862,7 +867,7 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             leave_While = leave_For
 
         for statement in body:
-            statement.visit(_Left())
+            visit(statement, _Left())
 
     @staticmethod
     def _loop_has_step(node) -> bool:

@@ -115,7 +115,8 @@ class CellRule(Rule):
         self.ignore.add(id(node.attr))
 
     def leave_Name(self, original, updated, ctx: ModuleContext):
-        if id(original) in self.ignore:
+        # A bare name's qualified name is its alias target (most names are no torch alias).
+        if ctx.aliases.get(original.value) not in NAME_RENAMES or id(original) in self.ignore:
             return updated
         return self._rename(original, updated, ctx)
 

@@ -142,6 +142,9 @@ def facts(ctx: ModuleContext) -> Facts:
 
 
 # -- the ast pass ---------------------------------------------------------------------------
+# Nodes the scan has nothing to do with and that hold no node it would look at.
+_LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
+
 def _qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
     name = dotted(node)
     return resolve(name, aliases) if name else None
@@ -184,6 +187,7 @@ class _Analyser:
     def _scan(self) -> None:
         """One pass over the tree: bindings, class members, and whether parameters are frozen."""
         stack: list[tuple[ast.AST, str | None]] = [(self.tree, None)]
+        push = stack.append
         bind = self._bind
         targets: list[int] = []
         while stack:
@@ -234,9 +238,15 @@ class _Analyser:
             for name in node._fields:
                 value = getattr(node, name, None)
                 if type(value) is list:
-                    stack.extend((v, owner) for v in value if isinstance(v, ast.AST))
-                elif isinstance(value, ast.AST) and value._fields:
-                    stack.append((value, owner))
+                    for v in value:
+                        if type(v) not in _LEAVES and isinstance(v, ast.AST):
+                            push((v, owner))
+                elif (
+                    type(value) not in _LEAVES
+                    and isinstance(value, ast.AST)
+                    and value._fields
+                ):
+                    push((value, owner))
         self.class_defs.reverse()
         self.facts.target_lines = sorted(set(targets))
 

@@ -94,7 +94,8 @@ class ParameterRule(Rule):
             self.ignore.add(id(node.func))  # torch's empty Parameter(); left to TM900
 
     def leave_Name(self, original, updated, ctx: ModuleContext):
-        if id(original) in self.ignore:
+        # A bare name's qualified name is its alias target (most names are no torch alias).
+        if ctx.aliases.get(original.value) not in PARAMETER_NAMES or id(original) in self.ignore:
             return updated
         return self._rename(original, updated, ctx)
 

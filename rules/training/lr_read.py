@@ -9,20 +9,25 @@ from ...migrator.rule import API, Example, Rule, RuleMeta, register
 
 META = RuleMeta(
     id="TM209",
-    title='`optimizer.param_groups[i]["lr"]` is read as a float',
-    what='Wraps each read of `optimizer.param_groups[i]["lr"]` of a `torch.optim` optimizer in '
-    "`float(...)`. Assignments to it are left as they are.",
+    title='`optimizer.param_groups[i]["lr"]` is read and written as a float',
+    what='Wraps each read of `optimizer.param_groups[i]["lr"]` (or of `group["lr"]` in `for group in '
+    "optimizer.param_groups`) of a `torch.optim` optimizer in `float(...)`, and makes the values "
+    'written there Python floats: `group["lr"] *= 0.5` becomes `group["lr"] = float(group["lr"]) * 0.5`.',
     why="In `mindspore.experimental.optim` the learning rate of a parameter group is a scalar "
     "Parameter (the schedulers update it in place), where torch keeps a Python float: printed, it "
     "shows `Parameter (name=learning_rate_group_0, ...)` without its value, and formatting it with "
-    "`:.4f` fails. `float(...)` gives the value (rounded to float32, as MindSpore stores it).",
+    "`:.4f` fails. `float(...)` gives the value (rounded to float32, as MindSpore stores it). Each "
+    "optimizer of MindSpore 2.10 uses a Python float written into the group, but ignores any other "
+    "value: `group['lr'] *= 0.5` puts a Tensor there and the step keeps the old rate.",
     use_instead='`float(optimizer.param_groups[0]["lr"])`, or `scheduler.get_last_lr()`.',
     examples=(
         Example(
             before="import torch\n\noptimizer = torch.optim.SGD(params, lr=0.1)\n"
-            "print('lr', optimizer.param_groups[0]['lr'])\n",
+            "print('lr', optimizer.param_groups[0]['lr'])\n"
+            "for group in optimizer.param_groups:\n    group['lr'] *= 0.5\n",
             after="from mindspore.experimental import optim\n\noptimizer = optim.SGD(params, lr=0.1)\n"
-            "print('lr', float(optimizer.param_groups[0]['lr']))\n",
+            "print('lr', float(optimizer.param_groups[0]['lr']))\n"
+            "for group in optimizer.param_groups:\n    group['lr'] = float(group['lr']) * 0.5\n",
         ),
     ),
     severity="warning",
@@ -66,6 +71,22 @@ def _param_groups(
         and node.attr.value == "param_groups"
         and ctx.dotted(node.value) in optimizers
     )
+
+
+def _is_float(value: cst.BaseExpression) -> bool:
+    """An expression that is a Python float whatever its names hold: `0.5`, `float(x) * 0.1`."""
+    if isinstance(value, cst.Float):
+        return True
+    if isinstance(value, cst.Call):
+        return isinstance(value.func, cst.Name) and value.func.value == "float"
+    if isinstance(value, cst.BinaryOperation) and isinstance(
+        value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)
+    ):
+        sides = (value.left, value.right)
+        return any(_is_float(v) for v in sides) and all(
+            _is_float(v) or isinstance(v, cst.Integer) for v in sides
+        )
+    return False
 
 
 def _float(value: cst.BaseExpression) -> cst.Call:
@@ -137,11 +158,7 @@ class _Wrap(cst.CSTTransformer):
         if len(original.targets) != 1 or not self._lr(original.targets[0].target):
             return updated
         value = updated.value
-        if isinstance(value, cst.Float) or (
-            isinstance(value, cst.Call)
-            and isinstance(value.func, cst.Name)
-            and value.func.value == "float"
-        ):
+        if _is_float(value):
             return updated
         self.changed = True
         return updated.with_changes(value=_float(value))

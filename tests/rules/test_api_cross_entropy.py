@@ -123,11 +123,20 @@ def test_cross_entropy_class_kept_where_it_runs() -> None:
             id="reads",
         ),
         pytest.param(
-            "opt = torch.optim.Adam(p, lr=1)\nopt.param_groups[0]['lr'] = 0.5\nopt.param_groups[0]['lr'] *= 0.5\n"
+            "opt = torch.optim.Adam(p, lr=1)\nopt.param_groups[0]['lr'] = 0.5\nopt.param_groups[0]['lr'] = new\n"
+            "opt.param_groups[0]['lr'] *= 0.5\nx = float(opt.param_groups[0]['lr'])\n"
+            "y = other.param_groups[0]['lr']\n",
+            "opt = optim.Adam(p, lr=1)\nopt.param_groups[0]['lr'] = 0.5\nopt.param_groups[0]['lr'] = float(new)\n"
+            "opt.param_groups[0]['lr'] = float(opt.param_groups[0]['lr']) * 0.5\n"
             "x = float(opt.param_groups[0]['lr'])\ny = other.param_groups[0]['lr']\n",
-            "opt = optim.Adam(p, lr=1)\nopt.param_groups[0]['lr'] = 0.5\nopt.param_groups[0]['lr'] *= 0.5\n"
-            "x = float(opt.param_groups[0]['lr'])\ny = other.param_groups[0]['lr']\n",
-            id="writes-wrapped-and-other-objects-untouched",
+            id="writes-become-floats-and-other-objects-untouched",
+        ),
+        pytest.param(
+            "opt = torch.optim.SGD(p, lr=1)\nfor g in opt.param_groups:\n    g['lr'] = g['lr'] * 0.1\n"
+            "    print(g['lr'], g['momentum'])\nfor g in other.param_groups:\n    g['lr'] *= 0.5\n",
+            "opt = optim.SGD(p, lr=1)\nfor g in opt.param_groups:\n    g['lr'] = float(g['lr']) * 0.1\n"
+            "    print(float(g['lr']), g['momentum'])\nfor g in other.param_groups:\n    g['lr'] *= 0.5\n",
+            id="loop-over-param-groups",
         ),
         pytest.param(
             "class T:\n    def __init__(self, params):\n        self.optimizer = torch.optim.SGD(params, lr=0.1)\n\n"
