@@ -1,6 +1,7 @@
 """Grad mode switched by statements, and a leaf updated in place between forward passes."""
 
 import mindspore
+from mindspore import ops
 import torch
 
 
@@ -22,7 +23,7 @@ def total_fn(weights):
     return total
 weights_grad = mindspore.grad(total_fn, grad_position=0)(weights)
 print("first grad", weights_grad.tolist())
-weights.assign_value(weights.mul(0.5))
+ops.assign(weights, weights.mul(0.5))
 def again_fn(weights):
     again = scores(weights, inputs) ** 2
     return again

@@ -69,8 +69,8 @@ METHOD_META = define(
     "Tensor methods become MindSpore Tensor methods",
     "Rewrites Tensor method calls whose MindSpore form differs: `x.size()` becomes `x.shape`, "
     "`x.size(1)` becomes `x.shape[1]`, `x.dim()` becomes `x.ndim`, `x.relu()` becomes `ops.relu(x)`, "
-    "`x.std(1)` becomes `ops.std(x, axis=1, ddof=1)`, and in-place methods become `assign_value`: "
-    "`x.mul_(b)` becomes `x.assign_value(x.mul(b))`. Methods MindSpore's Tensor has with torch's "
+    "`x.std(1)` becomes `ops.std(x, axis=1, ddof=1)`, and in-place methods become `ops.assign`: "
+    "`x.mul_(b)` becomes `ops.assign(x, x.mul(b))`. Methods MindSpore's Tensor has with torch's "
     "arguments stay as they are. A method whose name numpy arrays or Python builtins also have is only "
     "rewritten when nothing changes; otherwise it is reported, since the receiver may not be a tensor.",
     "MindSpore 2.x Tensors follow torch's method names and arguments for most methods (checked on "

@@ -159,16 +159,16 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
 
 def assign_root(receiver: cst.BaseExpression, ctx: ModuleContext):
     """The tensor an in-place call updates, when naming it again is safe: `x`, `self.w`, or the
-    `x` of an in-place call already rewritten (`x.assign_value(...)` returns `x`)."""
+    `x` of an in-place call already rewritten (`ops.assign(x, ...)` returns `x`)."""
     if ctx.dotted(receiver) is not None:
         return receiver
     if (
         isinstance(receiver, cst.Call)
-        and isinstance(receiver.func, cst.Attribute)
-        and receiver.func.attr.value == "assign_value"
-        and ctx.dotted(receiver.func.value) is not None
+        and ctx.dotted(receiver.func) in ("mindspore.ops.assign", "ops.assign")
+        and receiver.args
+        and ctx.dotted(receiver.args[0].value) is not None
     ):
-        return receiver.func.value
+        return receiver.args[0].value
     return None
 
 

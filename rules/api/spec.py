@@ -79,7 +79,7 @@ class ApiMapping:
     # "call": same call shape; "attribute": `x.m()` -> `x.attr`, `x.m(i)` -> `x.attr[i]`;
     # "initializer": see table_init; "constant": the call is replaced by the literal in `mindspore`;
     # "decorator": a no-op decorator outside TorchScript, removed; "annotation": `Final[T]` -> `T`;
-    # "assign": an in-place method, `x.m_(a)` -> `x.assign_value(<mapped out-of-place call>)`.
+    # "assign": an in-place method, `x.m_(a)` -> `ops.assign(x, <mapped out-of-place call>)`.
     form: str = "call"
     # torch arguments that must be given for the mapping to hold (torch.max without dim is another op).
     requires: Sequence[str] = ()

@@ -499,10 +499,10 @@ TABLE = tuple(
 
 
 def inplace(name: str, out_of_place: str, params: tuple = ("self",), **fields):
-    """An in-place method, written `x.assign_value(<out-of-place call>)`.
+    """An in-place method, written `ops.assign(x, <out-of-place call>)`.
 
     On CPU, MindSpore 2.10's `add_`, `mul_`, ... return the result and leave the tensor as it was
-    (others have no CPU kernel or do not exist); `assign_value` updates a Tensor or Parameter in place.
+    (others have no CPU kernel or do not exist); `ops.assign` updates a Tensor or Parameter in place (`Tensor.assign_value` is refused after the tensor went through `mindspore.grad`).
     """
     fields.setdefault("sample", ("f32[2,3]",))
     return method(

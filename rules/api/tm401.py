@@ -616,7 +616,7 @@ class ApiTableRule(Rule):
                     mapping,
                     Refusal(
                         "",
-                        "the tensor is named twice in `x.assign_value(x.op(...))`; bind it to a name first",
+                        "the tensor is named twice in `ops.assign(x, x.op(...))`; bind it to a name first",
                     ),
                     ctx,
                 )
@@ -657,9 +657,11 @@ class ApiTableRule(Rule):
                 value = cst.Call(
                     ctx.name(translation.mindspore), call_arguments(translation, None)
                 )
+            # `ops.assign`, not `Tensor.assign_value`: MindSpore 2.10 refuses `assign_value` on a
+            # tensor that has been an input of `mindspore.grad`.
             return cst.Call(
-                cst.Attribute(root.deep_clone(), cst.Name("assign_value")),
-                [cst.Arg(value)],
+                ctx.name("mindspore.ops.assign"),
+                [cst.Arg(root.deep_clone()), cst.Arg(value)],
             )
         if translation.mindspore.startswith("mindspore.Tensor."):
             rest = CallTranslation(

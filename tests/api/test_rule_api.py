@@ -65,15 +65,15 @@ REWRITES = [
         "ok = isinstance(m, (nn.Conv2d, nn.BatchNorm2d))",
     ),
     ("f = torch.jit.is_scripting()", "f = False"),
-    ("x.zero_()", "x.assign_value(ops.zeros_like(x))"),
+    ("x.zero_()", "ops.assign(x, ops.zeros_like(x))"),
     ("d = (a.sqrt() / b).add_(eps)", "d = (a.sqrt() / b).add(eps)"),
     (
         "m.div_(m.mean().clamp_(min=1e-3))",
-        "m.assign_value(m.div(m.mean().clamp(min=1e-3)))",
+        "ops.assign(m, m.div(m.mean().clamp(min=1e-3)))",
     ),
     (
         "exp_avg.mul_(b1).add_(g, alpha=1 - b1)",
-        "exp_avg.assign_value(exp_avg.assign_value(exp_avg.mul(b1)).add(g, alpha=1 - b1))",
+        "ops.assign(exp_avg, ops.assign(exp_avg, exp_avg.mul(b1)).add(g, alpha=1 - b1))",
     ),
     (
         "@torch.fx.wrap\ndef f(x):\n    return torch.abs(x)",

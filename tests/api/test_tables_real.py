@@ -242,8 +242,8 @@ def call_both(
     if mapping.kind == "method" and call.mindspore.startswith("mindspore.Tensor."):
         receiver, rest = call.args[0], call.args[1:]
         if mapping.form == "assign":
-            actual = receiver.assign_value(
-                getattr(receiver, ms_leaf)(*rest, **call.kwargs)
+            actual = ms.ops.assign(
+                receiver, getattr(receiver, ms_leaf)(*rest, **call.kwargs)
             )
         elif mapping.form == "attribute":
             actual = getattr(receiver, ms_leaf)
@@ -254,7 +254,7 @@ def call_both(
     else:
         actual = resolve(call.mindspore)(*call.args, **call.kwargs)
         if mapping.form == "assign":
-            actual = call.args[0].assign_value(actual)
+            actual = ms.ops.assign(call.args[0], actual)
     expected, actual = to_numpy(expected, torch, ms), to_numpy(actual, torch, ms)
     if mapping.torch.endswith("_"):
         # An in-place method must change its receiver as torch's does.
