@@ -28,19 +28,18 @@ def forward_fn_D2(fake, label):
     errD_fake = criterion(output, label)
     return errD_fake, output
 grad_fn_D2 = mindspore.value_and_grad(forward_fn_D2, None, optimizerD.parameters, has_aux=True)
-def forward_fn_G(noise, label):
-    fake = netG(noise)
+def forward_fn_G(fake, label):
     output = netD(fake)
     errG = criterion(output, label)
-    return errG, fake, output
-grad_fn_G = mindspore.value_and_grad(forward_fn_G, None, optimizerG.parameters, has_aux=True)
+    return errG, output
+grad_fn_G = mindspore.value_and_grad(forward_fn_G, 0, None, has_aux=True)
 for i in range(4):
     real = mindspore.tensor(rng.standard_normal((6, 2)) + 1.5, dtype=mindspore.float32)
     noise = mindspore.tensor(rng.standard_normal((6, 3)), dtype=mindspore.float32)
     label = ops.ones((6, 1))
 
     (errD_real, output), accum_grads_D = grad_fn_D1(real, label)
-    fake = netG(noise)
+    fake, fake_vjp = mindspore.vjp(netG, noise, weights=optimizerG.parameters)
     label = ops.zeros((6, 1))
     (errD_fake, output), grads_D = grad_fn_D2(fake, label)
     accum_grads_D = tuple(map(ops.add, accum_grads_D, grads_D))
@@ -48,7 +47,8 @@ for i in range(4):
     optimizerD(accum_grads_D)
 
     label = ops.ones((6, 1))
-    (errG, fake, output), grads_G = grad_fn_G(noise, label)
+    (errG, output), grads_fake = grad_fn_G(fake, label)
+    _, grads_G = fake_vjp(grads_fake)
     optimizerG(grads_G)
     print("step", i, "loss_D", errD.item(), "loss_G", errG.item())
 

@@ -39,11 +39,10 @@ def forward_fn_D(real, real_label, fake, fake_label):
     errD_fake = criterion(netD(ops.stop_gradient(fake)), fake_label)
     return errD_real + errD_fake, errD_real, errD_fake
 grad_fn_D = mindspore.value_and_grad(forward_fn_D, None, optimizerD.parameters, has_aux=True)
-def forward_fn_G(noise, real_label):
-    fake = netG(noise)
+def forward_fn_G(fake, real_label):
     errG = criterion(netD(fake), real_label)
-    return errG, fake
-grad_fn_G = mindspore.value_and_grad(forward_fn_G, None, optimizerG.parameters, has_aux=True)
+    return errG
+grad_fn_G = mindspore.value_and_grad(forward_fn_G, 0, None)
 for step in range(3):
     real = mindspore.tensor(rng.standard_normal((8, 2)) + 2.0, dtype=mindspore.float32)
     noise = mindspore.tensor(rng.standard_normal((8, LATENT)), dtype=mindspore.float32)
@@ -51,12 +50,13 @@ for step in range(3):
     fake_label = ops.zeros((8, 1))
 
     # (1) update D: maximize log(D(x)) + log(1 - D(G(z)))
-    fake = netG(noise)
+    fake, fake_vjp = mindspore.vjp(netG, noise, weights=optimizerG.parameters)
     (_, errD_real, errD_fake), grads_D = grad_fn_D(real, real_label, fake, fake_label)
     errD = errD_real + errD_fake
     optimizerD(grads_D)
 
     # (2) update G: maximize log(D(G(z)))
-    (errG, fake), grads_G = grad_fn_G(noise, real_label)
+    errG, grads_fake = grad_fn_G(fake, real_label)
+    _, grads_G = fake_vjp(grads_fake)
     optimizerG(grads_G)
     print("step", step, "loss_D", errD.item(), "loss_G", errG.item())

@@ -183,7 +183,8 @@ class GradModeRule(Rule):
                             severity=WARNING,
                         )
                     if stops and not rest:
-                        if in_function and all(is_simple_assignment(s) for s in inner):
+                        differentiated = in_function or _backward_in_scope(ctx, statement)
+                        if differentiated and all(is_simple_assignment(s) for s in inner):
                             inner = [self._stop(s, ctx, statement) for s in inner]
                         else:
                             no_grad_statements(ctx).update(id(s) for s in inner)
@@ -246,3 +247,18 @@ class GradModeRule(Rule):
                 leading_lines=[*updated.leading_lines, *first.leading_lines],
             )
         return updated.with_changes(decorators=kept)
+
+
+_SCOPES = (cst.For, cst.While, cst.FunctionDef)
+
+
+def _backward_in_scope(ctx: ModuleContext, block: cst.CSTNode) -> bool:
+    """Whether the loop or function around the block (else the module) calls ``backward``: a
+    training rule may then move the block's assignments into the differentiated ``forward_fn``,
+    where they must stay constants. ``stop_gradient`` outside differentiation changes nothing."""
+    for statement in reversed(ctx.stack):
+        if isinstance(statement, _SCOPES):
+            return "backward(" in cst.Module([]).code_for_node(statement)
+    # At module level only a backward after the block can differentiate it.
+    line = ctx.position(block)[0]
+    return "backward(" in "\n".join(ctx.source.splitlines()[line:])

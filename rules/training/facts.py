@@ -64,9 +64,7 @@ PURE_LAYERS = frozenset(
         "Flatten",
         "Unflatten",
         "Identity",
-        "Sequential",
-        "ModuleList",
-        "ModuleDict",
+        # Containers are as pure as what they hold, which the class name does not tell.
         "Embedding",
         "LayerNorm",
         "GroupNorm",
