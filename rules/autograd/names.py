@@ -268,3 +268,30 @@ def is_in_place(method: str) -> bool:
     return (
         method.endswith("_") and not method.endswith("__")
     ) or method in IN_PLACE_METHODS
+
+
+_ASSIGN_FUNCTIONS = frozenset({"ops.assign", "mindspore.ops.assign"})
+
+
+def in_place_target(call: cst.Call) -> cst.BaseExpression | None:
+    """The tensor a call updates in place: ``x`` of ``x.add_(...)``, ``x.assign_value(...)``, or
+    ``ops.assign(x, ...)`` (the form the API rules write for torch's in-place methods)."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        if is_in_place(func.attr.value) and func.attr.value != "requires_grad_":
+            return func.value
+        chain = _dotted(func)
+        if chain in _ASSIGN_FUNCTIONS and call.args:
+            return call.args[0].value
+    return None
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))

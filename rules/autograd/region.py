@@ -10,7 +10,7 @@ from .model import (
     Block,
     Site,
 )
-from .names import PURE_BUILTINS, binds, calls, is_in_place, is_simple_assignment, reads
+from .names import PURE_BUILTINS, binds, calls, in_place_target, is_simple_assignment, reads
 from .nodes import (
     _ReplaceNode,
 )
@@ -143,14 +143,8 @@ class ForwardRegion:
                 ):
                     return s
             for call in calls(s):
-                func = call.func
-                if (
-                    isinstance(func, cst.Attribute)
-                    and isinstance(func.value, cst.Name)
-                    and func.value.value == name
-                    and is_in_place(func.attr.value)
-                    and func.attr.value != "requires_grad_"
-                ):
+                target = in_place_target(call)
+                if isinstance(target, cst.Name) and target.value == name:
                     return s
         return None
 

@@ -35,7 +35,7 @@ from .model import (
     Leaf,
     Site,
 )
-from .names import binds, calls, is_in_place, reads
+from .names import binds, calls, in_place_target, reads
 from .nodes import (
     _elements,
     _is_backward_method,
@@ -630,9 +630,8 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                 return None
             for s in region:
                 for call in calls(s):
-                    func = call.func
-                    if isinstance(func, cst.Attribute) and is_in_place(func.attr.value):
-                        base = func.value
+                    base = in_place_target(call)
+                    if base is not None:
                         if isinstance(base, cst.Name) and base.value in params:
                             ctx.report(
                                 "TM914",

@@ -212,16 +212,16 @@ def forward_fn_D(real, fake):
     errD = criterion(netD(real), ones) + criterion(netD(ops.stop_gradient(fake)), zeros)
     return errD
 grad_fn_D = mindspore.value_and_grad(forward_fn_D, None, optimizerD.parameters)
-def forward_fn_G(noise):
-    fake = netG(noise)
+def forward_fn_G(fake):
     errG = criterion(netD(fake), ones)
-    return errG, fake
-grad_fn_G = mindspore.value_and_grad(forward_fn_G, None, optimizerG.parameters, has_aux=True)
+    return errG
+grad_fn_G = mindspore.value_and_grad(forward_fn_G, 0, None)
 for real, noise in loader:
-    fake = netG(noise)
+    fake, fake_vjp = mindspore.vjp(netG, noise, weights=optimizerG.parameters)
     errD, grads_D = grad_fn_D(real, fake)
     optimizerD(grads_D)
-    (errG, fake), grads_G = grad_fn_G(noise)
+    errG, grads_fake = grad_fn_G(fake)
+    _, grads_G = fake_vjp(grads_fake)
     optimizerG(grads_G)
 """
 TM205 = (Example(before=_GAN, after=_GAN_AFTER),)
