@@ -34,6 +34,9 @@ class ModuleContext:
     applied: set[str] = field(default_factory=set)
     # Free-form state a rule keeps per module, keyed by rule id.
     state: dict[str, object] = field(default_factory=dict)
+    # Nodes registered in ``statements``: kept alive so that their ids are never reused by a
+    # later node, which would inherit a stale position.
+    keep: list[cst.CSTNode] = field(default_factory=list)
 
     # -- names -------------------------------------------------------------------------------
     def dotted(self, node: cst.CSTNode) -> str | None:
@@ -90,6 +93,7 @@ class ModuleContext:
         info = self.statements.get(id(old))
         if info is not None:
             self.statements[id(new)] = StatementInfo(info.line, info.column, info.end_line, True)
+            self.keep.append(new)
 
     # -- findings ----------------------------------------------------------------------------
     def report(

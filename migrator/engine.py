@@ -200,6 +200,7 @@ class StageWalker:
             info = ctx.statements.get(id(node))
             if info is not None:
                 ctx.statements[id(result)] = info
+                ctx.keep.append(result)
         if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
             raise cst.CSTValidationError(
                 f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"

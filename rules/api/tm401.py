@@ -6,6 +6,7 @@ import libcst as cst
 import numpy as np
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
 from . import BY_TORCH_NAME, METHODS
@@ -140,7 +141,7 @@ def drop_in_defaults(function: cst.FunctionDef, ctx: ModuleContext) -> set[int]:
         ):
             continue
         uses = _NameUses(param.name.value)
-        function.body.visit(uses)
+        visit(function.body, uses)
         if uses.other or not uses.calls:
             continue
         for call in uses.calls:

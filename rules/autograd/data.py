@@ -62,6 +62,7 @@ class _SetData(cst.CSTTransformer):
             and id(original_node) in self.ctx.statements
         ):
             self.ctx.statements[id(result)] = self.ctx.statements[id(original_node)]
+            self.ctx.keep.append(result)
         return result
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:

@@ -516,4 +516,5 @@ class _Apply(cst.CSTTransformer):
             and id(original_node) in self.ctx.statements
         ):
             self.ctx.statements[id(result)] = self.ctx.statements[id(original_node)]
+            self.ctx.keep.append(result)
         return result

@@ -258,6 +258,7 @@ class _RemoveDefinitions(cst.CSTTransformer):
         info = self.ctx.statements.get(id(original_node))
         if info is not None and isinstance(result, cst.CSTNode):
             self.ctx.statements[id(result)] = info
+            self.ctx.keep.append(result)
         return result
 
     def leave_SimpleStatementLine(self, original, updated: cst.SimpleStatementLine):

@@ -185,6 +185,7 @@ class _Wrap(cst.CSTTransformer):
         info = self.ctx.statements.get(id(original_node))
         if info is not None and isinstance(result, cst.CSTNode):
             self.ctx.statements[id(result)] = info
+            self.ctx.keep.append(result)
         return result
 
 
