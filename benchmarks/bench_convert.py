@@ -60,7 +60,9 @@ def python_files(root: str) -> list[str]:
     found = []
     for folder, dirs, files in os.walk(root):
         dirs.sort()
-        found.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith(".py"))
+        found.extend(
+            os.path.join(folder, f) for f in sorted(files) if f.endswith(".py")
+        )
     return found
 
 
@@ -104,13 +106,17 @@ def convert(root: str, jobs: int) -> dict:
         "failed": data["files_failed"],
         "conversion_rate": data["conversion_rate"],
         "maxrss_self_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "maxrss_children_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+        "maxrss_children_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        / 1024,
     }
 
 
 def _cpu(resource) -> float:
     """CPU seconds of this process and its finished children (the pool's workers)."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
@@ -128,12 +134,34 @@ def convert_in_child(root: str, jobs: int) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cache", default=os.path.expanduser("~/.cache/torch2ms-bench"))
-    parser.add_argument("--timm", metavar="DIR", help="an unpacked timm package folder instead of downloading")
-    parser.add_argument("--transformers", action="store_true", help="also measure peak memory on transformers 5.23.0")
-    parser.add_argument("--transformers-dir", metavar="DIR", help="an unpacked transformers package folder")
-    parser.add_argument("-j", "--jobs", type=int, default=0, help="processes for the all-cores run (default: all)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--cache", default=os.path.expanduser("~/.cache/torch2ms-bench")
+    )
+    parser.add_argument(
+        "--timm",
+        metavar="DIR",
+        help="an unpacked timm package folder instead of downloading",
+    )
+    parser.add_argument(
+        "--transformers",
+        action="store_true",
+        help="also measure peak memory on transformers 5.23.0",
+    )
+    parser.add_argument(
+        "--transformers-dir",
+        metavar="DIR",
+        help="an unpacked transformers package folder",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        help="processes for the all-cores run (default: all)",
+    )
     args = parser.parse_args()
 
     from torch2ms.migrator.runner import default_jobs
@@ -146,8 +174,12 @@ def main() -> int:
     many = convert_in_child(timm, jobs)
     ratio = one["elapsed_s"] / bare
     cpu_ratio = one["cpu_s"] / bare_cpu
-    print(f"timm {TIMM[1]}: {len(paths)} files, {lines:,} lines; conversion rate {many['conversion_rate']:.1%}")
-    print(f"bare LibCST parse+codegen, one process: {bare:.2f} s, {lines / bare:,.0f} lines/s")
+    print(
+        f"timm {TIMM[1]}: {len(paths)} files, {lines:,} lines; conversion rate {many['conversion_rate']:.1%}"
+    )
+    print(
+        f"bare LibCST parse+codegen, one process: {bare:.2f} s, {lines / bare:,.0f} lines/s"
+    )
     print(
         f"torch2ms, one process:                 {one['elapsed_s']:.2f} s, {one['lines'] / one['elapsed_s']:,.0f} lines/s"
     )
@@ -168,7 +200,9 @@ def main() -> int:
         "lines_per_s_round_trip": round(lines / bare),
         "ratio_one_process_to_round_trip": round(ratio, 3),
         "ratio_cpu_time": round(cpu_ratio, 3),
-        "lines_per_s_all_cores_from_cpu_time": round(jobs * many["lines"] / many["cpu_s"]),
+        "lines_per_s_all_cores_from_cpu_time": round(
+            jobs * many["lines"] / many["cpu_s"]
+        ),
     }
     if args.transformers:
         root = args.transformers_dir or fetch(*TRANSFORMERS, args.cache)

@@ -63,7 +63,13 @@ def _scratch() -> Iterator[str]:
 def _redirect(work: Plan, folder: str) -> None:
     """Send every conversion into ``folder`` (a dry run that --verify can still run)."""
     work.tasks = [
-        Task(t.path, t.display, os.path.join(folder, f"{i}_{os.path.basename(t.path)}"), t.size, False)
+        Task(
+            t.path,
+            t.display,
+            os.path.join(folder, f"{i}_{os.path.basename(t.path)}"),
+            t.size,
+            False,
+        )
         for i, t in enumerate(work.tasks)
     ]
 
@@ -80,12 +86,33 @@ def _back_up(work: Plan, folder: str) -> dict[str, str]:
 @click.command(name="convert")
 @click.argument("sources", metavar="SRC...", nargs=-1, required=True, type=click.Path())
 @click.option(
-    "-o", "--output", "output", type=click.Path(), help="Write the converted tree (or file) here; SRC is not touched."
+    "-o",
+    "--output",
+    "output",
+    type=click.Path(),
+    help="Write the converted tree (or file) here; SRC is not touched.",
 )
-@click.option("--in-place", is_flag=True, help="Rewrite SRC itself (atomically, file by file).")
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 if converting would change a file.")
-@click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of every change on stdout.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option(
+    "--in-place", is_flag=True, help="Rewrite SRC itself (atomically, file by file)."
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing; exit 1 if converting would change a file.",
+)
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Print a unified diff of every change on stdout.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: all cores).",
+)
 @click.option(
     "--report",
     "reports",
@@ -107,7 +134,9 @@ def _back_up(work: Plan, folder: str) -> dict[str, str]:
     show_default=True,
     help="Device the converted code must run on (mint APIs only for ascend).",
 )
-@click.option("--strict", is_flag=True, help="Exit 1 when untranslatable (error) findings remain.")
+@click.option(
+    "--strict", is_flag=True, help="Exit 1 when untranslatable (error) findings remain."
+)
 @click.option(
     "--exclude",
     "exclude",
@@ -115,16 +144,26 @@ def _back_up(work: Plan, folder: str) -> dict[str, str]:
     metavar="GLOB",
     help="Skip paths matching GLOB (relative to SRC; matches folders and file names too). Skipped paths are neither converted nor copied. Repeatable.",
 )
-@click.option("--verify", is_flag=True, help="Run each original and its conversion and compare what they compute.")
 @click.option(
-    "--exit-nonzero-on-change", is_flag=True, help="Exit 1 when a file was rewritten (the pre-commit hook `torch2ms`)."
+    "--verify",
+    is_flag=True,
+    help="Run each original and its conversion and compare what they compute.",
+)
+@click.option(
+    "--exit-nonzero-on-change",
+    is_flag=True,
+    help="Exit 1 when a file was rewritten (the pre-commit hook `torch2ms`).",
 )
 @click.option(
     "--lint",
     is_flag=True,
     help="Write nothing; print untranslatable findings as `path:line:col: TMxxx message` and exit 1 while any remain (the pre-commit hook `torch2ms-check`).",
 )
-@click.option("--print-findings", is_flag=True, help="Print every finding as `path:line:col: TMxxx message` on stdout.")
+@click.option(
+    "--print-findings",
+    is_flag=True,
+    help="Print every finding as `path:line:col: TMxxx message` on stdout.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No summary or progress on stderr.")
 def command(
     sources: tuple[str, ...],
@@ -167,21 +206,30 @@ def command(
     if output is not None and in_place:
         raise click.UsageError("give either -o OUT or --in-place, not both")
     if not dry and output is None and not in_place:
-        raise click.UsageError("give -o OUT or --in-place (or --check / --lint to write nothing)")
+        raise click.UsageError(
+            "give -o OUT or --in-place (or --check / --lint to write nothing)"
+        )
     for path in reports:
         if report_format(path) is None:
-            raise click.UsageError(f"--report {path}: unknown format; use a .json, .md or .sarif suffix")
+            raise click.UsageError(
+                f"--report {path}: unknown format; use a .json, .md or .sarif suffix"
+            )
     verify_hook = None
     if verify:
         verify_hook = load_verify()
         if verify_hook is None:
-            click.echo("torch2ms: --verify is not available in this version (no verify backend is installed)", err=True)
+            click.echo(
+                "torch2ms: --verify is not available in this version (no verify backend is installed)",
+                err=True,
+            )
             sys.exit(2)
     try:
         work = plan(sources, output, exclude, in_place)
     except PlanError as error:
         raise click.UsageError(str(error)) from None
-    if dry:  # -o/--in-place may be given with --check/--lint; nothing is written either way
+    if (
+        dry
+    ):  # -o/--in-place may be given with --check/--lint; nothing is written either way
         work.tasks = [Task(t.path, t.display, None, t.size, False) for t in work.tasks]
         work.copies, work.links, work.folders = [], [], []
     options = Options(target=target, style=style)
@@ -206,7 +254,9 @@ def command(
     except Exception as error:  # noqa: BLE001 -- never a traceback for users
         if os.environ.get("TORCH2MS_DEBUG"):
             traceback.print_exc()
-        click.echo(f"torch2ms: internal error: {error.__class__.__name__}: {error}", err=True)
+        click.echo(
+            f"torch2ms: internal error: {error.__class__.__name__}: {error}", err=True
+        )
         code = 2
     sys.exit(code)
 
@@ -223,12 +273,24 @@ def _convert(work: Plan, options: Options, flags: dict, verify_hook) -> int:
                 originals = _back_up(work, scratch)
         bar = stack.enter_context(_progress(work.tasks, quiet))
         result = run(
-            work, options, flags["jobs"] or default_jobs(), flags["show_diff"], bar.update if bar is not None else None
+            work,
+            options,
+            flags["jobs"] or default_jobs(),
+            flags["show_diff"],
+            bar.update if bar is not None else None,
         )
-        verified = _verify(result, work, originals, options, verify_hook) if verify_hook is not None else None
+        verified = (
+            _verify(result, work, originals, options, verify_hook)
+            if verify_hook is not None
+            else None
+        )
     _print(result, flags)
     extra = {"verify": verified} if verified is not None else None
-    report_options = {"target": options.target, "style": options.style, "sources": list(flags["sources"])}
+    report_options = {
+        "target": options.target,
+        "style": options.style,
+        "sources": list(flags["sources"]),
+    }
     if flags["reports"]:
         write_reports(flags["reports"], result, report_options, extra)
     if not quiet:
@@ -238,16 +300,27 @@ def _convert(work: Plan, options: Options, flags: dict, verify_hook) -> int:
     return _exit_code(result, flags, verified)
 
 
-def _verify(result: RunResult, work: Plan, originals: dict[str, str], options: Options, hook) -> list[dict]:
+def _verify(
+    result: RunResult, work: Plan, originals: dict[str, str], options: Options, hook
+) -> list[dict]:
     paths = {t.display: t.path for t in work.tasks}
     outputs = [
-        {"path": o.display, "original": originals.get(o.display, paths[o.display]), "converted": o.destination}
+        {
+            "path": o.display,
+            "original": originals.get(o.display, paths[o.display]),
+            "converted": o.destination,
+        }
         for o in result.outcomes
         if o.changed and o.destination and not o.failed
     ]
     if not outputs:
         return []
-    return list(hook(outputs, {"target": options.target, "style": options.style, "backend": "shim"}))
+    return list(
+        hook(
+            outputs,
+            {"target": options.target, "style": options.style, "backend": "shim"},
+        )
+    )
 
 
 def _print(result: RunResult, flags: dict) -> None:
@@ -257,12 +330,17 @@ def _print(result: RunResult, flags: dict) -> None:
                 click.echo(outcome.diff, nl=not outcome.diff.endswith("\n"))
     for outcome in result.outcomes:
         for finding in outcome.findings:
-            shown = flags["print_findings"] or (flags["lint"] and finding.severity == ERROR)
+            shown = flags["print_findings"] or (
+                flags["lint"] and finding.severity == ERROR
+            )
             if shown:
-                click.echo(f"{finding.path}:{finding.line}:{finding.column + 1}: {finding.rule} {finding.message}")
+                click.echo(
+                    f"{finding.path}:{finding.line}:{finding.column + 1}: {finding.rule} {finding.message}"
+                )
             elif outcome.failed and finding.rule == "TM000":
                 click.echo(
-                    f"{finding.path}:{finding.line}:{finding.column + 1}: {finding.rule} {finding.message}", err=True
+                    f"{finding.path}:{finding.line}:{finding.column + 1}: {finding.rule} {finding.message}",
+                    err=True,
                 )
 
 
@@ -275,7 +353,11 @@ def _exit_code(result: RunResult, flags: dict, verified: list[dict] | None) -> i
         return 1
     if (flags["strict"] or flags["lint"]) and errors:
         return 1
-    if flags["exit_nonzero_on_change"] and changed and not (flags["check"] or flags["lint"]):
+    if (
+        flags["exit_nonzero_on_change"]
+        and changed
+        and not (flags["check"] or flags["lint"])
+    ):
         return 1
     if verified and any(v.get("status") != "pass" for v in verified):
         return 1

@@ -20,7 +20,12 @@ def rule_record(meta: RuleMeta) -> dict:
         "severity": meta.severity,
         "family": meta.family,
         "examples": [
-            {"before": e.before, "after": e.after, "findings": list(e.findings), "options": dict(e.options)}
+            {
+                "before": e.before,
+                "after": e.after,
+                "findings": list(e.findings),
+                "options": dict(e.options),
+            }
             for e in meta.examples
         ],
     }
@@ -28,7 +33,9 @@ def rule_record(meta: RuleMeta) -> dict:
 
 def _plain(value: object) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+        }
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, frozenset, set)):
@@ -55,7 +62,13 @@ def api_mappings() -> list[dict]:
 
 
 @click.command(name="rules")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
 def command(fmt: str) -> None:
     """List the rules (id, severity, title) and the torch -> MindSpore API mappings.
 
@@ -67,7 +80,9 @@ def command(fmt: str) -> None:
     if fmt == "json":
         click.echo(
             json.dumps(
-                {"rules": [rule_record(m) for m in metas], "api_mappings": mappings}, indent=2, ensure_ascii=False
+                {"rules": [rule_record(m) for m in metas], "api_mappings": mappings},
+                indent=2,
+                ensure_ascii=False,
             )
         )
         return
@@ -75,4 +90,6 @@ def command(fmt: str) -> None:
     for meta in metas:
         click.echo(f"{meta.id}  {meta.severity:<{width}}  {meta.title}")
         click.echo(f"       {meta.use_instead}")
-    click.echo(f"\n{len(metas)} rules, {len(mappings)} API mappings (torch2ms rules --format json lists them)")
+    click.echo(
+        f"\n{len(metas)} rules, {len(mappings)} API mappings (torch2ms rules --format json lists them)"
+    )

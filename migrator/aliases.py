@@ -11,7 +11,15 @@ from collections import deque
 TORCH_ROOT = "torch"
 # Packages that only exist for torch; their imports cannot be translated mechanically.
 TORCH_ONLY_PACKAGES = frozenset(
-    {"torchvision", "torchaudio", "torchtext", "pytorch_lightning", "lightning", "torchmetrics", "apex"}
+    {
+        "torchvision",
+        "torchaudio",
+        "torchtext",
+        "pytorch_lightning",
+        "lightning",
+        "torchmetrics",
+        "apex",
+    }
 )
 
 

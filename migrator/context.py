@@ -92,7 +92,9 @@ class ModuleContext:
         """Let a statement a rule built stand at the position of the one it replaces."""
         info = self.statements.get(id(old))
         if info is not None:
-            self.statements[id(new)] = StatementInfo(info.line, info.column, info.end_line, True)
+            self.statements[id(new)] = StatementInfo(
+                info.line, info.column, info.end_line, True
+            )
             self.keep.append(new)
 
     # -- findings ----------------------------------------------------------------------------

@@ -62,7 +62,9 @@ def _methods(classes) -> frozenset[str]:
     return frozenset(names)
 
 
-def convert_source(source: str, path: str = "<string>", options: Options | None = None) -> Result:
+def convert_source(
+    source: str, path: str = "<string>", options: Options | None = None
+) -> Result:
     options = options or Options()
     result = Result(path, source, source, lines=count_lines(source))
     if not mentions_torch(source):
@@ -73,7 +75,15 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
         line = getattr(error, "lineno", None) or 1
         result.failed = True
         result.findings.append(
-            Finding("TM000", path, line, 0, ERROR, f"could not parse: {error.__class__.__name__}: {error.msg if hasattr(error, 'msg') else error}", PARSE_ERROR.use_instead)
+            Finding(
+                "TM000",
+                path,
+                line,
+                0,
+                ERROR,
+                f"could not parse: {error.__class__.__name__}: {error.msg if hasattr(error, 'msg') else error}",
+                PARSE_ERROR.use_instead,
+            )
         )
         return result
     aliases = torch_aliases(tree)
@@ -85,16 +95,40 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
         result.failed = True
-        result.findings.append(Finding("TM000", path, error.raw_line, error.raw_column, ERROR, f"could not parse: {error.message}", PARSE_ERROR.use_instead))
+        result.findings.append(
+            Finding(
+                "TM000",
+                path,
+                error.raw_line,
+                error.raw_column,
+                ERROR,
+                f"could not parse: {error.message}",
+                PARSE_ERROR.use_instead,
+            )
+        )
         return result
     spans: dict[int, tuple[int, int]] = {}
-    ctx = ModuleContext(path, source, options, aliases, index_statements(module, tree, uses, spans), uses, bound_names=uses.bound)
-    ctx.state["ast"] = tree  # shared with the rules that analyse the original source (read only)
+    ctx = ModuleContext(
+        path,
+        source,
+        options,
+        aliases,
+        index_statements(module, tree, uses, spans),
+        uses,
+        bound_names=uses.bound,
+    )
+    ctx.state["ast"] = (
+        tree  # shared with the rules that analyse the original source (read only)
+    )
     # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
     # node's id could be reused by a new node that would then inherit a stale entry.
     trees = [module]
     for stage in STAGES:
-        active = [cls() for cls in classes if cls.stage == stage and any(t in source for t in cls.triggers)]
+        active = [
+            cls()
+            for cls in classes
+            if cls.stage == stage and any(t in source for t in cls.triggers)
+        ]
         if active:
             ctx.stack.clear()
             module = run_stage(module, ctx, active)
@@ -109,7 +143,15 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
             compile(code, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as error:
             result.findings = [
-                Finding("TM999", path, getattr(error, "lineno", 1) or 1, 0, ERROR, f"the converted code did not compile ({error}); the file was left unconverted", INTERNAL_ERROR.use_instead)
+                Finding(
+                    "TM999",
+                    path,
+                    getattr(error, "lineno", 1) or 1,
+                    0,
+                    ERROR,
+                    f"the converted code did not compile ({error}); the file was left unconverted",
+                    INTERNAL_ERROR.use_instead,
+                )
             ]
             result.api_converted = 0
             return result
@@ -119,8 +161,14 @@ def convert_source(source: str, path: str = "<string>", options: Options | None 
 
 def _imports_torch_only_package(tree: ast.Module) -> bool:
     for node in tree.body:
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in TORCH_ONLY_PACKAGES for a in node.names):
+        if isinstance(node, ast.Import) and any(
+            a.name.split(".")[0] in TORCH_ONLY_PACKAGES for a in node.names
+        ):
             return True
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in TORCH_ONLY_PACKAGES:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[0] in TORCH_ONLY_PACKAGES
+        ):
             return True
     return False

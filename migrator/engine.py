@@ -18,8 +18,8 @@ import inspect
 import textwrap
 import typing
 import weakref
+from collections.abc import Callable
 from dataclasses import fields as dataclass_fields
-from typing import Callable
 
 import libcst as cst
 from libcst._nodes import op as _op_nodes
@@ -36,7 +36,9 @@ _TOKEN_TYPES = frozenset(
     cls
     for module in (_whitespace_nodes, _op_nodes)
     for cls in vars(module).values()
-    if isinstance(cls, type) and issubclass(cls, cst.CSTNode) and cls.__module__ == module.__name__
+    if isinstance(cls, type)
+    and issubclass(cls, cst.CSTNode)
+    and cls.__module__ == module.__name__
 ) | {
     cst.LeftParen,
     cst.RightParen,
@@ -80,11 +82,17 @@ def _child_fields(cls: type) -> tuple[tuple[str, int], ...]:
         source = textwrap.dedent(inspect.getsource(cls._visit_and_replace_children))
         function = ast.parse(source).body[0]
         build = next(
-            n for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == cls.__name__
+            n
+            for n in ast.walk(function)
+            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == cls.__name__
         )
         for keyword in build.keywords:
             value = keyword.value
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _KINDS:
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id in _KINDS
+            ):
                 order.append((keyword.arg, _KINDS[value.func.id]))
             elif isinstance(value, ast.IfExp):
                 order.append((keyword.arg, _ANY))
@@ -105,8 +113,14 @@ def _token_fields(cls: type) -> frozenset[str]:
         hints = {}
     names = set()
     for name, hint in hints.items():
-        classes = [c for c in _classes_in(hint) if isinstance(c, type) and issubclass(c, cst.CSTNode)]
-        if classes and all(any(issubclass(c, token) for token in _TOKEN_TYPES) for c in classes):
+        classes = [
+            c
+            for c in _classes_in(hint)
+            if isinstance(c, type) and issubclass(c, cst.CSTNode)
+        ]
+        if classes and all(
+            any(issubclass(c, token) for token in _TOKEN_TYPES) for c in classes
+        ):
             names.add(name)
     cached = _TOKEN_FIELDS[cls] = frozenset(names)
     return cached
@@ -195,13 +209,20 @@ class StageWalker:
                 break
         if is_statement and ctx.stack and ctx.stack[-1] is node:
             ctx.stack.pop()
-        if is_statement and result is not node and isinstance(result, cst.CSTNode) and id(result) not in ctx.statements:
+        if (
+            is_statement
+            and result is not node
+            and isinstance(result, cst.CSTNode)
+            and id(result) not in ctx.statements
+        ):
             # A rebuilt statement keeps its position for the later stages.
             info = ctx.statements.get(id(node))
             if info is not None:
                 ctx.statements[id(result)] = info
                 ctx.keep.append(result)
-        if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
+        if not isinstance(
+            result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)
+        ):
             raise cst.CSTValidationError(
                 f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
             )
@@ -281,13 +302,27 @@ def _visitor_plan(cls: type) -> tuple | None:
         if klass is object or klass.__module__.split(".")[0] == "libcst":
             continue
         for attr in vars(klass):
-            if attr in ("on_visit", "on_leave", "on_visit_attribute", "on_leave_attribute"):
+            if attr in (
+                "on_visit",
+                "on_leave",
+                "on_visit_attribute",
+                "on_leave_attribute",
+            ):
                 hooks.add(attr)
             elif attr.startswith(("visit_", "leave_")):
                 (visits if attr[0] == "v" else leaves)[attr[6:]] = attr
     names = set(visits) | set(leaves)
-    if not ({"on_visit_attribute", "on_leave_attribute"} & hooks) and all(isinstance(getattr(cst, n, None), type) for n in names):
-        plan = (visits, leaves, "on_visit" in hooks, "on_leave" in hooks, bool(names & _TOKEN_NAMES), {})
+    if not ({"on_visit_attribute", "on_leave_attribute"} & hooks) and all(
+        isinstance(getattr(cst, n, None), type) for n in names
+    ):
+        plan = (
+            visits,
+            leaves,
+            "on_visit" in hooks,
+            "on_leave" in hooks,
+            bool(names & _TOKEN_NAMES),
+            {},
+        )
     _VISITOR_PLANS[cls] = plan
     return plan
 
@@ -365,7 +400,9 @@ class VisitorWalker(StageWalker):
             result = getattr(self.visitor, leave)(node, updated)
         else:
             result = updated
-        if not isinstance(result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)):
+        if not isinstance(
+            result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)
+        ):
             raise cst.CSTValidationError(
                 f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
             )
@@ -426,7 +463,9 @@ class StageTransformer(cst.CSTTransformer):
         result = updated_node
         for handler in self.leaves.get(type(original_node).__name__, ()):
             result = handler(original_node, result, ctx)
-            if not isinstance(result, cst.CSTNode) or type(result) is not type(original_node):
+            if not isinstance(result, cst.CSTNode) or type(result) is not type(
+                original_node
+            ):
                 break
         if ctx.stack and ctx.stack[-1] is original_node:
             ctx.stack.pop()
@@ -495,7 +534,12 @@ def _codegen_from_source(self: cst.SimpleStatementLine, state) -> None:
 cst.SimpleStatementLine._codegen_impl = _codegen_from_source
 
 
-def module_code(module: cst.Module, parsed: cst.Module, source: str, lines: dict[int, tuple[int, int]]) -> str:
+def module_code(
+    module: cst.Module,
+    parsed: cst.Module,
+    source: str,
+    lines: dict[int, tuple[int, int]],
+) -> str:
     """``module.code``, with the statement lines of ``parsed`` that survived unchanged copied from
     ``source`` (``lines``: their first and last line, from ``index_statements``)."""
     if module is parsed:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ast
 import bisect
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 import libcst as cst
 
@@ -41,7 +41,9 @@ class Census:
     """Every torch API use in a module, found on the ``ast`` tree."""
 
     uses: list[ApiUse] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)  # sorted lines that hold a use or a torch import
+    lines: list[int] = field(
+        default_factory=list
+    )  # sorted lines that hold a use or a torch import
     # Names the module binds itself (assignments, defs, parameters, non-torch imports).
     bound: frozenset[str] = frozenset()
 
@@ -102,7 +104,11 @@ class _CensusVisitor(ast.NodeVisitor):
                 self.imported.add(alias.asname or alias.name.split(".")[0])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.module and node.module.split(".")[0] in _IMPORT_ROOTS and not node.level:
+        if (
+            node.module
+            and node.module.split(".")[0] in _IMPORT_ROOTS
+            and not node.level
+        ):
             self.import_lines.append(node.lineno)
         else:
             self.bound.update(alias.asname or alias.name for alias in node.names)
@@ -126,23 +132,34 @@ class _CensusVisitor(ast.NodeVisitor):
                 head = func.value
                 while isinstance(head, ast.Attribute):
                     head = head.value
-                use = ApiUse(func.end_lineno or node.lineno, func.col_offset, "." + func.attr)
-                self.method_heads.append((use, head.id if isinstance(head, ast.Name) else None))
+                use = ApiUse(
+                    func.end_lineno or node.lineno, func.col_offset, "." + func.attr
+                )
+                self.method_heads.append(
+                    (use, head.id if isinstance(head, ast.Name) else None)
+                )
         self.generic_visit(node)
 
 
-def census(tree: ast.Module, aliases: dict[str, str], methods: frozenset[str]) -> Census:
+def census(
+    tree: ast.Module, aliases: dict[str, str], methods: frozenset[str]
+) -> Census:
     visitor = _CensusVisitor(aliases, methods)
     visitor.visit(tree)
     # Imports anywhere in the module count, so receivers are filtered once the walk is done.
-    visitor.uses.extend(use for use, head in visitor.method_heads if head not in visitor.imported)
+    visitor.uses.extend(
+        use for use, head in visitor.method_heads if head not in visitor.imported
+    )
     uses = sorted(visitor.uses, key=lambda use: (use.line, use.column))
     lines = sorted({use.line for use in uses} | set(visitor.import_lines))
     return Census(uses, lines, frozenset(visitor.bound))
 
 
 def index_statements(
-    module: cst.Module, tree: ast.Module, uses: Census, lines: dict[int, tuple[int, int]] | None = None
+    module: cst.Module,
+    tree: ast.Module,
+    uses: Census,
+    lines: dict[int, tuple[int, int]] | None = None,
 ) -> dict[int, StatementInfo]:
     """Give every LibCST statement its ``ast`` position, keyed by ``id()`` of the LibCST node.
 
@@ -160,7 +177,8 @@ _AST_NAMES = {"Del": "Delete"}
 
 def _same_kinds(statement: cst.SimpleStatementLine, group: Sequence[ast.stmt]) -> bool:
     return len(statement.body) == len(group) and all(
-        _AST_NAMES.get(type(small).__name__, type(small).__name__) == type(node).__name__
+        _AST_NAMES.get(type(small).__name__, type(small).__name__)
+        == type(node).__name__
         for small, node in zip(statement.body, group)
     )
 
@@ -174,7 +192,13 @@ def _info(node: ast.stmt, uses: Census) -> StatementInfo:
     return StatementInfo(first, node.col_offset, end, uses.relevant(first, end))
 
 
-def _align(cst_body: Sequence[cst.CSTNode], ast_body: Sequence[ast.stmt], table, uses, lines=None) -> None:
+def _align(
+    cst_body: Sequence[cst.CSTNode],
+    ast_body: Sequence[ast.stmt],
+    table,
+    uses,
+    lines=None,
+) -> None:
     position = 0
     for statement in cst_body:
         if isinstance(statement, cst.SimpleStatementLine):
@@ -199,14 +223,18 @@ def _align(cst_body: Sequence[cst.CSTNode], ast_body: Sequence[ast.stmt], table,
             _align(cst_block, ast_block, table, uses, lines)
 
 
-def _blocks(statement: cst.CSTNode, node: ast.stmt) -> Iterable[tuple[Sequence[cst.CSTNode], list]]:
+def _blocks(
+    statement: cst.CSTNode, node: ast.stmt
+) -> Iterable[tuple[Sequence[cst.CSTNode], list]]:
     if isinstance(statement, (cst.FunctionDef, cst.ClassDef, cst.With)):
         if isinstance(statement.body, cst.IndentedBlock):
             yield statement.body.body, node.body
     elif isinstance(statement, (cst.For, cst.While)):
         if isinstance(statement.body, cst.IndentedBlock):
             yield statement.body.body, node.body
-        if statement.orelse is not None and isinstance(statement.orelse.body, cst.IndentedBlock):
+        if statement.orelse is not None and isinstance(
+            statement.orelse.body, cst.IndentedBlock
+        ):
             yield statement.orelse.body.body, node.orelse
     elif isinstance(statement, cst.If):
         if isinstance(statement.body, cst.IndentedBlock):
@@ -222,9 +250,13 @@ def _blocks(statement: cst.CSTNode, node: ast.stmt) -> Iterable[tuple[Sequence[c
         for handler, ast_handler in zip(statement.handlers, node.handlers):
             if isinstance(handler.body, cst.IndentedBlock):
                 yield handler.body.body, ast_handler.body
-        if statement.orelse is not None and isinstance(statement.orelse.body, cst.IndentedBlock):
+        if statement.orelse is not None and isinstance(
+            statement.orelse.body, cst.IndentedBlock
+        ):
             yield statement.orelse.body.body, node.orelse
-        if statement.finalbody is not None and isinstance(statement.finalbody.body, cst.IndentedBlock):
+        if statement.finalbody is not None and isinstance(
+            statement.finalbody.body, cst.IndentedBlock
+        ):
             yield statement.finalbody.body.body, node.finalbody
     elif isinstance(statement, cst.Match):
         for case, ast_case in zip(statement.cases, node.cases):

@@ -47,7 +47,9 @@ def summary(result: RunResult, options: dict | None = None) -> dict:
         "api_calls_total": api_total,
         "api_calls_converted": api_converted,
         "conversion_rate": conversion_rate(api_converted, api_total),
-        "findings_by_severity": {severity: by_severity.get(severity, 0) for severity in SEVERITIES},
+        "findings_by_severity": {
+            severity: by_severity.get(severity, 0) for severity in SEVERITIES
+        },
         "findings_by_rule": dict(sorted(by_rule.items())),
         "rules_applied": dict(sorted(applied.items())),
         "elapsed_s": round(result.elapsed, 3),
@@ -69,11 +71,16 @@ def finding_record(finding: Finding) -> dict:
     }
 
 
-def to_json(result: RunResult, options: dict | None = None, extra: dict | None = None) -> dict:
+def to_json(
+    result: RunResult, options: dict | None = None, extra: dict | None = None
+) -> dict:
     report = {
         "summary": summary(result, options),
         "findings": [finding_record(f) for f in result.findings()],
-        "skipped": [{"path": s.path.replace(os.sep, "/"), "reason": s.reason} for s in result.skipped],
+        "skipped": [
+            {"path": s.path.replace(os.sep, "/"), "reason": s.reason}
+            for s in result.skipped
+        ],
     }
     if extra:
         report.update(extra)
@@ -87,7 +94,9 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def to_markdown(result: RunResult, options: dict | None = None, extra: dict | None = None) -> str:
+def to_markdown(
+    result: RunResult, options: dict | None = None, extra: dict | None = None
+) -> str:
     data = summary(result, options)
     findings = result.findings()
     rate = data["conversion_rate"]
@@ -100,7 +109,9 @@ def to_markdown(result: RunResult, options: dict | None = None, extra: dict | No
         f"| Lines | {data['lines']:,} |",
         f"| Torch API uses | {data['api_calls_total']:,} |",
         f"| Converted | {data['api_calls_converted']:,} ({rate:.1%}) |",
-        "| Findings | " + ", ".join(f"{data['findings_by_severity'][s]} {s}" for s in SEVERITIES) + " |",
+        "| Findings | "
+        + ", ".join(f"{data['findings_by_severity'][s]} {s}" for s in SEVERITIES)
+        + " |",
         f"| Time | {data['elapsed_s']:.2f} s |",
         "",
         (
@@ -116,11 +127,16 @@ def to_markdown(result: RunResult, options: dict | None = None, extra: dict | No
         by_rule.setdefault(finding.rule, []).append(finding)
     if by_rule:
         out += ["## Findings by rule", ""]
-        out += ["| Rule | Title | Severity | Count | What to do |", "| --- | --- | --- | --- | --- |"]
+        out += [
+            "| Rule | Title | Severity | Count | What to do |",
+            "| --- | --- | --- | --- | --- |",
+        ]
         for rule_id, group in sorted(by_rule.items()):
             meta = meta_for(rule_id)
             severities = Counter(f.severity for f in group)
-            shown = ", ".join(f"{severities[s]} {s}" for s in SEVERITIES if severities.get(s))
+            shown = ", ".join(
+                f"{severities[s]} {s}" for s in SEVERITIES if severities.get(s)
+            )
             out.append(
                 f"| {rule_id} | {_cell(meta.title if meta else '')} | {shown} | {len(group)} | {_cell(meta.use_instead if meta else group[0].hint)} |"
             )
@@ -129,10 +145,19 @@ def to_markdown(result: RunResult, options: dict | None = None, extra: dict | No
             meta = meta_for(rule_id)
             out += [f"### {rule_id}: {meta.title if meta else ''}".rstrip(), ""]
             if meta:
-                out += [meta.what, "", f"*Why:* {meta.why}", "", f"*Use instead:* {meta.use_instead}", ""]
+                out += [
+                    meta.what,
+                    "",
+                    f"*Why:* {meta.why}",
+                    "",
+                    f"*Use instead:* {meta.use_instead}",
+                    "",
+                ]
             out += ["| Location | Severity | Message |", "| --- | --- | --- |"]
             for finding in group:
-                out.append(f"| `{finding.path}:{finding.line}` | {finding.severity} | {_cell(finding.message)} |")
+                out.append(
+                    f"| `{finding.path}:{finding.line}` | {finding.severity} | {_cell(finding.message)} |"
+                )
             out.append("")
     by_file: dict[str, list[Finding]] = {}
     for finding in findings:
@@ -154,7 +179,10 @@ def to_markdown(result: RunResult, options: dict | None = None, extra: dict | No
         out.append("")
     if extra and extra.get("verify"):
         out += ["## Verification", "", "| Pair | Status |", "| --- | --- |"]
-        out += [f"| {_cell(p.get('name', ''))} | {_cell(p.get('status', ''))} |" for p in extra["verify"]]
+        out += [
+            f"| {_cell(p.get('name', ''))} | {_cell(p.get('status', ''))} |"
+            for p in extra["verify"]
+        ]
         out.append("")
     return "\n".join(out)
 
@@ -169,7 +197,11 @@ def _sarif_rule(meta: RuleMeta) -> dict:
     markdown = f"**{meta.title}**\n\n{meta.what}\n\n*Why:* {meta.why}\n\n*Use instead:* {meta.use_instead}"
     return {
         "id": meta.id,
-        "name": "".join(word.capitalize() for word in meta.title.replace("-", " ").split() if word.isalnum())[:60]
+        "name": "".join(
+            word.capitalize()
+            for word in meta.title.replace("-", " ").split()
+            if word.isalnum()
+        )[:60]
         or meta.id,
         "shortDescription": {"text": meta.title},
         "fullDescription": {"text": meta.what},
@@ -191,12 +223,16 @@ def sarif_uri(path: str) -> str:
     return quote(path)
 
 
-def to_sarif(result: RunResult, options: dict | None = None, extra: dict | None = None) -> dict:
+def to_sarif(
+    result: RunResult, options: dict | None = None, extra: dict | None = None
+) -> dict:
     findings = result.findings()
     metas = {meta.id: meta for meta in all_meta()}
     for finding in findings:
         if finding.rule not in metas:
-            metas[finding.rule] = RuleMeta(finding.rule, finding.rule, finding.message, "", finding.hint)
+            metas[finding.rule] = RuleMeta(
+                finding.rule, finding.rule, finding.message, "", finding.hint
+            )
     ordered = sorted(metas)
     index = {rule_id: i for i, rule_id in enumerate(ordered)}
     results = []
@@ -206,12 +242,22 @@ def to_sarif(result: RunResult, options: dict | None = None, extra: dict | None 
                 "ruleId": finding.rule,
                 "ruleIndex": index[finding.rule],
                 "level": _LEVELS.get(finding.severity, "warning"),
-                "message": {"text": f"{finding.message}. Hint: {finding.hint}" if finding.hint else finding.message},
+                "message": {
+                    "text": f"{finding.message}. Hint: {finding.hint}"
+                    if finding.hint
+                    else finding.message
+                },
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": sarif_uri(finding.path), "uriBaseId": "%SRCROOT%"},
-                            "region": {"startLine": max(1, finding.line), "startColumn": finding.column + 1},
+                            "artifactLocation": {
+                                "uri": sarif_uri(finding.path),
+                                "uriBaseId": "%SRCROOT%",
+                            },
+                            "region": {
+                                "startLine": max(1, finding.line),
+                                "startColumn": finding.column + 1,
+                            },
                         }
                     }
                 ],
@@ -242,7 +288,11 @@ def to_sarif(result: RunResult, options: dict | None = None, extra: dict | None 
 
 # -- writing ---------------------------------------------------------------------------------
 
-FORMATS: dict[str, Callable[..., object]] = {".json": to_json, ".md": to_markdown, ".sarif": to_sarif}
+FORMATS: dict[str, Callable[..., object]] = {
+    ".json": to_json,
+    ".md": to_markdown,
+    ".sarif": to_sarif,
+}
 
 
 def report_format(path: str) -> str | None:
@@ -251,7 +301,9 @@ def report_format(path: str) -> str | None:
     return suffix if suffix in FORMATS else None
 
 
-def render(path: str, result: RunResult, options: dict | None = None, extra: dict | None = None) -> str:
+def render(
+    path: str, result: RunResult, options: dict | None = None, extra: dict | None = None
+) -> str:
     built = FORMATS[report_format(path) or ".json"](result, options, extra)
     if isinstance(built, str):
         return built
@@ -259,7 +311,10 @@ def render(path: str, result: RunResult, options: dict | None = None, extra: dic
 
 
 def write_reports(
-    paths: Sequence[str], result: RunResult, options: dict | None = None, extra: dict | None = None
+    paths: Sequence[str],
+    result: RunResult,
+    options: dict | None = None,
+    extra: dict | None = None,
 ) -> None:
     for path in paths:
         folder = os.path.dirname(os.path.abspath(path))
@@ -272,7 +327,11 @@ def text_summary(result: RunResult) -> str:
     data = summary(result)
     severities = data["findings_by_severity"]
     lines = data["lines"]
-    speed = f", {lines / result.elapsed:,.0f} lines/s" if result.elapsed > 0 and lines else ""
+    speed = (
+        f", {lines / result.elapsed:,.0f} lines/s"
+        if result.elapsed > 0 and lines
+        else ""
+    )
     return (
         f"torch2ms: {data['files_python']} Python files ({data['files_changed']} changed, {data['files_failed']} failed), "
         f"{data['files_copied']} other files copied, {lines:,} lines; "

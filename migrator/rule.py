@@ -92,7 +92,10 @@ def load_all() -> None:
 
 def rule_classes() -> list[type[Rule]]:
     load_all()
-    return sorted(_REGISTRY.values(), key=lambda cls: (STAGES.index(cls.stage), cls.order, cls.meta.id))
+    return sorted(
+        _REGISTRY.values(),
+        key=lambda cls: (STAGES.index(cls.stage), cls.order, cls.meta.id),
+    )
 
 
 def all_meta() -> list[RuleMeta]:
@@ -105,7 +108,9 @@ def meta_for(rule_id: str) -> RuleMeta | None:
     return _META.get(rule_id)
 
 
-def define(rule_id: str, title: str, what: str, why: str, use_instead: str, **kw) -> RuleMeta:
+def define(
+    rule_id: str, title: str, what: str, why: str, use_instead: str, **kw
+) -> RuleMeta:
     """Register report-only metadata that is not tied to a handler class."""
     meta = RuleMeta(rule_id, title, what, why, use_instead, **kw)
     if rule_id in _META and _META[rule_id] != meta:

@@ -11,10 +11,9 @@ import difflib
 import multiprocessing
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable
 
 from .context import Options
 from .convert import INTERNAL_ERROR, PARSE_ERROR, convert_source, count_lines
@@ -50,14 +49,20 @@ class Task:
     display: str  # path shown in findings and reports
     destination: str | None  # where to write; None writes nothing
     size: int = 0
-    copy_unchanged: bool = False  # write the file even when nothing changed (a mirrored tree)
+    copy_unchanged: bool = (
+        False  # write the file even when nothing changed (a mirrored tree)
+    )
 
 
 @dataclass
 class Plan:
     tasks: list[Task] = field(default_factory=list)
-    copies: list[tuple[str, str]] = field(default_factory=list)  # non-Python files (source, destination)
-    links: list[tuple[str, str]] = field(default_factory=list)  # symlinks inside the tree
+    copies: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # non-Python files (source, destination)
+    links: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # symlinks inside the tree
     folders: list[str] = field(default_factory=list)  # output folders to create
     skipped: list[Skipped] = field(default_factory=list)
     files: int = 0  # every file found, Python or not
@@ -112,7 +117,10 @@ def _inside(path: str, root: str) -> bool:
 
 
 def plan(
-    sources: Sequence[str], output: str | None = None, exclude: Sequence[str] = (), in_place: bool = False
+    sources: Sequence[str],
+    output: str | None = None,
+    exclude: Sequence[str] = (),
+    in_place: bool = False,
 ) -> Plan:
     """What to convert and copy: into ``output`` (a mirrored tree), over the inputs (``in_place``),
     or nowhere (neither)."""
@@ -133,7 +141,9 @@ def plan(
     if in_place:
         if output is not None:
             raise PlanError("give either -o OUT or --in-place, not both")
-        result.tasks = [Task(t.path, t.display, t.path, t.size, False) for t in result.tasks]
+        result.tasks = [
+            Task(t.path, t.display, t.path, t.size, False) for t in result.tasks
+        ]
     return result
 
 
@@ -141,27 +151,47 @@ def _plan_file(source: str, output: str | None, result: Plan) -> None:
     result.files += 1
     destination = None
     if output is not None:
-        destination = os.path.join(output, os.path.basename(source)) if os.path.isdir(output) else output
+        destination = (
+            os.path.join(output, os.path.basename(source))
+            if os.path.isdir(output)
+            else output
+        )
         if os.path.realpath(destination) == os.path.realpath(source):
-            raise PlanError(f"-o {output}: that is the input file itself (use --in-place to rewrite it)")
+            raise PlanError(
+                f"-o {output}: that is the input file itself (use --in-place to rewrite it)"
+            )
         parent = os.path.dirname(os.path.abspath(destination))
         result.folders.append(parent)
     if is_python(source) or output is None:
         size = os.path.getsize(source)
-        result.tasks.append(Task(os.path.abspath(source), _display(source), destination, size, destination is not None))
+        result.tasks.append(
+            Task(
+                os.path.abspath(source),
+                _display(source),
+                destination,
+                size,
+                destination is not None,
+            )
+        )
     else:
         result.copies.append((source, destination))
 
 
-def _plan_tree(source: str, output: str | None, exclude: Sequence[str], result: Plan) -> None:
+def _plan_tree(
+    source: str, output: str | None, exclude: Sequence[str], result: Plan
+) -> None:
     real_source = os.path.realpath(source)
     skip: list[str] = []
     if output is not None:
         real_output = os.path.realpath(output)
         if real_output == real_source:
-            raise PlanError(f"-o {output}: that is the input folder itself (use --in-place to rewrite it)")
+            raise PlanError(
+                f"-o {output}: that is the input folder itself (use --in-place to rewrite it)"
+            )
         if _inside(real_source, real_output):
-            raise PlanError(f"-o {output}: the input folder lies inside the output folder")
+            raise PlanError(
+                f"-o {output}: the input folder lies inside the output folder"
+            )
         if os.path.exists(output) and not os.path.isdir(output):
             raise PlanError(f"-o {output}: exists and is not a folder")
         if _inside(real_output, real_source):
@@ -172,11 +202,23 @@ def _plan_tree(source: str, output: str | None, exclude: Sequence[str], result: 
     for entry in entries:
         result.files += 1
         display = _display(os.path.join(source, entry.relative))
-        destination = os.path.join(output, *entry.relative.split("/")) if output is not None else None
+        destination = (
+            os.path.join(output, *entry.relative.split("/"))
+            if output is not None
+            else None
+        )
         if destination is not None:
             folders.add(os.path.dirname(destination))
         if entry.kind == "python":
-            result.tasks.append(Task(entry.path, display, destination, entry.size, destination is not None))
+            result.tasks.append(
+                Task(
+                    entry.path,
+                    display,
+                    destination,
+                    entry.size,
+                    destination is not None,
+                )
+            )
         elif destination is None:
             continue
         elif entry.kind == "link":
@@ -200,16 +242,30 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
     except OSError as error:
         outcome.failed = True
         outcome.findings.append(
-            _finding("TM000", task.display, 1, f"could not read: {error.strerror or error}", PARSE_ERROR.use_instead)
+            _finding(
+                "TM000",
+                task.display,
+                1,
+                f"could not read: {error.strerror or error}",
+                PARSE_ERROR.use_instead,
+            )
         )
         return outcome
     try:
         decoded = decode(data)
     except UnreadableSource as error:
         outcome.failed = True
-        outcome.lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+        outcome.lines = data.count(b"\n") + (
+            1 if data and not data.endswith(b"\n") else 0
+        )
         outcome.findings.append(
-            _finding("TM000", task.display, 1, f"could not decode: {error}", PARSE_ERROR.use_instead)
+            _finding(
+                "TM000",
+                task.display,
+                1,
+                f"could not decode: {error}",
+                PARSE_ERROR.use_instead,
+            )
         )
         _write(task, None, outcome, data)
         return outcome
@@ -223,7 +279,9 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
         message = f"a rule failed ({error.__class__.__name__}: {error}); the file was left unconverted"
     if result is None:
         outcome.lines = count_lines(decoded.text)
-        outcome.findings.append(_finding("TM999", task.display, 1, message, INTERNAL_ERROR.use_instead))
+        outcome.findings.append(
+            _finding("TM999", task.display, 1, message, INTERNAL_ERROR.use_instead)
+        )
         _write(task, None, outcome, data)
         return outcome
     outcome.lines = result.lines
@@ -261,7 +319,9 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
     return outcome
 
 
-def _write(task: Task, new_data: bytes | None, outcome: FileOutcome, data: bytes) -> None:
+def _write(
+    task: Task, new_data: bytes | None, outcome: FileOutcome, data: bytes
+) -> None:
     if task.destination is None:
         return
     if new_data is None and not task.copy_unchanged:
@@ -292,7 +352,9 @@ def _finding(rule: str, path: str, line: int, message: str, hint: str) -> Findin
 # -- many files ------------------------------------------------------------------------------
 
 
-def _convert_chunk(tasks: list[Task], options: Options, want_diff: bool) -> list[FileOutcome]:
+def _convert_chunk(
+    tasks: list[Task], options: Options, want_diff: bool
+) -> list[FileOutcome]:
     return [convert_file(task, options, want_diff) for task in tasks]
 
 
@@ -319,7 +381,9 @@ def _pool_context():
     return multiprocessing.get_context("fork") if "fork" in methods else None
 
 
-def iter_outcomes(tasks: Sequence[Task], options: Options, jobs: int, want_diff: bool = False) -> Iterator[FileOutcome]:
+def iter_outcomes(
+    tasks: Sequence[Task], options: Options, jobs: int, want_diff: bool = False
+) -> Iterator[FileOutcome]:
     """Outcomes as they complete (in no particular order)."""
     total_bytes = sum(t.size for t in tasks)
     if jobs <= 1 or len(tasks) < SERIAL_FILES or total_bytes < SERIAL_BYTES:
@@ -330,7 +394,9 @@ def iter_outcomes(tasks: Sequence[Task], options: Options, jobs: int, want_diff:
     ordered = sorted(tasks, key=lambda t: -t.size)
     retry: list[Task] = []
     limit = jobs * 3
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker
+    ) as pool:
         pending: dict[Future, list[Task]] = {}
 
         def drain(block_until: int) -> Iterator[FileOutcome]:
@@ -378,17 +444,31 @@ def run(
             copy_file(source, destination)
             copied += 1
         except OSError as error:
-            skipped.append(Skipped(_display(source), source, f"could not copy: {error.strerror or error}"))
+            skipped.append(
+                Skipped(
+                    _display(source),
+                    source,
+                    f"could not copy: {error.strerror or error}",
+                )
+            )
     for source, destination in work.links:
         try:
             copy_link(source, destination)
             copied += 1
         except OSError as error:
-            skipped.append(Skipped(_display(source), source, f"could not recreate symlink: {error.strerror or error}"))
+            skipped.append(
+                Skipped(
+                    _display(source),
+                    source,
+                    f"could not recreate symlink: {error.strerror or error}",
+                )
+            )
     outcomes: list[FileOutcome] = []
     for outcome in iter_outcomes(work.tasks, options, jobs, want_diff):
         outcomes.append(outcome)
         if progress is not None:
             progress(1)
     outcomes.sort(key=lambda o: o.display)
-    return RunResult(outcomes, skipped, work.files, copied, time.perf_counter() - start, jobs)
+    return RunResult(
+        outcomes, skipped, work.files, copied, time.perf_counter() - start, jobs
+    )

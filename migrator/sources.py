@@ -21,7 +21,17 @@ from dataclasses import dataclass
 
 PYTHON_SUFFIXES = (".py",)
 # Never worth converting or mirroring.
-DEFAULT_EXCLUDES = (".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox")
+DEFAULT_EXCLUDES = (
+    ".git",
+    ".hg",
+    ".svn",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".tox",
+    ".nox",
+)
 TEMP_PREFIX = ".torch2ms-"
 TEMP_SUFFIX = ".tmp"
 
@@ -102,16 +112,30 @@ def discover(
             with os.scandir(folder) as scan:
                 items = sorted(scan, key=lambda e: e.name)
         except OSError as error:
-            skipped.append(Skipped(prefix.rstrip("/") or ".", folder, f"cannot list folder: {error.strerror or error}"))
+            skipped.append(
+                Skipped(
+                    prefix.rstrip("/") or ".",
+                    folder,
+                    f"cannot list folder: {error.strerror or error}",
+                )
+            )
             return
         for item in items:
             relative = prefix + item.name
-            if excluded(relative, patterns) or (item.name.startswith(TEMP_PREFIX) and item.name.endswith(TEMP_SUFFIX)):
+            if excluded(relative, patterns) or (
+                item.name.startswith(TEMP_PREFIX) and item.name.endswith(TEMP_SUFFIX)
+            ):
                 continue
             if item.is_symlink():
                 target = os.path.realpath(item.path)
                 if not _inside(target, real_root) or not os.path.exists(target):
-                    skipped.append(Skipped(relative, item.path, "symlink that points outside the tree (not followed)"))
+                    skipped.append(
+                        Skipped(
+                            relative,
+                            item.path,
+                            "symlink that points outside the tree (not followed)",
+                        )
+                    )
                 elif any(_inside(target, s) for s in skip):
                     continue
                 else:
@@ -124,11 +148,22 @@ def discover(
                     walk(item.path, relative + "/")
                 elif item.is_file(follow_symlinks=False):
                     size = item.stat(follow_symlinks=False).st_size
-                    entries.append(Entry(item.path, relative, "python" if is_python(item.name) else "file", size))
+                    entries.append(
+                        Entry(
+                            item.path,
+                            relative,
+                            "python" if is_python(item.name) else "file",
+                            size,
+                        )
+                    )
                 else:
                     skipped.append(Skipped(relative, item.path, "not a regular file"))
             except OSError as error:
-                skipped.append(Skipped(relative, item.path, f"cannot read: {error.strerror or error}"))
+                skipped.append(
+                    Skipped(
+                        relative, item.path, f"cannot read: {error.strerror or error}"
+                    )
+                )
 
     walk(root, "")
     return entries, skipped
@@ -141,7 +176,9 @@ def decode(data: bytes) -> Decoded:
     """Decode Python source bytes as the interpreter would (BOM, then a PEP 263 cookie, else UTF-8)."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as error:  # unknown codec in the cookie, or a BOM that contradicts it
+    except (
+        SyntaxError
+    ) as error:  # unknown codec in the cookie, or a BOM that contradicts it
         raise UnreadableSource(str(error)) from None
     try:
         text = data.decode(encoding)
@@ -179,7 +216,9 @@ def atomic_write(path: str, data: bytes, mode: int | None = None) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if mode is None:
         mode = file_mode(path)
-    descriptor, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+    descriptor, temp = tempfile.mkstemp(
+        prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder
+    )
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)

@@ -15,9 +15,8 @@ MindSpore 2.10).
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 

@@ -15,7 +15,15 @@ import libcst as cst
 from ..migrator.aliases import TORCH_ONLY_PACKAGES
 from ..migrator.context import ModuleContext
 from ..migrator.findings import ERROR, WARNING
-from ..migrator.rule import FINAL, Example, Rule, RuleMeta, define, register, rule_classes
+from ..migrator.rule import (
+    FINAL,
+    Example,
+    Rule,
+    RuleMeta,
+    define,
+    register,
+    rule_classes,
+)
 
 # MindSpore modules and the short names their code is written with (data, not code).
 SHORT_MODULES = {
@@ -139,7 +147,9 @@ class ImportsRule(Rule):
     def _shorten(self, ctx: ModuleContext, name: str) -> cst.BaseExpression:
         best = None
         for module in SHORT_MODULES:
-            if (name == module or name.startswith(module + ".")) and (best is None or len(module) > len(best)):
+            if (name == module or name.startswith(module + ".")) and (
+                best is None or len(module) > len(best)
+            ):
                 best = module
         if best is not None:
             short = SHORT_MODULES[best]
@@ -159,13 +169,25 @@ class ImportsRule(Rule):
                     for alias in small.names:
                         name = ctx.dotted(alias.name)
                         if name and name.startswith("mindspore"):
-                            local = alias.asname.name.value if alias.asname else name.split(".")[0]
+                            local = (
+                                alias.asname.name.value
+                                if alias.asname
+                                else name.split(".")[0]
+                            )
                             self.existing[local] = name if alias.asname else "mindspore"
                 elif isinstance(small, cst.ImportFrom) and small.module is not None:
                     module = ctx.dotted(small.module)
-                    if module and module.startswith("mindspore") and not isinstance(small.names, cst.ImportStar):
+                    if (
+                        module
+                        and module.startswith("mindspore")
+                        and not isinstance(small.names, cst.ImportStar)
+                    ):
                         for alias in small.names:
-                            local = alias.asname.name.value if alias.asname else alias.name.value
+                            local = (
+                                alias.asname.name.value
+                                if alias.asname
+                                else alias.name.value
+                            )
                             self.existing[local] = f"{module}.{alias.name.value}"
 
     def visit_Import(self, node: cst.Import, ctx: ModuleContext) -> bool:
@@ -174,20 +196,34 @@ class ImportsRule(Rule):
     def visit_ImportFrom(self, node: cst.ImportFrom, ctx: ModuleContext) -> bool:
         return False
 
-    def _is_torch_import(self, small: cst.BaseSmallStatement, ctx: ModuleContext) -> bool:
+    def _is_torch_import(
+        self, small: cst.BaseSmallStatement, ctx: ModuleContext
+    ) -> bool:
         if isinstance(small, cst.Import):
-            return all((ctx.dotted(a.name) or "").split(".")[0] == "torch" for a in small.names)
-        if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+            return all(
+                (ctx.dotted(a.name) or "").split(".")[0] == "torch" for a in small.names
+            )
+        if (
+            isinstance(small, cst.ImportFrom)
+            and small.module is not None
+            and not small.relative
+        ):
             return (ctx.dotted(small.module) or "").split(".")[0] == "torch"
         return False
 
-    def _torch_only_import(self, small: cst.BaseSmallStatement, ctx: ModuleContext) -> str | None:
+    def _torch_only_import(
+        self, small: cst.BaseSmallStatement, ctx: ModuleContext
+    ) -> str | None:
         if isinstance(small, cst.Import):
             for alias in small.names:
                 root = (ctx.dotted(alias.name) or "").split(".")[0]
                 if root in TORCH_ONLY_PACKAGES:
                     return root
-        if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+        if (
+            isinstance(small, cst.ImportFrom)
+            and small.module is not None
+            and not small.relative
+        ):
             root = (ctx.dotted(small.module) or "").split(".")[0]
             if root in TORCH_ONLY_PACKAGES:
                 return root
@@ -213,7 +249,10 @@ class ImportsRule(Rule):
             top_level = len(ctx.stack) == 1
             if kept:
                 last = kept[-1]
-                if isinstance(last, (cst.Import, cst.ImportFrom, cst.Expr)) and last.semicolon != cst.MaybeSentinel.DEFAULT:
+                if (
+                    isinstance(last, (cst.Import, cst.ImportFrom, cst.Expr))
+                    and last.semicolon != cst.MaybeSentinel.DEFAULT
+                ):
                     kept[-1] = last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
                 updated = updated.with_changes(body=kept)
             elif top_level and self.anchor is None:
@@ -273,7 +312,10 @@ class ImportsRule(Rule):
 
     def leave_Call(self, original, updated, ctx: ModuleContext):
         func = updated.func
-        if isinstance(func, cst.Attribute) and func.attr.value in self._torch_only_names():
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in self._torch_only_names()
+        ):
             base = ctx.dotted(func.value)
             if base is None or not base.startswith(("mindspore", "ops", "nn", "mint")):
                 self._leftover(ctx, "." + func.attr.value, "." + func.attr.value + "()")
@@ -284,7 +326,11 @@ class ImportsRule(Rule):
         info = ctx.statements.get(id(original))
         if info is None:
             return updated
-        return self._with_comments(updated, [f for f in ctx.findings if info.line <= f.line <= info.end_line], ctx)
+        return self._with_comments(
+            updated,
+            [f for f in ctx.findings if info.line <= f.line <= info.end_line],
+            ctx,
+        )
 
     def _with_comments(self, updated, findings, ctx: ModuleContext):
         fresh = [f for f in findings if id(f) not in self.attached]
@@ -292,19 +338,27 @@ class ImportsRule(Rule):
             return updated
         # One comment per rule id above a statement: a second conversion may word a finding
         # differently (it sees the first one's output), and must not add a comment for it.
-        present = {_comment_rule(line.comment.value) for line in updated.leading_lines if line.comment is not None}
+        present = {
+            _comment_rule(line.comment.value)
+            for line in updated.leading_lines
+            if line.comment is not None
+        }
         lines = list(updated.leading_lines)
         for finding in fresh:
             self.attached.add(id(finding))
             if finding.rule not in present:
                 present.add(finding.rule)
-                lines.append(cst.EmptyLine(indent=True, comment=cst.Comment(finding.comment())))
+                lines.append(
+                    cst.EmptyLine(indent=True, comment=cst.Comment(finding.comment()))
+                )
         return updated.with_changes(leading_lines=lines)
 
     def _leave_compound(self, original, updated, ctx: ModuleContext):
         return self._attach(original, updated, ctx)
 
-    leave_FunctionDef = leave_ClassDef = leave_For = leave_While = leave_If = _leave_compound
+    leave_FunctionDef = leave_ClassDef = leave_For = leave_While = leave_If = (
+        _leave_compound
+    )
     leave_Try = leave_TryStar = leave_With = leave_Match = _leave_compound
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
@@ -316,20 +370,31 @@ class ImportsRule(Rule):
                 anchor = body[at]
                 block[0] = block[0].with_changes(leading_lines=anchor.leading_lines)
                 rest = [s for s in anchor.body if not isinstance(s, cst.Pass)]
-                tail = [anchor.with_changes(body=rest, leading_lines=())] if rest else []
+                tail = (
+                    [anchor.with_changes(body=rest, leading_lines=())] if rest else []
+                )
                 body[at : at + 1] = block + tail
             else:
                 at = _after_preamble(body)
                 body[at:at] = block
         elif self.anchor is not None:
-            body = [s for s in body if s is not self.anchor or any(not isinstance(x, cst.Pass) for x in s.body)]
+            body = [
+                s
+                for s in body
+                if s is not self.anchor
+                or any(not isinstance(x, cst.Pass) for x in s.body)
+            ]
         # Findings whose statement is gone go above the next top-level statement.
         rest = [f for f in ctx.findings if id(f) not in self.attached]
         if rest and body:
             for finding in rest:
                 target = len(body) - 1
                 for i, statement in enumerate(updated.body):
-                    info = ctx.statements.get(id(original.body[i])) if i < len(original.body) else None
+                    info = (
+                        ctx.statements.get(id(original.body[i]))
+                        if i < len(original.body)
+                        else None
+                    )
                     if info is not None and info.line >= finding.line:
                         target = min(i, len(body) - 1)
                         break
@@ -338,7 +403,9 @@ class ImportsRule(Rule):
 
     def _import_block(self, ctx: ModuleContext) -> list[cst.SimpleStatementLine]:
         statements: list[cst.SimpleStatementLine] = []
-        needed = {m for m in self.needed if self.existing.get(SHORT_MODULES.get(m, m)) != m}
+        needed = {
+            m for m in self.needed if self.existing.get(SHORT_MODULES.get(m, m)) != m
+        }
         if "mindspore" in needed and "mindspore" not in self.existing:
             statements.append(_import("mindspore"))
         froms: dict[str, list[str]] = {}
@@ -351,7 +418,12 @@ class ImportsRule(Rule):
         for source, names in sorted(froms.items()):
             statements.append(
                 cst.SimpleStatementLine(
-                    [cst.ImportFrom(module=ctx.name(source), names=[cst.ImportAlias(cst.Name(n)) for n in sorted(names)])]
+                    [
+                        cst.ImportFrom(
+                            module=ctx.name(source),
+                            names=[cst.ImportAlias(cst.Name(n)) for n in sorted(names)],
+                        )
+                    ]
                 )
             )
         if self.leftovers:
@@ -362,7 +434,9 @@ class ImportsRule(Rule):
 def _comment_rule(comment: str) -> str | None:
     """``TM910`` for a ``# torch2ms: TM910 ...`` comment."""
     prefix = "# torch2ms: "
-    return comment[len(prefix) :].split(" ", 1)[0] if comment.startswith(prefix) else None
+    return (
+        comment[len(prefix) :].split(" ", 1)[0] if comment.startswith(prefix) else None
+    )
 
 
 def _import(dotted: str, asname: str | None = None) -> cst.SimpleStatementLine:
@@ -380,10 +454,18 @@ def _after_preamble(body: list) -> int:
         if not isinstance(statement, cst.SimpleStatementLine):
             break
         small = statement.body[0] if statement.body else None
-        if i == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+        if (
+            i == 0
+            and isinstance(small, cst.Expr)
+            and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
+        ):
             at = i + 1
             continue
-        if isinstance(small, cst.ImportFrom) and small.module is not None and ModuleContext.dotted(None, small.module) == "__future__":
+        if (
+            isinstance(small, cst.ImportFrom)
+            and small.module is not None
+            and ModuleContext.dotted(None, small.module) == "__future__"
+        ):
             at = i + 1
             continue
         break

@@ -14,7 +14,9 @@ REQUIRE_REAL = os.environ.get("TORCH2MS_REQUIRE_REAL") == "1"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "real: needs the real torch and/or MindSpore installed")
+    config.addinivalue_line(
+        "markers", "real: needs the real torch and/or MindSpore installed"
+    )
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
 
 

@@ -34,7 +34,11 @@ PLAIN = "def helper(x):\n    return x + 1\n"
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture
@@ -62,7 +66,9 @@ def invoke(*args: str, cwd: Path | None = None):
         os.chdir(old)
 
 
-def test_output_tree_mirrors_input_and_leaves_it_untouched(tree: Path, tmp_path: Path) -> None:
+def test_output_tree_mirrors_input_and_leaves_it_untouched(
+    tree: Path, tmp_path: Path
+) -> None:
     before = _snapshot(tree)
     out = tmp_path / "out"
     result = invoke(str(tree), "-o", str(out))
@@ -79,10 +85,21 @@ def test_output_tree_mirrors_input_and_leaves_it_untouched(tree: Path, tmp_path:
 
 
 def test_summary_goes_to_stderr(tree: Path, tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["convert", str(tree), "-o", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        main, ["convert", str(tree), "-o", str(tmp_path / "out")]
+    )
     assert result.exit_code == 0
     assert result.stdout == ""
-    for word in ("Python files", "lines", "torch API uses", "converted", "error", "warning", "note", " s"):
+    for word in (
+        "Python files",
+        "lines",
+        "torch API uses",
+        "converted",
+        "error",
+        "warning",
+        "note",
+        " s",
+    ):
         assert word in result.stderr
 
 
@@ -115,7 +132,10 @@ def test_check_writes_nothing_and_fails_on_change(tree: Path, tmp_path: Path) ->
     assert result.exit_code == 1
     assert _snapshot(tree) == before
     assert invoke(str(tree), "--in-place", "--check").exit_code == 1
-    assert invoke(str(tree), "-o", str(tmp_path / "out"), "--check", "--diff").exit_code == 1
+    assert (
+        invoke(str(tree), "-o", str(tmp_path / "out"), "--check", "--diff").exit_code
+        == 1
+    )
     assert _snapshot(tree) == before and not (tmp_path / "out").exists()
     assert invoke(str(tree / "pkg" / "util.py"), "--check").exit_code == 0
 
@@ -127,10 +147,22 @@ def test_diff_is_a_unified_diff(tree: Path) -> None:
     assert "\n-import torch.nn as nn\n" in result.stdout and "\n+" in result.stdout
 
 
-def test_strict_fails_while_untranslatable_findings_remain(tree: Path, tmp_path: Path) -> None:
+def test_strict_fails_while_untranslatable_findings_remain(
+    tree: Path, tmp_path: Path
+) -> None:
     assert invoke(str(tree / "cuda.py"), "-o", str(tmp_path / "a.py")).exit_code == 0
-    assert invoke(str(tree / "cuda.py"), "-o", str(tmp_path / "b.py"), "--strict").exit_code == 1
-    assert invoke(str(tree / "pkg" / "util.py"), "-o", str(tmp_path / "c.py"), "--strict").exit_code == 0
+    assert (
+        invoke(
+            str(tree / "cuda.py"), "-o", str(tmp_path / "b.py"), "--strict"
+        ).exit_code
+        == 1
+    )
+    assert (
+        invoke(
+            str(tree / "pkg" / "util.py"), "-o", str(tmp_path / "c.py"), "--strict"
+        ).exit_code
+        == 0
+    )
 
 
 def test_lint_prints_findings_and_writes_nothing(tree: Path) -> None:
@@ -139,24 +171,43 @@ def test_lint_prints_findings_and_writes_nothing(tree: Path) -> None:
     assert result.exit_code == 1
     assert _snapshot(tree) == before
     path = (tree / "cuda.py").as_posix()
-    assert re.search(rf"^{re.escape(path)}:3:\d+: TM\d{{3}} \S", result.stdout, re.MULTILINE), result.stdout
+    assert re.search(
+        rf"^{re.escape(path)}:3:\d+: TM\d{{3}} \S", result.stdout, re.MULTILINE
+    ), result.stdout
     assert invoke("--lint", str(tree / "pkg" / "util.py")).exit_code == 0
 
 
 def test_exit_nonzero_on_change(tree: Path) -> None:
-    assert invoke(str(tree / "pkg" / "model.py"), "--in-place", "--exit-nonzero-on-change").exit_code == 1
-    assert invoke(str(tree / "pkg" / "model.py"), "--in-place", "--exit-nonzero-on-change").exit_code == 0
+    assert (
+        invoke(
+            str(tree / "pkg" / "model.py"), "--in-place", "--exit-nonzero-on-change"
+        ).exit_code
+        == 1
+    )
+    assert (
+        invoke(
+            str(tree / "pkg" / "model.py"), "--in-place", "--exit-nonzero-on-change"
+        ).exit_code
+        == 0
+    )
 
 
 def test_reports_by_suffix(tree: Path, tmp_path: Path) -> None:
-    reports = [tmp_path / "r" / "report.json", tmp_path / "report.md", tmp_path / "report.sarif"]
+    reports = [
+        tmp_path / "r" / "report.json",
+        tmp_path / "report.md",
+        tmp_path / "report.sarif",
+    ]
     args = [str(tree), "-o", str(tmp_path / "out")]
     for report in reports:
         args += ["--report", str(report)]
     assert invoke(*args).exit_code == 0
     data = json.loads(reports[0].read_text())
     assert data["summary"]["files_python"] == 3
-    assert any(f["severity"] == "error" and f["path"].endswith("cuda.py") for f in data["findings"])
+    assert any(
+        f["severity"] == "error" and f["path"].endswith("cuda.py")
+        for f in data["findings"]
+    )
     assert reports[1].read_text().startswith("# torch2ms conversion report")
     assert json.loads(reports[2].read_text())["version"] == "2.1.0"
 
@@ -183,8 +234,13 @@ def test_missing_source_and_output_equal_to_source(tree: Path, tmp_path: Path) -
     assert invoke(str(tmp_path / "missing"), "--check").exit_code == 2
     assert invoke(str(tree), "-o", str(tree)).exit_code == 2
     assert invoke(str(tree / "cuda.py"), "-o", str(tree / "cuda.py")).exit_code == 2
-    assert invoke(str(tree / "pkg"), "-o", str(tree)).exit_code == 2  # the input inside the output
-    assert invoke(str(tree), str(tree / "cuda.py"), "-o", str(tmp_path / "x")).exit_code == 2
+    assert (
+        invoke(str(tree / "pkg"), "-o", str(tree)).exit_code == 2
+    )  # the input inside the output
+    assert (
+        invoke(str(tree), str(tree / "cuda.py"), "-o", str(tmp_path / "x")).exit_code
+        == 2
+    )
 
 
 def test_output_inside_source_is_left_out(tree: Path) -> None:
@@ -197,11 +253,18 @@ def test_output_inside_source_is_left_out(tree: Path) -> None:
 
 def test_exclude(tree: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    assert invoke(str(tree), "-o", str(out), "--exclude", "pkg", "--exclude", "*.txt").exit_code == 0
+    assert (
+        invoke(
+            str(tree), "-o", str(out), "--exclude", "pkg", "--exclude", "*.txt"
+        ).exit_code
+        == 0
+    )
     assert sorted(_snapshot(out)) == ["cuda.py", "run.sh"]
 
 
-def test_unreadable_inputs_are_copied_reported_and_the_rest_converts(tree: Path, tmp_path: Path) -> None:
+def test_unreadable_inputs_are_copied_reported_and_the_rest_converts(
+    tree: Path, tmp_path: Path
+) -> None:
     broken = {
         "syntax.py": b"import torch\ndef f(:\n    pass\n",
         "py2.py": b"import torch\nprint 'hello'\n",
@@ -220,7 +283,11 @@ def test_unreadable_inputs_are_copied_reported_and_the_rest_converts(tree: Path,
     assert "mindspore" in (out / "pkg" / "model.py").read_text()
     summary = json.loads(report.read_text())["summary"]
     assert summary["files_failed"] == 3
-    failed = {Path(f["path"]).name for f in json.loads(report.read_text())["findings"] if f["rule"] == "TM000"}
+    failed = {
+        Path(f["path"]).name
+        for f in json.loads(report.read_text())["findings"]
+        if f["rule"] == "TM000"
+    }
     assert failed == set(broken)
 
 
@@ -235,20 +302,31 @@ def test_parallel_and_serial_give_the_same_output(tmp_path: Path) -> None:
     assert _snapshot(one) == _snapshot(many)
 
 
-def test_verify_without_a_backend_is_a_clear_usage_error(tree: Path, tmp_path: Path, monkeypatch) -> None:
+def test_verify_without_a_backend_is_a_clear_usage_error(
+    tree: Path, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setattr(convert_cli, "load_verify", lambda: None)
-    result = CliRunner().invoke(main, ["convert", str(tree), "-o", str(tmp_path / "o"), "--verify"])
+    result = CliRunner().invoke(
+        main, ["convert", str(tree), "-o", str(tmp_path / "o"), "--verify"]
+    )
     assert result.exit_code == 2
     assert "--verify" in result.stderr
     assert not (tmp_path / "o").exists()
 
 
-def test_verify_hook_receives_originals_and_conversions(tree: Path, tmp_path: Path, monkeypatch) -> None:
+def test_verify_hook_receives_originals_and_conversions(
+    tree: Path, tmp_path: Path, monkeypatch
+) -> None:
     seen = []
 
     def fake_verify(outputs, options):
         for item in outputs:
-            seen.append((Path(item["original"]).read_text(), Path(item["converted"]).read_text()))
+            seen.append(
+                (
+                    Path(item["original"]).read_text(),
+                    Path(item["converted"]).read_text(),
+                )
+            )
         return [{"name": item["path"], "status": "fail"} for item in outputs]
 
     monkeypatch.setattr(convert_cli, "load_verify", lambda: fake_verify)
@@ -268,7 +346,16 @@ def test_rules_json_lists_rule_metadata() -> None:
     assert {"TM000", "TM001", "TM900", "TM999"} <= set(ids)
     assert ids == sorted(ids)
     for rule in data["rules"]:
-        assert set(rule) >= {"id", "title", "what", "why", "use_instead", "severity", "family", "examples"}
+        assert set(rule) >= {
+            "id",
+            "title",
+            "what",
+            "why",
+            "use_instead",
+            "severity",
+            "family",
+            "examples",
+        }
     imports = next(rule for rule in data["rules"] if rule["id"] == "TM001")
     assert imports["examples"] and {"before", "after"} <= set(imports["examples"][0])
     assert isinstance(data["api_mappings"], list)
@@ -305,6 +392,15 @@ def test_real_process(tree: Path, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "torch API uses" in done.stderr
     assert "mindspore" in (out / "pkg" / "model.py").read_text()
-    assert json.loads(report.read_text())["runs"][0]["tool"]["driver"]["name"] == "torch2ms"
-    bad = subprocess.run([*_console(), "convert", str(tree)], capture_output=True, text=True, timeout=120, check=False)
+    assert (
+        json.loads(report.read_text())["runs"][0]["tool"]["driver"]["name"]
+        == "torch2ms"
+    )
+    bad = subprocess.run(
+        [*_console(), "convert", str(tree)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

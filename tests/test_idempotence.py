@@ -97,13 +97,17 @@ def _needs(text: str) -> set[str]:
 @st.composite
 def snippets(draw) -> str:
     """Programs whose names are all bound: imports with aliases, then calls, loops, classes."""
-    imports = draw(st.lists(st.sampled_from(IMPORTS), min_size=1, max_size=4, unique=True))
+    imports = draw(
+        st.lists(st.sampled_from(IMPORTS), min_size=1, max_size=4, unique=True)
+    )
     bound = set().union(*(IMPORT_BINDS[i] for i in imports))
     parts = ["\n".join(imports), "a = b = model = optimizer = None"]
     templates = [t for t in STATEMENTS if _needs(t) <= bound]
     expressions = [e for e in EXPRESSIONS if _needs(e) <= bound]
     for n in range(draw(st.integers(0, 4))):
-        statement = draw(st.sampled_from(templates)).format(e=draw(st.sampled_from(expressions)))
+        statement = draw(st.sampled_from(templates)).format(
+            e=draw(st.sampled_from(expressions))
+        )
         if "nn" in bound and draw(st.booleans()):
             parts.append(CLASS.format(n=n, body=textwrap.indent(statement, " " * 8)))
         else:

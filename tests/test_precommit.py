@@ -30,14 +30,32 @@ class Net(nn.Module):
 print(torch.cuda.device_count())
 """
 PLAIN = "def helper():\n    return 1\n"
-IGNORED = (".git", ".hypothesis", ".pytest_cache", ".ruff_cache", "__pycache__", "*.egg-info", "build", "dist")
+IGNORED = (
+    ".git",
+    ".hypothesis",
+    ".pytest_cache",
+    ".ruff_cache",
+    "__pycache__",
+    "*.egg-info",
+    "build",
+    "dist",
+)
 
 pytestmark = pytest.mark.slow
 
 
 def _git(cwd: Path, *args: str) -> None:
     subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", *args],
+        [
+            "git",
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            *args,
+        ],
         cwd=cwd,
         check=True,
         capture_output=True,
@@ -92,7 +110,9 @@ def _user_repo(path: Path) -> Path:
     return path
 
 
-def _try_repo(hooks: Path, hook: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+def _try_repo(
+    hooks: Path, hook: str, cwd: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [*_pre_commit(), "try-repo", str(hooks), hook, "--all-files", "--verbose"],
         cwd=cwd,
@@ -128,7 +148,9 @@ def test_check_hook_fails_while_untranslatable_findings_remain(
     user = _user_repo(tmp_path / "user")
     failing = _try_repo(hooks_repo, "torch2ms-check", user, environment)
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert re.search(r"^train\.py:\d+:\d+: TM\d{3} \S", failing.stdout, re.MULTILINE), failing.stdout
+    assert re.search(r"^train\.py:\d+:\d+: TM\d{3} \S", failing.stdout, re.MULTILINE), (
+        failing.stdout
+    )
     assert (user / "train.py").read_text() == TRAIN  # the check writes nothing
     (user / "train.py").write_text(PLAIN)
     _git(user, "add", "-A")

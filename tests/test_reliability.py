@@ -42,7 +42,9 @@ def _convert(*args: str):
     return CliRunner().invoke(main, ["convert", *args], catch_exceptions=False)
 
 
-def test_killed_run_leaves_each_file_as_it_was_or_fully_converted(tmp_path: Path) -> None:
+def test_killed_run_leaves_each_file_as_it_was_or_fully_converted(
+    tmp_path: Path,
+) -> None:
     src = tmp_path / "src"
     src.mkdir()
     originals = {}
@@ -51,7 +53,10 @@ def test_killed_run_leaves_each_file_as_it_was_or_fully_converted(tmp_path: Path
         path = src / f"m{i:03d}.py"
         path.write_text(text)
         originals[path.name] = text
-    expected = {name: convert_source(text, name, Options()).code for name, text in originals.items()}
+    expected = {
+        name: convert_source(text, name, Options()).code
+        for name, text in originals.items()
+    }
     assert expected["m000.py"] != originals["m000.py"]
     process = subprocess.Popen(
         [
@@ -125,7 +130,10 @@ def test_bad_inputs_are_copied_unchanged_and_reported(tmp_path: Path) -> None:
         assert f"{name}:" in result.stderr and "TM000" in result.stderr
     assert (src / "python2.py").read_bytes() == broken["python2.py"]
     latin1 = (out / "latin1.py").read_bytes()
-    assert latin1.startswith(b"# -*- coding: latin-1 -*-\n# \xe9t\xe9\n") and latin1 != good["latin1.py"]
+    assert (
+        latin1.startswith(b"# -*- coding: latin-1 -*-\n# \xe9t\xe9\n")
+        and latin1 != good["latin1.py"]
+    )
     assert (out / "bom.py").read_bytes().startswith(b"\xef\xbb\xbf")
     crlf = (out / "crlf.py").read_bytes()
     assert crlf != good["crlf.py"] and crlf.count(b"\n") == crlf.count(b"\r\n")
@@ -171,12 +179,16 @@ def test_symlinks_out_of_the_tree_are_not_followed(tmp_path: Path) -> None:
     assert "escape.py" in result.stderr and "outside the tree" in result.stderr
     assert (src / "escape.py").is_symlink() and (src / "alias.py").is_symlink()
     out = tmp_path / "out"
-    assert CliRunner().invoke(main, ["convert", str(src), "-o", str(out)]).exit_code == 0
+    assert (
+        CliRunner().invoke(main, ["convert", str(src), "-o", str(out)]).exit_code == 0
+    )
     assert not (out / "escape.py").exists() and not (out / "lib").exists()
     assert os.readlink(out / "alias.py") == "model.py"
 
 
-def test_internal_rule_failure_leaves_the_file_unconverted(tmp_path: Path, monkeypatch) -> None:
+def test_internal_rule_failure_leaves_the_file_unconverted(
+    tmp_path: Path, monkeypatch
+) -> None:
     from torch2ms.migrator import runner
 
     def explode(source, path="<string>", options=None):
@@ -186,7 +198,9 @@ def test_internal_rule_failure_leaves_the_file_unconverted(tmp_path: Path, monke
     src = tmp_path / "m.py"
     src.write_text(MODEL.format(i=0))
     out = tmp_path / "o.py"
-    result = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--strict", "--print-findings"])
+    result = CliRunner().invoke(
+        main, ["convert", str(src), "-o", str(out), "--strict", "--print-findings"]
+    )
     assert result.exit_code == 1
     assert "TM999" in result.stdout and "boom" in result.stdout
     assert out.read_text() == MODEL.format(i=0)

@@ -31,9 +31,17 @@ def _result() -> RunResult:
         changed=True,
         findings=[
             Finding(
-                "TM900", "src/train.py", 12, 4, ERROR, "`torch.cuda.device_count` is not converted", "Write it by hand."
+                "TM900",
+                "src/train.py",
+                12,
+                4,
+                ERROR,
+                "`torch.cuda.device_count` is not converted",
+                "Write it by hand.",
             ),
-            Finding("TM001", "src/train.py", 1, 0, WARNING, "an import | with a pipe", ""),
+            Finding(
+                "TM001", "src/train.py", 1, 0, WARNING, "an import | with a pipe", ""
+            ),
         ],
         rules_applied=("TM001",),
     )
@@ -41,7 +49,11 @@ def _result() -> RunResult:
         "src/sub dir/bad.py",
         lines=3,
         failed=True,
-        findings=[Finding("TM000", "src/sub dir/bad.py", 2, 0, ERROR, "could not parse", "Fix it.")],
+        findings=[
+            Finding(
+                "TM000", "src/sub dir/bad.py", 2, 0, ERROR, "could not parse", "Fix it."
+            )
+        ],
     )
     c = FileOutcome("src/plain.py", lines=5)
     d = FileOutcome(
@@ -50,11 +62,19 @@ def _result() -> RunResult:
         api_total=2,
         api_converted=2,
         changed=True,
-        findings=[Finding("TMX42", "src/notes.py", 3, 0, NOTE, "an id without metadata", "")],
+        findings=[
+            Finding("TMX42", "src/notes.py", 3, 0, NOTE, "an id without metadata", "")
+        ],
     )
     return RunResult(
         [a, b, c, d],
-        [Skipped("link.py", "src/link.py", "symlink that points outside the tree (not followed)")],
+        [
+            Skipped(
+                "link.py",
+                "src/link.py",
+                "symlink that points outside the tree (not followed)",
+            )
+        ],
         files=6,
         copied=2,
         elapsed=1.5,
@@ -70,13 +90,33 @@ def test_conversion_rate() -> None:
 def test_json_follows_the_design_schema() -> None:
     data = json.loads(render("report.json", _result(), {"target": "cpu"}))
     s = data["summary"]
-    assert {"files", "lines", "api_calls_total", "api_calls_converted", "conversion_rate"} <= set(s)
-    assert s["files"] == 6 and s["files_python"] == 4 and s["files_failed"] == 1 and s["files_changed"] == 2
-    assert s["lines"] == 53 and s["api_calls_total"] == 12 and s["api_calls_converted"] == 9
+    assert {
+        "files",
+        "lines",
+        "api_calls_total",
+        "api_calls_converted",
+        "conversion_rate",
+    } <= set(s)
+    assert (
+        s["files"] == 6
+        and s["files_python"] == 4
+        and s["files_failed"] == 1
+        and s["files_changed"] == 2
+    )
+    assert (
+        s["lines"] == 53
+        and s["api_calls_total"] == 12
+        and s["api_calls_converted"] == 9
+    )
     assert s["conversion_rate"] == round(9 / 12, 4)
     assert s["findings_by_severity"] == {"error": 2, "warning": 1, "note": 1}
     assert s["elapsed_s"] == 1.5 and s["options"] == {"target": "cpu"}
-    assert [f["rule"] for f in data["findings"]] == ["TMX42", "TM000", "TM001", "TM900"]  # by path, then line
+    assert [f["rule"] for f in data["findings"]] == [
+        "TMX42",
+        "TM000",
+        "TM001",
+        "TM900",
+    ]  # by path, then line
     record = data["findings"][-1]
     assert record == {
         "rule": "TM900",
@@ -87,14 +127,21 @@ def test_json_follows_the_design_schema() -> None:
         "message": "`torch.cuda.device_count` is not converted",
         "hint": "Write it by hand.",
     }
-    assert data["skipped"] == [{"path": "src/link.py", "reason": "symlink that points outside the tree (not followed)"}]
+    assert data["skipped"] == [
+        {
+            "path": "src/link.py",
+            "reason": "symlink that points outside the tree (not followed)",
+        }
+    ]
 
 
 def test_markdown_has_summary_rule_tables_and_locations() -> None:
     text = to_markdown(_result())
     assert text.startswith("# torch2ms conversion report")
     assert "| Torch API uses | 12 |" in text and "(75.0%)" in text
-    assert "## Findings by rule" in text and "| TM900 |" in text and "### TM900:" in text
+    assert (
+        "## Findings by rule" in text and "| TM900 |" in text and "### TM900:" in text
+    )
     assert "`src/train.py:12`" in text and "`src/sub dir/bad.py:2`" in text
     assert "an import \\| with a pipe" in text  # table cells stay one cell
     assert "## Skipped paths" in text
@@ -116,7 +163,14 @@ def test_text_summary() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "fmt"), [("r.json", ".json"), ("R.MD", ".md"), ("x/r.sarif", ".sarif"), ("r.txt", None), ("r", None)]
+    ("path", "fmt"),
+    [
+        ("r.json", ".json"),
+        ("R.MD", ".md"),
+        ("x/r.sarif", ".sarif"),
+        ("r.txt", None),
+        ("r", None),
+    ],
 )
 def test_report_format(path: str, fmt: str | None) -> None:
     assert report_format(path) == fmt
@@ -157,7 +211,12 @@ def check_sarif_2_1_0(log: dict) -> None:
             _message(rule["fullDescription"])
             _message(rule["help"])
             assert len(rule["shortDescription"]["text"]) <= 1024
-            assert rule["defaultConfiguration"]["level"] in {"none", "note", "warning", "error"}
+            assert rule["defaultConfiguration"]["level"] in {
+                "none",
+                "note",
+                "warning",
+                "error",
+            }
         for result in run.get("results", []):
             _require(result, "message", "ruleId", "locations")
             _message(result["message"])
@@ -169,7 +228,10 @@ def check_sarif_2_1_0(log: dict) -> None:
                 assert "\\" not in uri and not uri.startswith("/")
                 region = physical["region"]
                 assert isinstance(region["startLine"], int) and region["startLine"] >= 1
-                assert isinstance(region["startColumn"], int) and region["startColumn"] >= 1
+                assert (
+                    isinstance(region["startColumn"], int)
+                    and region["startColumn"] >= 1
+                )
 
 
 def test_sarif_structure() -> None:
@@ -204,9 +266,14 @@ def test_sarif_against_the_json_schema() -> None:
                         "tool": {
                             "type": "object",
                             "required": ["driver"],
-                            "properties": {"driver": {"type": "object", "required": ["name"]}},
+                            "properties": {
+                                "driver": {"type": "object", "required": ["name"]}
+                            },
                         },
-                        "results": {"type": "array", "items": {"type": "object", "required": ["message"]}},
+                        "results": {
+                            "type": "array",
+                            "items": {"type": "object", "required": ["message"]},
+                        },
                     },
                 },
             },

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
 from torch2ms.migrator.rule import all_meta

@@ -32,7 +32,11 @@ def _tree(root, files: dict[str, bytes | str]) -> None:
     [
         (b"x = 1\n", "utf-8", "x = 1\n"),
         (b"\xef\xbb\xbfx = '\xc3\xa9'\n", "utf-8-sig", "x = 'é'\n"),
-        (b"# -*- coding: latin-1 -*-\nx = '\xe9'\n", "iso-8859-1", "# -*- coding: latin-1 -*-\nx = 'é'\n"),
+        (
+            b"# -*- coding: latin-1 -*-\nx = '\xe9'\n",
+            "iso-8859-1",
+            "# -*- coding: latin-1 -*-\nx = 'é'\n",
+        ),
         (b"x = 1\r\ny = 2\r\n", "utf-8", "x = 1\r\ny = 2\r\n"),
     ],
 )
@@ -76,10 +80,21 @@ def test_excluded(relative: str, patterns: list[str], expected: bool) -> None:
 def test_discover_sorted_with_kinds_and_excludes(tmp_path) -> None:
     _tree(
         tmp_path,
-        {"b.py": "", "a/z.py": "", "a/data.bin": b"\0", "a/skip/x.py": "", ".git/config": "", "__pycache__/m.pyc": b""},
+        {
+            "b.py": "",
+            "a/z.py": "",
+            "a/data.bin": b"\0",
+            "a/skip/x.py": "",
+            ".git/config": "",
+            "__pycache__/m.pyc": b"",
+        },
     )
     entries, skipped = discover(str(tmp_path), exclude=["skip"])
-    assert [(e.relative, e.kind) for e in entries] == [("a/data.bin", "file"), ("a/z.py", "python"), ("b.py", "python")]
+    assert [(e.relative, e.kind) for e in entries] == [
+        ("a/data.bin", "file"),
+        ("a/z.py", "python"),
+        ("b.py", "python"),
+    ]
     assert skipped == []
 
 
@@ -93,8 +108,15 @@ def test_discover_never_follows_symlinks_out_of_the_tree(tmp_path) -> None:
     (root / "dangling.py").symlink_to(tmp_path / "missing.py")
     (root / "inner.py").symlink_to("real.py")
     entries, skipped = discover(str(root))
-    assert [(e.relative, e.kind) for e in entries] == [("inner.py", "link"), ("real.py", "python")]
-    assert sorted(s.relative for s in skipped) == ["dangling.py", "dir_link", "file_link.py"]
+    assert [(e.relative, e.kind) for e in entries] == [
+        ("inner.py", "link"),
+        ("real.py", "python"),
+    ]
+    assert sorted(s.relative for s in skipped) == [
+        "dangling.py",
+        "dir_link",
+        "file_link.py",
+    ]
     assert all("outside the tree" in s.reason for s in skipped)
 
 
@@ -125,11 +147,15 @@ def test_atomic_write_keeps_permissions_and_leaves_no_temp_file(tmp_path) -> Non
         ("latin1.py", b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + TORCH.encode()),
     ],
 )
-def test_conversion_keeps_encoding_and_newlines(tmp_path, name: str, data: bytes) -> None:
+def test_conversion_keeps_encoding_and_newlines(
+    tmp_path, name: str, data: bytes
+) -> None:
     source = tmp_path / name
     source.write_bytes(data)
     out = tmp_path / "out.py"
-    outcome = convert_file(Task(str(source), name, str(out), len(data), True), Options())
+    outcome = convert_file(
+        Task(str(source), name, str(out), len(data), True), Options()
+    )
     assert outcome.changed and not outcome.failed
     written = out.read_bytes()
     assert b"mindspore" in written
@@ -147,5 +173,7 @@ def test_untouched_files_stay_byte_identical(tmp_path) -> None:
     source = tmp_path / "plain.py"
     source.write_bytes(data)
     out = tmp_path / "copy.py"
-    outcome = convert_file(Task(str(source), "plain.py", str(out), len(data), True), Options())
+    outcome = convert_file(
+        Task(str(source), "plain.py", str(out), len(data), True), Options()
+    )
     assert not outcome.changed and out.read_bytes() == data

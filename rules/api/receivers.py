@@ -65,7 +65,9 @@ class _Bindings(cst.CSTVisitor):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if isinstance(node.value, cst.Name) and node.value.value in self.counts:
-            self.counts[node.value.value] += 2  # dd['x'] = ... or a read; either way keep it simple
+            self.counts[node.value.value] += (
+                2  # dd['x'] = ... or a read; either way keep it simple
+            )
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Name) and node.value.value in self.counts:

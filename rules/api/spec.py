@@ -7,9 +7,9 @@ tests, LibCST nodes in the rule); the caller supplies how to read a literal and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 KINDS = ("function", "method", "class", "name")
 FORMS = (

@@ -183,8 +183,12 @@ class GradModeRule(Rule):
                             severity=WARNING,
                         )
                     if stops and not rest:
-                        differentiated = in_function or _backward_in_scope(ctx, statement)
-                        if differentiated and all(is_simple_assignment(s) for s in inner):
+                        differentiated = in_function or _backward_in_scope(
+                            ctx, statement
+                        )
+                        if differentiated and all(
+                            is_simple_assignment(s) for s in inner
+                        ):
                             inner = [self._stop(s, ctx, statement) for s in inner]
                         else:
                             no_grad_statements(ctx).update(id(s) for s in inner)

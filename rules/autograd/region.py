@@ -10,7 +10,14 @@ from .model import (
     Block,
     Site,
 )
-from .names import PURE_BUILTINS, binds, calls, in_place_target, is_simple_assignment, reads
+from .names import (
+    PURE_BUILTINS,
+    binds,
+    calls,
+    in_place_target,
+    is_simple_assignment,
+    reads,
+)
 from .nodes import (
     _ReplaceNode,
 )

@@ -631,20 +631,19 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             for s in region:
                 for call in calls(s):
                     base = in_place_target(call)
-                    if base is not None:
-                        if isinstance(base, cst.Name) and base.value in params:
-                            ctx.report(
-                                "TM914",
-                                f"in-place update of `{base.value}` inside the differentiated region",
-                                tm9.INPLACE_LEAF.use_instead,
-                                node=s,
-                            )
-                            self._fail(
-                                ctx,
-                                statement,
-                                "a leaf is updated in place in the forward region",
-                            )
-                            return None
+                    if isinstance(base, cst.Name) and base.value in params:
+                        ctx.report(
+                            "TM914",
+                            f"in-place update of `{base.value}` inside the differentiated region",
+                            tm9.INPLACE_LEAF.use_instead,
+                            node=s,
+                        )
+                        self._fail(
+                            ctx,
+                            statement,
+                            "a leaf is updated in place in the forward region",
+                        )
+                        return None
             first = min(region_idx) if region_idx else len(out)
             between = [k for k in range(first, len(out)) if k not in region_idx]
             hooks = [out[k] for k in between if self._hook_on(out[k], region_binds)]

@@ -145,6 +145,7 @@ def facts(ctx: ModuleContext) -> Facts:
 # Nodes the scan has nothing to do with and that hold no node it would look at.
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
 
+
 def _qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
     name = dotted(node)
     return resolve(name, aliases) if name else None

@@ -95,7 +95,10 @@ class ParameterRule(Rule):
 
     def leave_Name(self, original, updated, ctx: ModuleContext):
         # A bare name's qualified name is its alias target (most names are no torch alias).
-        if ctx.aliases.get(original.value) not in PARAMETER_NAMES or id(original) in self.ignore:
+        if (
+            ctx.aliases.get(original.value) not in PARAMETER_NAMES
+            or id(original) in self.ignore
+        ):
             return updated
         return self._rename(original, updated, ctx)
 

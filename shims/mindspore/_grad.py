@@ -8,8 +8,8 @@ another differentiation the graph is kept and the gradients are recorded, so gra
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +110,9 @@ def _run_hooks(t: core.Tensor, g: Any) -> Any:
             if graph:
                 g = result
             else:
-                g = np.asarray(result._data if isinstance(result, core.Tensor) else result, g.dtype)
+                g = np.asarray(
+                    result._data if isinstance(result, core.Tensor) else result, g.dtype
+                )
     return g
 
 

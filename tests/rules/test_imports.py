@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 
 import pytest
-
 from torch2ms.migrator.aliases import torch_aliases
 from torch2ms.migrator.convert import convert_source
 
@@ -20,7 +19,10 @@ from torch2ms.migrator.convert import convert_source
         ("from torch import nn, optim\n", {"nn": "torch.nn", "optim": "torch.optim"}),
         ("from torch.nn import functional as F\n", {"F": "torch.nn.functional"}),
         ("import torch.nn.functional as F\n", {"F": "torch.nn.functional"}),
-        ("from torch.autograd import Variable\n", {"Variable": "torch.autograd.Variable"}),
+        (
+            "from torch.autograd import Variable\n",
+            {"Variable": "torch.autograd.Variable"},
+        ),
         ("def f():\n    import torch as th\n", {"th": "torch"}),
         ("import torchvision\nfrom . import torch\n", {}),
         ("import numpy as np\n", {}),

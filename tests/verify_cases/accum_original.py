@@ -4,7 +4,10 @@ from torch import nn
 
 rng = np.random.default_rng(2)
 batches = [
-    (torch.tensor(rng.standard_normal((4, 3)), dtype=torch.float32), torch.tensor(rng.standard_normal((4, 1)), dtype=torch.float32))
+    (
+        torch.tensor(rng.standard_normal((4, 3)), dtype=torch.float32),
+        torch.tensor(rng.standard_normal((4, 1)), dtype=torch.float32),
+    )
     for _ in range(4)
 ]
 model = nn.Linear(3, 1)

@@ -1,5 +1,5 @@
-import numpy as np
 import mindspore
+import numpy as np
 from mindspore import nn
 
 rng = np.random.default_rng(1)

@@ -1,6 +1,6 @@
-import numpy as np
 import mindspore
-from mindspore import nn, ops
+import numpy as np
+from mindspore import nn
 
 rng = np.random.default_rng(3)
 states = mindspore.Tensor(rng.standard_normal((6, 4)), dtype=mindspore.float32)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
-from collections.abc import Iterator
-from typing import Any, Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 

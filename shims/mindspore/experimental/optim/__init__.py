@@ -71,7 +71,9 @@ class Optimizer:
             # As in MindSpore: a Python float written into the group is used; any other value
             # (a Tensor from `group["lr"] *= 0.5`) is ignored for the group's own lr Parameter.
             value = group["lr"]
-            lr = np.float32(value if isinstance(value, float) else _array(self.lrs[index]))
+            lr = np.float32(
+                value if isinstance(value, float) else _array(self.lrs[index])
+            )
             for p in group["params"]:
                 g = _array(grads[i]).astype(_array(p).dtype, copy=True)
                 i += 1
