@@ -8,7 +8,7 @@ import pytest
 from torch2ms.migrator.convert import convert_source
 from torch2ms.migrator.weights import convert_state, kinds_from_source
 
-from tests.conftest import require_module
+from conftest import require_module
 
 pytestmark = pytest.mark.real
 

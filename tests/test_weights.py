@@ -12,7 +12,7 @@ from torch2ms.migrator.weights import (
     kinds_from_source,
 )
 
-from tests.conftest import require_module
+from conftest import require_module
 
 TORCH_MODEL = """
 import torch
