@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import require_module
 from torch2ms.migrator.convert import convert_source
 from torch2ms.migrator.weights import convert_state, kinds_from_source
-
-from conftest import require_module
 
 pytestmark = pytest.mark.real
 

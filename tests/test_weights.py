@@ -5,14 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from conftest import require_module
 from torch2ms.cli.main import main
 from torch2ms.migrator.weights import (
     convert_state,
     encode_checkpoint,
     kinds_from_source,
 )
-
-from conftest import require_module
 
 TORCH_MODEL = """
 import torch
