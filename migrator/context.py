@@ -39,7 +39,8 @@ class ModuleContext:
     keep: list[cst.CSTNode] = field(default_factory=list)
 
     # -- names -------------------------------------------------------------------------------
-    def dotted(self, node: cst.CSTNode) -> str | None:
+    @staticmethod
+    def dotted(node: cst.CSTNode) -> str | None:
         """``a.b.c`` for a Name/Attribute chain."""
         parts = []
         while isinstance(node, cst.Attribute):

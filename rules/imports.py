@@ -389,12 +389,8 @@ class ImportsRule(Rule):
         if rest and body:
             for finding in rest:
                 target = len(body) - 1
-                for i, statement in enumerate(updated.body):
-                    info = (
-                        ctx.statements.get(id(original.body[i]))
-                        if i < len(original.body)
-                        else None
-                    )
+                for i, statement in enumerate(original.body):
+                    info = ctx.statements.get(id(statement))
                     if info is not None and info.line >= finding.line:
                         target = min(i, len(body) - 1)
                         break
@@ -464,7 +460,7 @@ def _after_preamble(body: list) -> int:
         if (
             isinstance(small, cst.ImportFrom)
             and small.module is not None
-            and ModuleContext.dotted(None, small.module) == "__future__"
+            and ModuleContext.dotted(small.module) == "__future__"
         ):
             at = i + 1
             continue

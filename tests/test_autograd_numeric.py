@@ -2,25 +2,18 @@
 
 Each pair's original runs on torch and its conversion on MindSpore, both real (``real`` marker) and
 on the shims; their labelled printed numbers must agree with rtol 1e-4. All scripts of one framework
-run in ONE subprocess (this file doubles as the runner), since importing MindSpore takes seconds.
+run in ONE subprocess (tests/batch_runner.py), since importing MindSpore takes seconds.
 The seed pairs also print the values of the seed's own result tables.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import re
-import runpy
-import subprocess
-import sys
-import tempfile
-import traceback
 from pathlib import Path
 
 import pytest
+from batch_runner import compare, records, run_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
@@ -37,7 +30,6 @@ META = {
 # Pairs that run on each backend; report-only pairs (findings left for a hand edit) run on none.
 REAL_PAIRS = [name for name in PAIRS if "real" in META[name].get("backends", ())]
 SHIM_PAIRS = [name for name in PAIRS if "shim" in META[name].get("backends", ())]
-RTOL, ATOL = 1e-4, 1e-5
 
 # Values printed in the seed's result tables (computed there by the real frameworks).
 SEED_VALUES = {
@@ -54,83 +46,6 @@ SEED_VALUES = {
 KNOWN_MINDSPORE_DIFFERENCES = {
     "111_gradient_penalty": "TM917: MindSpore 2.10 PyNative gets this mixed second derivative wrong",
 }
-
-
-# -- runner (executed in a subprocess) ------------------------------------------------------------
-def _run_scripts(mode: str, scripts: list[str], result_path: str) -> None:
-    results = {}
-    context = contextlib.nullcontext()
-    if mode == "shim":
-        from torch2ms.shims import importer
-
-        context = importer.activate("shim")
-    with context:
-        for script in scripts:
-            buffer = io.StringIO()
-            error = None
-            try:
-                with contextlib.redirect_stdout(buffer):
-                    runpy.run_path(script, run_name="__main__")
-                    if mode == "mindspore":
-                        # PyNative is asynchronous: surface pending errors here.
-                        import mindspore
-
-                        getattr(
-                            getattr(mindspore, "runtime", None),
-                            "synchronize",
-                            lambda: None,
-                        )()
-            except BaseException as exc:  # noqa: BLE001 - the script's own failure is a result
-                error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-                if isinstance(exc, NotImplementedError):
-                    error = "NotImplementedError: " + error
-            results[script] = {"stdout": buffer.getvalue(), "error": error}
-    with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump(results, handle)
-
-
-def run_batch(mode: str, scripts: list[str]) -> dict[str, dict]:
-    with tempfile.TemporaryDirectory() as tmp:
-        result_path = os.path.join(tmp, "results.json")
-        env = dict(os.environ)
-        completed = subprocess.run(
-            [sys.executable, __file__, mode, result_path, *scripts],
-            capture_output=True,
-            check=False,
-            text=True,
-            env=env,
-            timeout=900,
-        )
-        if not os.path.exists(result_path):
-            raise RuntimeError(f"runner failed ({mode}): {completed.stderr[-2000:]}")
-        with open(result_path, encoding="utf-8") as handle:
-            return json.load(handle)
-
-
-# -- comparison ---------------------------------------------------------------------------------
-def records(stdout: str):
-    from torch2ms.migrator.printed import parse_output
-
-    return parse_output(stdout)
-
-
-def compare(original: str, converted: str) -> str | None:
-    """None when both outputs print the same labels with close numbers, else the first difference."""
-    from torch2ms.migrator.printed import close
-
-    left, right = records(original), records(converted)
-    if len(left) != len(right):
-        return f"{len(left)} printed records vs {len(right)}:\n{original}\n---\n{converted}"
-    for a, b in zip(left, right):
-        if a.label != b.label:
-            return f"label {a.label!r} vs {b.label!r}"
-        if len(a.values) != len(b.values):
-            return f"{a.label}: {len(a.values)} values vs {len(b.values)}"
-        for i, (x, y) in enumerate(zip(a.values, b.values)):
-            slack = max(a.resolution[i], b.resolution[i])
-            if not close(x, y, RTOL, ATOL, slack):
-                return f"{a.label}[{i}]: {x} vs {y}"
-    return None
 
 
 def _scripts(kind: str, pairs: list[str]) -> list[str]:
@@ -236,7 +151,3 @@ def test_shim_torch_matches_real_torch(pair: str, shim_runs, real_runs) -> None:
     assert shim["error"] is None, shim["error"]
     difference = compare(real["stdout"], shim["stdout"])
     assert difference is None, difference
-
-
-if __name__ == "__main__":
-    _run_scripts(sys.argv[1], sys.argv[3:], sys.argv[2])

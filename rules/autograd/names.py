@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 import libcst as cst
 
+from ...migrator.context import ModuleContext
 from ...migrator.engine import visit
 
 # Builtins whose calls neither mutate their arguments nor have effects a move could reorder
@@ -280,18 +281,7 @@ def in_place_target(call: cst.Call) -> cst.BaseExpression | None:
     if isinstance(func, cst.Attribute):
         if is_in_place(func.attr.value) and func.attr.value != "requires_grad_":
             return func.value
-        chain = _dotted(func)
+        chain = ModuleContext.dotted(func)
         if chain in _ASSIGN_FUNCTIONS and call.args:
             return call.args[0].value
     return None
-
-
-def _dotted(node: cst.BaseExpression) -> str | None:
-    parts = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if not isinstance(node, cst.Name):
-        return None
-    parts.append(node.value)
-    return ".".join(reversed(parts))

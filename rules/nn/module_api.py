@@ -370,7 +370,7 @@ def _constructs(value: cst.BaseExpression, known) -> bool:
         return False
     if isinstance(value.func, cst.Name) and value.func.value in known.classes:
         return True
-    name = ModuleContext.dotted(None, value.func)  # type: ignore[arg-type]
+    name = ModuleContext.dotted(value.func)
     return name is not None and name.rsplit(".", 1)[-1][:1].isupper()
 
 
