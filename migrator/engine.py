@@ -63,6 +63,19 @@ _FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}
 _TOKEN_FIELDS: dict[type, frozenset[str]] = {}
 
 
+# isinstance against LibCST's abstract base classes goes through ABCMeta; a dict of classes is
+# several times cheaper on the hot paths of the walk.
+_IS_NODE: dict[type, bool] = {}
+
+
+def _is_node(value) -> bool:
+    cls = value.__class__
+    known = _IS_NODE.get(cls)
+    if known is None:
+        known = _IS_NODE[cls] = issubclass(cls, cst.CSTNode)
+    return known
+
+
 def _handler_names(cls: type) -> tuple[dict[str, str], dict[str, str]]:
     cached = _HANDLERS.get(cls)
     if cached is None:
@@ -205,16 +218,15 @@ class StageWalker:
         result = updated
         for handler in leaves:
             result = handler(node, result, ctx)
-            if not isinstance(result, cst.CSTNode) or type(result) is not cls:
+            if result.__class__ is not cls:
                 break
+        if result is node:
+            if is_statement and ctx.stack and ctx.stack[-1] is node:
+                ctx.stack.pop()
+            return node
         if is_statement and ctx.stack and ctx.stack[-1] is node:
             ctx.stack.pop()
-        if (
-            is_statement
-            and result is not node
-            and isinstance(result, cst.CSTNode)
-            and id(result) not in ctx.statements
-        ):
+        if is_statement and _is_node(result) and id(result) not in ctx.statements:
             # A rebuilt statement keeps its position for the later stages.
             info = ctx.statements.get(id(node))
             if info is not None:
@@ -229,9 +241,9 @@ class StageWalker:
         return result
 
     def _field(self, value, kind: int):
-        if isinstance(value, cst.CSTNode):
+        if _is_node(value):
             result = self.walk(value)
-            if result is value or isinstance(result, cst.CSTNode):
+            if result is value or _is_node(result):
                 return result
             if isinstance(result, cst.RemovalSentinel):
                 if kind == _OPTIONAL:
@@ -250,8 +262,9 @@ class StageWalker:
 
     def _sequence(self, children, body: bool):
         out = None
+        is_node = _IS_NODE.get
         for i, child in enumerate(children):
-            if not isinstance(child, cst.CSTNode):
+            if not (is_node(child.__class__) or _is_node(child)):
                 if out is not None:
                     out.append(child)
                 continue
@@ -371,11 +384,11 @@ class VisitorWalker(StageWalker):
             if descend:
                 for field, _kind in child_fields:
                     value = getattr(node, field)
-                    if isinstance(value, cst.CSTNode):
+                    if _is_node(value):
                         self.walk(value)
                     elif isinstance(value, (tuple, list)):
                         for child in value:
-                            if isinstance(child, cst.CSTNode):
+                            if _is_node(child):
                                 self.walk(child)
             if self.on_leave is not None:
                 self.on_leave(node)

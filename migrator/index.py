@@ -60,7 +60,10 @@ class Census:
         return None
 
 
-class _CensusVisitor(ast.NodeVisitor):
+class _CensusVisitor:
+    """The census's handlers, called by ``_walk``; a handler that returns False keeps the walk
+    out of the node's children."""
+
     def __init__(self, aliases: dict[str, str], methods: frozenset[str]) -> None:
         self.aliases = aliases
         self.methods = methods
@@ -70,20 +73,6 @@ class _CensusVisitor(ast.NodeVisitor):
         # Names bound by non-torch imports: `re.sub()`, `math.sqrt()` are not Tensor methods.
         self.imported: set[str] = set()
         self.method_heads: list[tuple[ApiUse, str | None]] = []
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
-        self.bound.add(node.name)
-        self.generic_visit(node)
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self.bound.add(node.name)
-        self.generic_visit(node)
-
-    def visit_arg(self, node: ast.arg) -> None:
-        self.bound.add(node.arg)
-        self.generic_visit(node)
 
     def _chain(self, node: ast.AST) -> bool:
         name = dotted(node)
@@ -95,15 +84,16 @@ class _CensusVisitor(ast.NodeVisitor):
         self.uses.append(ApiUse(node.lineno, node.col_offset, qualified))
         return True
 
-    def visit_Import(self, node: ast.Import) -> None:
+    def visit_Import(self, node: ast.Import) -> bool:
         for alias in node.names:
             if alias.name.split(".")[0] in _IMPORT_ROOTS:
                 self.import_lines.append(node.lineno)
             else:
                 self.bound.add(alias.asname or alias.name.split(".")[0])
                 self.imported.add(alias.asname or alias.name.split(".")[0])
+        return False
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> bool:
         if (
             node.module
             and node.module.split(".")[0] in _IMPORT_ROOTS
@@ -113,18 +103,25 @@ class _CensusVisitor(ast.NodeVisitor):
         else:
             self.bound.update(alias.asname or alias.name for alias in node.names)
             self.imported.update(alias.asname or alias.name for alias in node.names)
+        return False
 
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        if not self._chain(node):
-            self.generic_visit(node)
+    def bound_def(self, node: ast.FunctionDef | ast.ClassDef) -> None:
+        self.bound.add(node.name)
 
-    def visit_Name(self, node: ast.Name) -> None:
+    def bound_arg(self, node: ast.arg) -> None:
+        self.bound.add(node.arg)
+
+    def chain_or_descend(self, node: ast.Attribute) -> bool:
+        return not self._chain(node)
+
+    def visit_Name(self, node: ast.Name) -> bool:
         if isinstance(node.ctx, ast.Load):
             self._chain(node)
         elif node.id not in self.aliases:
             self.bound.add(node.id)
+        return False
 
-    def visit_Call(self, node: ast.Call) -> None:
+    def call_method(self, node: ast.Call) -> None:
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in self.methods:
             base = dotted(func.value)
@@ -138,14 +135,47 @@ class _CensusVisitor(ast.NodeVisitor):
                 self.method_heads.append(
                     (use, head.id if isinstance(head, ast.Name) else None)
                 )
-        self.generic_visit(node)
+
+
+def _walk(tree: ast.AST, visitor: _CensusVisitor) -> None:
+    """``visitor.visit(tree)`` without NodeVisitor's per-node dispatch: an explicit stack, and a
+    handler table by class. The census does not depend on the order nodes are seen in."""
+    handlers = {
+        ast.FunctionDef: visitor.bound_def,
+        ast.AsyncFunctionDef: visitor.bound_def,
+        ast.ClassDef: visitor.bound_def,
+        ast.arg: visitor.bound_arg,
+        ast.Import: visitor.visit_Import,
+        ast.ImportFrom: visitor.visit_ImportFrom,
+        ast.Attribute: visitor.chain_or_descend,
+        ast.Name: visitor.visit_Name,
+        ast.Call: visitor.call_method,
+    }
+    get = handlers.get
+    AST = ast.AST
+    stack = [tree]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        node = pop()
+        handler = get(node.__class__)
+        if handler is not None and handler(node) is False:
+            continue
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        push(item)
+            elif isinstance(value, AST):
+                push(value)
 
 
 def census(
     tree: ast.Module, aliases: dict[str, str], methods: frozenset[str]
 ) -> Census:
     visitor = _CensusVisitor(aliases, methods)
-    visitor.visit(tree)
+    _walk(tree, visitor)
     # Imports anywhere in the module count, so receivers are filtered once the walk is done.
     visitor.uses.extend(
         use for use, head in visitor.method_heads if head not in visitor.imported

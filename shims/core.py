@@ -77,6 +77,7 @@ from .core_engine import (  # noqa: F401
     apply_binary,
     apply_unary,
     backprop,
+    backprop_raw,
     defprim,
     grad,
     grad_mode,

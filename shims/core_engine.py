@@ -493,6 +493,103 @@ def backprop(
     return captured
 
 
+def backprop_raw(
+    output: Tensor,
+    seed: ndarray,
+    retain_graph: bool,
+    capture: Callable[[Tensor], bool],
+    capture_nonleaf: bool,
+) -> list[tuple[Tensor, Any]]:
+    """``backprop`` for the common first-order call: one output with an ndarray seed, no targets,
+    no hooks. Same results; the branches the general sweep needs are left out."""
+    global _grad_enabled
+    ctx0 = output._ctx
+    if ctx0 is None:
+        return [(output, seed)] if capture(output) else []
+    grads: dict[int, Any] = {id(output): seed}
+    heap: list = [(-ctx0.seq, id(output), output)]
+    leaves: list[Tensor] = []
+    captured: list[tuple[Tensor, Any]] = []
+    push = heapq.heappush
+    pop = heapq.heappop
+    getrefcount = sys.getrefcount
+    previous = _grad_enabled
+    _grad_enabled = False
+    try:
+        while heap:
+            _, k, t = pop(heap)
+            g = grads.pop(k)
+            if capture_nonleaf and capture(t):
+                captured.append((t, g))
+            ctx = t._ctx
+            prim = ctx.prim
+            saves = prim.saves
+            if ctx.freed and saves:
+                raise RuntimeError(FREED_MESSAGE)
+            inputs = ctx.inputs
+            args = ctx.arrays
+            ans = t._data
+            params = ctx.params
+            argnum_vjp = prim.argnum_vjp
+            owned = prim.owned_vjp
+            if owned is not None and not (
+                g.__class__ is ndarray
+                and getrefcount(g) == _SOLE
+                and g.base is None
+                and g.flags.writeable
+            ):
+                owned = None
+            for i, p in enumerate(inputs):
+                if not (isinstance(p, Tensor) and p.requires_grad):
+                    continue
+                if argnum_vjp is not None:
+                    gi = argnum_vjp(i, RAW, g, ans, *args, **params)
+                else:
+                    makers = prim.vjps
+                    if i >= len(makers) or makers[i] is None:
+                        continue
+                    if owned is not None:
+                        gi = owned(g, ans, *args, **params)
+                        owned = None
+                    else:
+                        gi = makers[i](RAW, g, ans, *args, **params)
+                if gi is None:
+                    continue
+                # NumPy promotes 0-d float32 with Python floats to float64; grads keep the input dtype.
+                pd = p._data.dtype
+                if gi.dtype is not pd and pd.kind == "f":
+                    gi = gi.astype(pd)
+                pk = id(p)
+                old = grads.get(pk)
+                if old is None:
+                    grads[pk] = gi
+                    pctx = p._ctx
+                    if pctx is None:
+                        leaves.append(p)
+                    else:
+                        push(heap, (-pctx.seq, pk, p))
+                else:
+                    grads[pk] = old + gi
+            if not retain_graph:
+                ctx.freed = True
+                if saves:
+                    ctx.inputs = tuple(
+                        [
+                            (id(p), p._ctx)
+                            if isinstance(p, Tensor) and p._ctx is not None
+                            else p
+                            for p in inputs
+                        ]
+                    )
+                    ctx.arrays = ()
+        for t in leaves:
+            if capture(t):
+                captured.append((t, grads[id(t)]))
+    finally:
+        _grad_enabled = previous
+    return captured
+
+
 def _edges(ctx: Node) -> list[tuple[int, Node | None]]:
     """(id, producer) of each input that can carry a gradient; a freed node keeps exactly these
     pairs ("ghosts") in place of its intermediate input tensors."""

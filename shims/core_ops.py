@@ -500,8 +500,12 @@ def linear(x: Tensor, w: Tensor, b: Tensor | None = None) -> Tensor:
         return apply(P_linear, (x, w, b))
     # The layer hot path, dispatched inline.
     xd, wd = x._data, w._data
-    bd = None if b is None else b._data
-    out = _linear_fwd(xd, wd, bd)
+    out = xd @ wd.T
+    if b is None:
+        bd = None
+    else:
+        bd = b._data
+        out += bd
     t = object.__new__(x._out_cls)
     t._data = out
     if E._grad_enabled and (

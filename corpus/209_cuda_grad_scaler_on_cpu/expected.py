@@ -19,11 +19,11 @@ loader = [
 
 scaler = amp.DynamicLossScaler(scale_value=2 ** 16, scale_factor=2, scale_window=2000)
 def forward_fn(data, target):
+    # torch2ms: TM925 CUDA autocast is disabled in torch without CUDA; with --target cpu the forward runs in float32
     output = model(data)
     loss = criterion(output, target)
     return scaler.scale(loss), loss
 grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
-# torch2ms: TM925 CUDA autocast is disabled in torch without CUDA; with --target cpu the forward runs in float32
 for step, (data, target) in enumerate(loader):
     (_, loss), grads = grad_fn(data, target)
     grads = scaler.unscale(grads)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ...migrator.aliases import dotted, resolve
 from ...migrator.context import ModuleContext
 from ..common.dataflow import fresh_name
 from .events import (
@@ -25,6 +26,7 @@ from .facts import ModuleFacts
 from .forward import build_region
 from .gradstate import INIT, GradFlow, Liveness, index_scope, leaves, liveness
 from .scope import Region, ScopeInfo, is_pure
+from .shared import merge_exclusive
 
 
 @dataclass
@@ -47,6 +49,10 @@ class Plan:
     regions: list[Region] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
+    # rewritten, with a warning
+    cautions: list[Problem] = field(default_factory=list)
+    # GradScalers the reported step still needs as torch's
+    kept_scalers: set = field(default_factory=set)
     init_unknown: bool = False
     handled: list[Event] = field(default_factory=list)  # the events this plan claims
     origin: dict = field(
@@ -389,13 +395,14 @@ def analyze(
                 plan.regions.append(single)
         else:
             plan.regions.append(region)
+    plan.regions = merge_exclusive(plan.regions, scope)
     for region in plan.regions:
         if region.problem:
             plan.problems.append(
                 Problem(region.problem[0], region.problem[1], region.backwards[-1].stmt)
             )
     _shared_statements(plan)
-    _check_scalers(plan)
+    _check_scalers(plan, facts, ctx)
     return plan
 
 
@@ -478,7 +485,24 @@ def _shared_statements(plan: Plan) -> None:
             seen[id(stmt)] = region
 
 
-def _check_scalers(plan: Plan) -> None:
+def _check_scalers(plan: Plan, facts: ModuleFacts, ctx: ModuleContext) -> None:
+    from .scaler import scaler_call
+
+    for name in sorted({e.scaler for e in plan.events.values() if e.scaler}):
+        built = facts.scalers.get(name)
+        if built is None:
+            continue
+        new, problem = scaler_call(cst.parse_expression(ast.unparse(built)), ctx)
+        if new is None:
+            stmt = next(e.stmt for e in plan.events.values() if e.scaler == name)
+            plan.kept_scalers.add(name)
+            plan.problems.append(
+                Problem(
+                    "TM926",
+                    f"`{name}` stays torch's GradScaler ({problem})",
+                    stmt,
+                )
+            )
     steps: dict[str, list[Event]] = {}
     for event in plan.events.values():
         if event.kind == "scaler_step":
@@ -506,18 +530,81 @@ def _check_scalers(plan: Plan) -> None:
             event.detail["unscaled"] = states == {True}
         if event.kind in ("clip_norm", "clip_value"):
             sources = plan.flow.incoming.get(id(event.stmt), {})
-            for p in event.psets:
-                if any(
-                    s[0] == "bw" and plan.events[s[1]].scaler
-                    for s in sources.get(p, ())
-                ):
-                    plan.problems.append(
-                        Problem(
-                            "TM926",
-                            "clipping scaled gradients: call `scaler.unscale_(optimizer)` before clipping",
-                            event.stmt,
-                        )
-                    )
+            scalers = {
+                plan.events[s[1]].scaler
+                for p in event.psets
+                for s in sources.get(p, ())
+                if s[0] == "bw" and plan.events[s[1]].scaler
+            }
+            for name in sorted(scalers):
+                _clip_scaled(plan, event, name, facts, ctx)
+
+
+def _clip_scaled(
+    plan: Plan, event: Event, scaler: str, facts: ModuleFacts, ctx: ModuleContext
+) -> None:
+    """Clipping before ``scaler.unscale_``: torch clips the scaled gradients, and so does the
+    rewrite, which equals torch exactly when torch's GradScaler is enabled (scale != 1)."""
+    enabled = scaler_enabled(facts.scalers.get(scaler), ctx.aliases, ctx.options.target)
+    if enabled is False:
+        plan.kept_scalers.add(scaler)
+        plan.problems.append(
+            Problem(
+                "TM926",
+                f"`{scaler}` is disabled in torch here (its device is CUDA, and --target cpu runs without "
+                "it), so torch clips unscaled gradients, while the MindSpore loss scaler would clip "
+                "scaled ones; call `scaler.unscale_(optimizer)` before clipping",
+                event.stmt,
+            )
+        )
+    elif enabled is None:
+        plan.cautions.append(
+            Problem(
+                "TM204",
+                f"clips the scaled gradients, as the original does; equal to torch while `{scaler}` is "
+                "enabled (torch disables a GradScaler whose device is unavailable, and then clips "
+                "unscaled gradients)",
+                event.stmt,
+            )
+        )
+
+
+def scaler_enabled(
+    call: ast.Call | None, aliases: dict[str, str], target: str
+) -> bool | None:
+    """Whether torch runs this GradScaler enabled (True), disabled (False), or it cannot be told."""
+    if call is None:
+        return None
+    for keyword in call.keywords:
+        if keyword.arg == "enabled":
+            if not isinstance(keyword.value, ast.Constant):
+                return None
+            if keyword.value.value is not True:
+                return False
+        if keyword.arg is None:
+            return None
+    name = dotted(call.func)
+    qualified = resolve(name, aliases) if name else None
+    if qualified == "torch.cpu.amp.GradScaler":
+        return True
+    if qualified == "torch.cuda.amp.GradScaler":
+        return target != "cpu"
+    if qualified not in ("torch.amp.GradScaler", "torch.amp.grad_scaler.GradScaler"):
+        return None
+    device = call.args[0] if call.args else None
+    for keyword in call.keywords:
+        if keyword.arg == "device":
+            device = keyword.value
+    if device is None:
+        return target != "cpu"  # torch.amp.GradScaler defaults to "cuda"
+    if not isinstance(device, ast.Constant) or not isinstance(device.value, str):
+        return None
+    kind = device.value.split(":")[0]
+    if kind == "cpu":
+        return True
+    if kind == "cuda":
+        return target != "cpu"
+    return None
 
 
 def _unscaled(plan: Plan, key: int, pset: str, seen: set) -> set[bool]:

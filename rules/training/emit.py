@@ -84,12 +84,40 @@ def forward_def(
             if line.comment is not None
         ]
         body[0] = first.with_changes(leading_lines=lines)
+        if POSITION is not None and body[0] is not first:
+            POSITION(body[0], first)
     body.append(cst.SimpleStatementLine([cst.Return(value)]))
     return cst.FunctionDef(
         name=cst.Name(fn),
         params=cst.Parameters([cst.Param(cst.Name(p)) for p in params]),
         body=cst.IndentedBlock(body),
     )
+
+
+def scaled_def(
+    fn: str,
+    inner: str,
+    params: Sequence[str],
+    outputs: Sequence[str],
+    scaled: cst.BaseExpression,
+) -> cst.FunctionDef:
+    """``def forward_fn_scaled(...): loss = forward_fn(...); return scaler.scale(loss), loss``."""
+    body = [plain_call(inner, params, outputs)]
+    return forward_def(fn, params, body, [scaled, *(cst.Name(n) for n in outputs)])
+
+
+def plain_call(
+    fn: str, params: Sequence[str], outputs: Sequence[str]
+) -> cst.SimpleStatementLine:
+    """``loss, output = forward_fn(x, y)``: the forward on a path that differentiates nothing."""
+    call = cst.Call(func=cst.Name(fn), args=[cst.Arg(cst.Name(p)) for p in params])
+    if len(outputs) == 1:
+        target: cst.BaseExpression = cst.Name(outputs[0])
+    else:
+        target = cst.Tuple(
+            [cst.Element(cst.Name(n)) for n in outputs], lpar=[], rpar=[]
+        )
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], call)])
 
 
 def value_and_grad(
@@ -286,11 +314,26 @@ def rebuild(
     block: Sequence[cst.BaseStatement],
     replace: dict[int, list],
     before: dict[int, list],
+    orelse: dict[int, list] | None = None,
+    after: dict[int, list] | None = None,
 ) -> list:
     """``block`` with statements replaced (by id) and insertions made, recursively.
 
-    Blank lines before a statement move to what is inserted before it; the comments of a removed
-    statement move to the next statement."""
+    ``orelse`` gives an ``if`` (by id) an ``else:`` with those statements; ``after`` appends
+    statements after one. Blank lines before a statement move to what is inserted before it; the
+    comments of a removed statement move to the next statement."""
+    extra = _Extra(orelse or {}, after or {})
+    if extra.orelse or extra.after:
+        return _rebuild(block, replace, before, extra)
+    return _rebuild(block, replace, before, None)
+
+
+class _Extra:
+    def __init__(self, orelse: dict[int, list], after: dict[int, list]) -> None:
+        self.orelse, self.after = orelse, after
+
+
+def _rebuild(block, replace, before, extra) -> list:
     out: list = []
     pending: list = []
     for stmt in block:
@@ -298,7 +341,9 @@ def rebuild(
         if id(stmt) in replace:
             new = list(replace[id(stmt)])
         else:
-            new = [_rebuild_compound(stmt, replace, before)]
+            new = [_rebuild_compound(stmt, replace, before, extra)]
+        if extra is not None and id(stmt) in extra.after:
+            new.extend(extra.after[id(stmt)])
         if len(new) == 1 and _empty_if(new[0]):
             new = []
         lines = list(getattr(stmt, "leading_lines", ()))
@@ -365,57 +410,62 @@ def _empty_if(stmt) -> bool:
     return not found
 
 
-def _suite(suite, replace, before):
+def _suite(suite, replace, before, extra=None):
     if not isinstance(suite, cst.IndentedBlock):
         return suite
-    body = rebuild(suite.body, replace, before)
+    body = _rebuild(suite.body, replace, before, extra)
     if not body:
         body = [cst.SimpleStatementLine([cst.Pass()])]
     return suite.with_changes(body=body)
 
 
-def _rebuild_compound(stmt, replace, before):
+def _rebuild_compound(stmt, replace, before, extra=None):
     if isinstance(stmt, (cst.FunctionDef, cst.ClassDef, cst.SimpleStatementLine)):
         return stmt
     if isinstance(stmt, (cst.For, cst.While)):
-        changes = {"body": _suite(stmt.body, replace, before)}
+        changes = {"body": _suite(stmt.body, replace, before, extra)}
         if stmt.orelse is not None:
             changes["orelse"] = stmt.orelse.with_changes(
-                body=_suite(stmt.orelse.body, replace, before)
+                body=_suite(stmt.orelse.body, replace, before, extra)
             )
         return stmt.with_changes(**changes)
     if isinstance(stmt, cst.If):
-        changes = {"body": _suite(stmt.body, replace, before)}
+        changes = {"body": _suite(stmt.body, replace, before, extra)}
         if isinstance(stmt.orelse, cst.If):
-            changes["orelse"] = _rebuild_compound(stmt.orelse, replace, before)
+            changes["orelse"] = _rebuild_compound(stmt.orelse, replace, before, extra)
         elif stmt.orelse is not None:
             changes["orelse"] = stmt.orelse.with_changes(
-                body=_suite(stmt.orelse.body, replace, before)
+                body=_suite(stmt.orelse.body, replace, before, extra)
+            )
+        if extra is not None and id(stmt) in extra.orelse and stmt.orelse is None:
+            changes["orelse"] = cst.Else(
+                body=cst.IndentedBlock(list(extra.orelse[id(stmt)]))
             )
         return stmt.with_changes(**changes)
     if isinstance(stmt, cst.With):
-        return stmt.with_changes(body=_suite(stmt.body, replace, before))
+        return stmt.with_changes(body=_suite(stmt.body, replace, before, extra))
     if isinstance(stmt, (cst.Try, cst.TryStar)):
         changes = {
-            "body": _suite(stmt.body, replace, before),
+            "body": _suite(stmt.body, replace, before, extra),
             "handlers": [
-                h.with_changes(body=_suite(h.body, replace, before))
+                h.with_changes(body=_suite(h.body, replace, before, extra))
                 for h in stmt.handlers
             ],
         }
         if stmt.orelse is not None:
             changes["orelse"] = stmt.orelse.with_changes(
-                body=_suite(stmt.orelse.body, replace, before)
+                body=_suite(stmt.orelse.body, replace, before, extra)
             )
         if stmt.finalbody is not None:
             changes["finalbody"] = stmt.finalbody.with_changes(
-                body=_suite(stmt.finalbody.body, replace, before)
+                body=_suite(stmt.finalbody.body, replace, before, extra)
             )
         return stmt.with_changes(**changes)
     if isinstance(stmt, cst.Match):
         return stmt.with_changes(
             cases=[
-                c.with_changes(body=_suite(c.body, replace, before)) for c in stmt.cases
+                c.with_changes(body=_suite(c.body, replace, before, extra))
+                for c in stmt.cases
             ]
         )
     return stmt

@@ -34,7 +34,13 @@ SCALER_WHAT = (
     "`mindspore.amp.DynamicLossScaler(scale_value=2**16, scale_factor=2, scale_window=2000)`; "
     "`scaler.scale(loss).backward()` differentiates `scaler.scale(loss)`, `scaler.unscale_(opt)` "
     "becomes `grads = scaler.unscale(grads)`, `scaler.step(opt)` steps only when "
-    "`amp.all_finite(grads)`, and `scaler.update()` becomes `scaler.adjust(grads_finite)`."
+    "`amp.all_finite(grads)`, and `scaler.update()` becomes `scaler.adjust(grads_finite)`. "
+    "Clipping before `unscale_` clips the scaled gradients, as torch does; this is exact while "
+    "torch's GradScaler is enabled, so a CUDA GradScaler with `--target cpu` (which torch disables) "
+    "keeps such a step reported, and one whose device cannot be told gets a warning. When one "
+    "forward feeds the scaled backward and the plain one in exclusive branches (`if use_amp:`), each "
+    "branch calls its own grad function of the shared `forward_fn`, and a path without a backward "
+    "calls `forward_fn` itself."
 )
 SCALER_WHY = (
     "MindSpore's loss scalers work on values: scale the loss inside the differentiated function, "
@@ -178,7 +184,60 @@ for data, target in loader:
         optimizer(grads)
     scaler.adjust(grads_finite)
 """
-TM204 = (Example(before=_SCALER, after=_SCALER_AFTER),)
+_SHARED = """import torch
+
+scaler = torch.amp.GradScaler("cpu")
+
+
+def run_batch(x, y, train=True):
+    out = model(x)
+    loss = criterion(out, y)
+    if train:
+        optimizer.zero_grad()
+        if use_amp:
+            scaler.scale(loss).backward()
+            scaler.step(optimizer)
+            scaler.update()
+        else:
+            loss.backward()
+            optimizer.step()
+    return loss.item()
+"""
+_SHARED_AFTER = """import mindspore
+from mindspore import amp
+
+scaler = amp.DynamicLossScaler(scale_value=2 ** 16, scale_factor=2, scale_window=2000)
+
+
+def run_batch(x, y, train=True):
+    def forward_fn():
+        out = model(x)
+        loss = criterion(out, y)
+        return loss
+    def forward_fn_scaled():
+        loss = forward_fn()
+        return scaler.scale(loss), loss
+    grad_fn_scaled = mindspore.value_and_grad(forward_fn_scaled, None, optimizer.parameters, has_aux=True)
+    grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
+    if train:
+        if use_amp:
+            (_, loss), grads = grad_fn_scaled()
+            grads = scaler.unscale(grads)
+            grads_finite = amp.all_finite(grads)
+            if grads_finite:
+                optimizer(grads)
+            scaler.adjust(grads_finite)
+        else:
+            loss, grads = grad_fn()
+            optimizer(grads)
+    else:
+        loss = forward_fn()
+    return loss.item()
+"""
+TM204 = (
+    Example(before=_SCALER, after=_SCALER_AFTER),
+    Example(before=_SHARED, after=_SHARED_AFTER),
+)
 
 _GAN = """import torch
 from torch import nn

@@ -18,7 +18,7 @@ from . import examples, findings
 from .analysis import Plan, analyze, scope_body, step_closures
 from .facts import collect
 from .gradstate import leaves
-from .rewrite import apply, cuda_autocast
+from .rewrite import AUTOCAST, apply, cuda_autocast
 
 CLAIMED = "training.claimed"
 _FAMILY_IDS = {
@@ -127,6 +127,9 @@ class TrainingStepRule(Rule):
         self.facts = None
         self.closures: set[str] = set()
         self.plans: dict[int, Plan] = {}
+        # lines of the GradScalers a reported step still uses
+        self.kept_scalers: set[int] = set()
+        self.kept_names: set[str] = set()
 
     # -- analysis on the original tree: claims and findings ---------------------------------------
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
@@ -157,6 +160,12 @@ class TrainingStepRule(Rule):
                     _claim(claimed, plan.origin[id(event.stmt)])
             if plan.problems or not plan.regions:
                 _report_problems(plan, ctx)
+                self.kept_scalers.update(
+                    self.facts.scalers[n].lineno
+                    for n in plan.kept_scalers
+                    if n in self.facts.scalers
+                )
+                self.kept_names.update(plan.kept_scalers)
                 continue
             self.plans[id(scope)] = plan
             _report_notes(plan, ctx)
@@ -225,7 +234,9 @@ class TrainingStepRule(Rule):
             and self.facts is not None
         ):
             receiver = ctx.dotted(func.value)
-            if receiver in self.facts.scalers:
+            if _known_scaler(receiver, self.facts.scalers) and not _known_scaler(
+                receiver, self.kept_names
+            ):
                 ctx.applied.add("TM204")
                 return cst.Call(
                     func=cst.Name("float"),
@@ -247,6 +258,18 @@ class TrainingStepRule(Rule):
             return updated
         from .scaler import scaler_call
 
+        if self.kept_scalers and ctx.stack:
+            info = ctx.statements.get(id(ctx.stack[-1]))
+            if info is not None and any(
+                info.line <= line <= info.end_line for line in self.kept_scalers
+            ):
+                ctx.report(
+                    "TM204",
+                    "kept as torch's GradScaler: the training step that uses it is left unconverted",
+                    examples.SCALER_USE,
+                    severity=ERROR,
+                )
+                return updated
         new, problem = scaler_call(updated, ctx)
         if new is None:
             ctx.report("TM204", problem, examples.SCALER_USE, severity=ERROR)
@@ -255,17 +278,15 @@ class TrainingStepRule(Rule):
         return new
 
     def visit_With(self, node: cst.With, ctx: ModuleContext) -> None:
-        if len(node.items) != 1:
+        items = [
+            i.item
+            for i in node.items
+            if ctx.qualname(i.item.func if isinstance(i.item, cst.Call) else i.item)
+            in AUTOCAST
+        ]
+        if len(items) != 1:
             return
-        item = node.items[0].item
-        func = item.func if isinstance(item, cst.Call) else item
-        if ctx.qualname(func) not in (
-            "torch.autocast",
-            "torch.cuda.amp.autocast",
-            "torch.amp.autocast",
-            "torch.cpu.amp.autocast",
-        ):
-            return
+        item = items[0]
         if ctx.options.target == "cpu" and cuda_autocast(item, ctx):
             ctx.report(
                 "TM925",
@@ -282,6 +303,16 @@ class TrainingStepRule(Rule):
                 node=node,
                 severity=ERROR,
             )
+
+
+def _known_scaler(receiver: str | None, scalers) -> bool:
+    """A name bound to a GradScaler, or ``obj.attr`` where a class of the module sets ``self.attr`` to one."""
+    if receiver is None:
+        return False
+    if receiver in scalers:
+        return True
+    head, _, attr = receiver.rpartition(".")
+    return bool(head) and "." not in attr and f"self.{attr}" in scalers
 
 
 # `.backward` as Python can spell it: spaces, continuation lines and comments may stand around the dot.
@@ -388,6 +419,14 @@ def _report_notes(plan: Plan, ctx: ModuleContext) -> None:
     for note in plan.notes:
         ctx.report(
             note.rule, note.message, findings.IDIOM, node=note.stmt, severity=NOTE
+        )
+    for caution in plan.cautions:
+        ctx.report(
+            caution.rule,
+            caution.message,
+            examples.SCALER_USE,
+            node=caution.stmt,
+            severity=WARNING,
         )
     if plan.init_unknown:
         first = next(r for r in plan.regions if r.pset in plan.live.init_read)

@@ -96,6 +96,8 @@ def _apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
     }
     replace: dict[int, list] = {}
     before: dict[int, list] = {}
+    orelse: dict[int, list] = {}
+    after: dict[int, list] = {}
     per_pset: dict[str, int] = {}
     for region in plan.regions:
         per_pset[region.pset] = per_pset.get(region.pset, 0) + 1
@@ -108,6 +110,10 @@ def _apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
         else:
             counters[p] = counters.get(p, 0) + 1
             rsfx = "_" + suffix_of(p) + (str(counters[p]) if per_pset[p] > 1 else "")
+        if region.sites is not None:
+            _apply_shared(region, plan, ctx, rsfx, namer, weights, gvar, call_grads)
+            _shared_maps(region, replace, before, orelse, after, hoisted, plan, weights)
+            continue
         fn, grad_fn = namer("forward_fn" + rsfx), namer("grad_fn" + rsfx)
         first_target = region.first_name or "_"
         outputs = [region.first] + [cst.Name(a) for a in region.aux]
@@ -189,7 +195,7 @@ def _apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
         new = _event(event, plan, gvar, weights, namer, finite, ctx)
         if new is not None:
             replace[id(event.stmt)] = new
-    return emit.rebuild(scope.body, replace, before)
+    return emit.rebuild(scope.body, replace, before, orelse, after)
 
 
 def _after_docstring(body) -> int:
@@ -323,6 +329,7 @@ def _region_body(region: Region, ctx: ModuleContext) -> list:
                     leading_lines=list(stmt.leading_lines)
                     + list(inner[0].leading_lines)
                 )
+                ctx.copy_position(inner[0], stmt)  # the autocast's findings go with it
             body.extend(inner)
         else:
             body.append(stmt)
@@ -385,3 +392,83 @@ def _bound_in(loop: cst.CSTNode) -> set[str]:
     for child in loop.body.body:
         names |= usage(child).writes | _compound_targets(child)
     return names
+
+
+def _apply_shared(
+    region: Region, plan: Plan, ctx, rsfx, namer, weights, gvar, call_grads
+) -> None:
+    """One ``forward_fn`` for backwards in exclusive branches: a grad function per differentiated
+    value (``loss``, ``scaler.scale(loss)``), a plain call on the paths without a backward."""
+    p = region.pset
+    live = plan.live
+    base = region.first_name
+    outputs = [base, *region.aux]
+    fn = namer("forward_fn" + rsfx)
+    definitions: list = [
+        emit.forward_def(
+            fn,
+            region.params,
+            _region_body(region, ctx),
+            [cst.Name(n) for n in outputs],
+        )
+    ]
+    makes: list = []
+    grad_fns: dict[str, str] = {}
+    calls: dict[int, list] = {}
+    for event in region.sites.grads:
+        zero_mode = live.zero_mode.get((id(event.stmt), p), False)
+        target = gvar[p] if zero_mode else call_grads[p]
+        if event.scaler is None:
+            key = ""
+            if key not in grad_fns:
+                grad_fns[key] = namer("grad_fn" + rsfx)
+                makes.append(
+                    emit.value_and_grad(grad_fns[key], fn, weights[p], bool(region.aux))
+                )
+            call = emit.grad_call(grad_fns[key], region.params, outputs, target)
+        else:
+            key = event.scaler
+            if key not in grad_fns:
+                scaled = namer("forward_fn_scaled" + rsfx)
+                grad_fns[key] = namer("grad_fn_scaled" + rsfx)
+                definitions.append(
+                    emit.scaled_def(scaled, fn, region.params, outputs, event.loss)
+                )
+                makes.append(
+                    emit.value_and_grad(grad_fns[key], scaled, weights[p], True)
+                )
+            call = emit.grad_call(grad_fns[key], region.params, ["_", *outputs], target)
+        call = call.with_changes(leading_lines=event.stmt.leading_lines)
+        ctx.copy_position(call, event.stmt)
+        made = [call]
+        if not zero_mode:
+            made.append(emit.accumulate(gvar[p], call_grads[p]))
+        calls[id(event.stmt)] = made
+    region.emitted = (
+        definitions + makes,
+        calls,
+        lambda: emit.plain_call(fn, region.params, outputs),
+    )
+
+
+def _shared_maps(
+    region, replace, before, orelse, after, hoisted, plan, weights
+) -> None:
+    definitions, calls, plain = region.emitted
+    for stmt in region.stmts:
+        replace[id(stmt)] = []
+    hoist = _hoist_point(region, plan, weights[region.pset])
+    if hoist is None:
+        # Inserted, not replacing: the findings of the forward stay on its statements in forward_fn.
+        before.setdefault(id(region.call_at), []).extend(definitions)
+    else:
+        before.setdefault(id(hoist), []).extend(definitions)
+        hoisted.setdefault(region.pset, hoist)
+    replace.update(calls)
+    sites = region.sites
+    for stmt in sites.before:
+        before.setdefault(id(stmt), []).append(plain())
+    for stmt in sites.orelse:
+        orelse.setdefault(id(stmt), []).append(plain())
+    for stmt in sites.after:
+        after.setdefault(id(stmt), []).append(plain())

@@ -166,6 +166,9 @@ class Region:
     problem: tuple[str, str] | None = (
         None  # (rule id, message) when the region cannot be built
     )
+    # shared.Sites: backwards in exclusive branches that share this forward
+    sites: object = None
+    emitted: tuple = ()
 
 
 @dataclass

@@ -311,7 +311,7 @@ def _float_only(arr: ndarray) -> None:
 
 
 # torch.autograd.backward, bound once the autograd module has been imported.
-AUTOGRAD_BACKWARD: list = [None]
+AUTOGRAD_BACKWARD: list = [None, None]
 
 
 class MissingAttribute(NotImplementedError, AttributeError):
@@ -462,6 +462,9 @@ class Tensor(C.Tensor):
         create_graph: bool = False,
         inputs: Any = None,
     ) -> None:
+        if gradient is None and inputs is None and not create_graph:
+            AUTOGRAD_BACKWARD[1](self, retain_graph)
+            return
         AUTOGRAD_BACKWARD[0](
             [self],
             None if gradient is None else [gradient],

@@ -86,14 +86,43 @@ def backward(
 
         nonleaf = True
     hook = run_hooks if HOOKS_USED[0] else None
-    captured = C.backprop(
-        outputs, seeds, create_graph, retain_graph, capture, targets, nonleaf, hook
-    )
+    if hook is None and targets is None and not create_graph and len(outputs) == 1:
+        captured = C.backprop_raw(outputs[0], seeds[0], retain_graph, capture, nonleaf)
+    else:
+        captured = C.backprop(
+            outputs, seeds, create_graph, retain_graph, capture, targets, nonleaf, hook
+        )
     seen = {id(s) for s in seeds}
     for t, g in captured:
         if t._ctx is not None and not t._retains_grad and wanted is None:
             continue
         _accumulate(t, g, create_graph, seen)
+
+
+_ONES: dict = {}
+
+
+def backward_scalar(t: Tensor, retain_graph: bool | None) -> None:
+    """``t.backward()`` with no arguments: ``backward([t])`` without the general argument handling."""
+    if HOOKS_USED[0] or not t.requires_grad:
+        backward([t], None, retain_graph)
+        return
+    data = t._data
+    if data.size != 1:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    if data.ndim:
+        seed = np.ones(data.shape, data.dtype)
+    else:
+        one = _ONES.get(data.dtype)
+        if one is None:
+            one = _ONES[data.dtype] = np.ones((), data.dtype)
+        seed = one.copy()
+    seen = {id(seed)}
+    nonleaf = _RETAINS[0]
+    for u, g in C.backprop_raw(t, seed, bool(retain_graph), _capture, nonleaf):
+        if u._ctx is not None and not u._retains_grad:
+            continue
+        _accumulate(u, g, False, seen)
 
 
 # Becomes true once any tensor calls retain_grad(); until then only leaves collect grads.
@@ -195,6 +224,7 @@ def grad(
 
 
 _tensor_module.AUTOGRAD_BACKWARD[0] = backward
+_tensor_module.AUTOGRAD_BACKWARD[1] = backward_scalar
 
 
 def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:

@@ -427,6 +427,23 @@ def cross_entropy(
     reduction: str = "mean",
     label_smoothing: float = 0.0,
 ) -> Tensor:
+    t = target._data if isinstance(target, Tensor) else target
+    if (
+        weight is None
+        and size_average is None
+        and reduce is None
+        and reduction == "mean"
+        and label_smoothing <= 0.0
+        and ignore_index < 0
+        and t.__class__ is np.ndarray
+        and t.ndim == 1
+        and t.dtype.kind in "iu"
+        and input.ndim == 2
+        and t.size
+        and np.minimum.reduce(t) >= 0
+    ):
+        # The common case (class indices, none ignored) goes straight to the fused kernel.
+        return named(C.softmax_cross_entropy(input, t), "NllLossBackward0")
     red = _reduction(size_average, reduce, reduction)
     t = _raw(target)
     out = C.cross_entropy(input, t, red, ignore_index, label_smoothing, _raw(weight))

@@ -440,7 +440,9 @@ class _Activation(Module):
 
 class ReLU(_Activation):
     def forward(self, input: Tensor) -> Tensor:
-        return F.relu(input, self.inplace)
+        if not self.inplace:
+            return C.relu(input)
+        return F.relu(input, True)
 
 
 class ReLU6(_Activation):

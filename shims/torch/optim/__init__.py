@@ -170,6 +170,13 @@ class SGD(Optimizer):
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
         weight_decay, nesterov = group["weight_decay"], group["nesterov"]
         maximize = group["maximize"]
+        if not (momentum or weight_decay or maximize):
+            for p in group["params"]:
+                grad = p.grad
+                if grad is not None:
+                    data = p._data
+                    data -= grad._data * data.dtype.type(lr)
+            return
         for p in group["params"]:
             grad = p.grad
             if grad is None:
