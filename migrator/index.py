@@ -18,6 +18,7 @@ import libcst as cst
 from .aliases import TORCH_ONLY_PACKAGES, dotted, resolve
 
 _IMPORT_ROOTS = TORCH_ONLY_PACKAGES | {"torch"}
+_TYPE_CHECKS = frozenset({"isinstance", "issubclass"})
 
 
 @dataclass
@@ -46,6 +47,9 @@ class Census:
     )  # sorted lines that hold a use or a torch import
     # Names the module binds itself (assignments, defs, parameters, non-torch imports).
     bound: frozenset[str] = frozenset()
+    # Last parts of the names the module checks classes or instances against (`isinstance` and
+    # `issubclass`, `is`/`==`/`in`): a class that is checked against cannot be swapped for another.
+    class_checks: frozenset[str] = frozenset()
 
     def relevant(self, first: int, last: int) -> bool:
         i = bisect.bisect_left(self.lines, first)
@@ -73,6 +77,7 @@ class _CensusVisitor:
         # Names bound by non-torch imports: `re.sub()`, `math.sqrt()` are not Tensor methods.
         self.imported: set[str] = set()
         self.method_heads: list[tuple[ApiUse, str | None]] = []
+        self.class_checks: set[str] = set()
 
     def _chain(self, node: ast.AST) -> bool:
         name = dotted(node)
@@ -121,8 +126,28 @@ class _CensusVisitor:
             self.bound.add(node.id)
         return False
 
+    def _checked(self, node: ast.AST) -> None:
+        items = (
+            node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else (node,)
+        )
+        for item in items:
+            name = dotted(item)
+            if name:
+                self.class_checks.add(name.rpartition(".")[2])
+
+    def compare(self, node: ast.Compare) -> None:
+        self._checked(node.left)
+        for comparator in node.comparators:
+            self._checked(comparator)
+
     def call_method(self, node: ast.Call) -> None:
         func = node.func
+        if (
+            func.__class__ is ast.Name
+            and func.id in _TYPE_CHECKS
+            and len(node.args) == 2
+        ):
+            self._checked(node.args[1])
         if isinstance(func, ast.Attribute) and func.attr in self.methods:
             base = dotted(func.value)
             if base is None or resolve(base, self.aliases) is None:
@@ -150,6 +175,7 @@ def _walk(tree: ast.AST, visitor: _CensusVisitor) -> None:
         ast.Attribute: visitor.chain_or_descend,
         ast.Name: visitor.visit_Name,
         ast.Call: visitor.call_method,
+        ast.Compare: visitor.compare,
     }
     get = handlers.get
     AST = ast.AST
@@ -182,7 +208,9 @@ def census(
     )
     uses = sorted(visitor.uses, key=lambda use: (use.line, use.column))
     lines = sorted({use.line for use in uses} | set(visitor.import_lines))
-    return Census(uses, lines, frozenset(visitor.bound))
+    return Census(
+        uses, lines, frozenset(visitor.bound), frozenset(visitor.class_checks)
+    )
 
 
 def index_statements(

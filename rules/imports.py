@@ -398,7 +398,11 @@ class ImportsRule(Rule):
         return updated.with_changes(body=body)
 
     def _import_block(self, ctx: ModuleContext) -> list[cst.SimpleStatementLine]:
-        statements: list[cst.SimpleStatementLine] = []
+        statements: list[cst.SimpleStatementLine] = [
+            # Standard-library modules a rule's output uses (`functools.partial`).
+            _import(module)
+            for module in sorted(ctx.state.get("python_imports", ()))
+        ]
         needed = {
             m for m in self.needed if self.existing.get(SHORT_MODULES.get(m, m)) != m
         }

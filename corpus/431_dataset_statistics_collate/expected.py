@@ -1,6 +1,7 @@
 """Normalisation constants computed over a dataset through a DataLoader with a custom collate_fn."""
 
 import numpy as np
+import mindspore
 from mindspore import ops
 import torch
 
@@ -22,8 +23,7 @@ def pad_collate(batch):
     padded = ops.zeros((len(batch), longest))
     mask = ops.zeros((len(batch), longest))
     for row, signal in enumerate(batch):
-        # torch2ms: TM940 `torch.from_numpy` has no certain MindSpore mapping
-        padded[row, : len(signal)] = torch.from_numpy(signal)
+        padded[row, : len(signal)] = mindspore.from_numpy(signal)
         mask[row, : len(signal)] = 1
     return padded, mask
 

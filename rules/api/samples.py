@@ -4,7 +4,8 @@
 (0.5..2), ``u`` inside (-0.9, 0.9), ``p`` probabilities (0.05..0.95), ``g`` above one
 (1.1..3), ``s`` sorted along the last axis,
 ``n`` signs (-1 or 1). ``"i64[4]"`` holds integers
-0..2, fit for indices (``i64+`` 1..2), ``"bool[2,3]"`` booleans, ``"dtype:float32"`` a dtype. Anything else is
+0..2, fit for indices (``i64+`` 1..2), ``"bool[2,3]"`` booleans, ``"dtype:float32"`` a dtype,
+``"numpy:f64[2,3]"`` the NumPy array itself instead of a tensor made from it. Anything else is
 passed through as it is; lists and tuples are walked.
 """
 
@@ -39,6 +40,9 @@ def build(spec: Any, rng: np.random.Generator) -> Any:
     if isinstance(spec, str):
         if spec.startswith("dtype:"):
             return DType(spec[len("dtype:") :])
+        if spec.startswith("numpy:"):
+            # A NumPy array given to both frameworks as it is (for `from_numpy`).
+            return build(spec[len("numpy:") :], rng).values
         match = _ARRAY.match(spec)
         if match:
             return Array(_array(match.group(1), match.group(2), match.group(3), rng))

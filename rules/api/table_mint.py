@@ -330,3 +330,51 @@ MINT = {
     "torch.zeros": "mindspore.mint.zeros",
     "torch.zeros_like": "mindspore.mint.zeros_like",
 }
+
+# Layer classes whose `mindspore.mint.nn` class takes every argument of torch's constructor with the
+# same name, position and default, and whose forward takes torch's inputs by the same names (checked
+# with inspect.signature on MindSpore 2.10): a class passed as a value (`act_layer=nn.ReLU6`) can be
+# replaced by it whatever its callers pass. Values: the targets where the class runs. Most have no CPU
+# kernel in MindSpore 2.10 (Dropout only in training); those marked for cpu were compared with torch
+# there. (`mint.nn.SiLU`
+# names its input `x` and has no CPU kernel for inplace=True; `mint.nn.ReLU`, `Hardswish` and
+# `Hardsigmoid` take no inplace; the norm, conv, linear and embedding classes take no device.)
+_VERIFIED_ON_CPU = ("cpu", "ascend")
+MINT_CLASS_VALUES = {
+    "torch.nn.Hardshrink": _VERIFIED_ON_CPU,
+    "torch.nn.Softshrink": _VERIFIED_ON_CPU,
+    "torch.nn.Softmax": _VERIFIED_ON_CPU,
+    **dict.fromkeys(
+        (
+            "torch.nn." + name
+            for name in (
+                "AdaptiveAvgPool1d",
+                "AdaptiveAvgPool2d",
+                "AdaptiveAvgPool3d",
+                "AvgPool2d",
+                "ConstantPad1d",
+                "ConstantPad2d",
+                "ConstantPad3d",
+                "Dropout",
+                "Dropout2d",
+                "ELU",
+                "Fold",
+                "GELU",
+                "MaxUnpool2d",
+                "ReLU6",
+                "ReflectionPad1d",
+                "ReflectionPad2d",
+                "ReflectionPad3d",
+                "ReplicationPad1d",
+                "ReplicationPad2d",
+                "ReplicationPad3d",
+                "Unfold",
+                "Upsample",
+                "ZeroPad1d",
+                "ZeroPad2d",
+                "ZeroPad3d",
+            )
+        ),
+        MINT_TARGETS,
+    ),
+}

@@ -286,10 +286,6 @@ TABLE = (
         "use `mindspore.set_context(deterministic='ON')`",
     ),
     report(
-        "torch.from_numpy",
-        "use `mindspore.Tensor(array)` (it copies) or `mindspore.from_numpy(array)`",
-    ),
-    report(
         "torch.full",
         "MindSpore 2.10's ops.full makes an int64 tensor from a float fill value on CPU; pass "
         "the dtype: `ops.full(size, value, dtype=mindspore.float32)`",

@@ -798,6 +798,17 @@ _BINARY_ENTRIES = [
     for name, left, right, second in _BINARY
 ]
 
+# Same dtype and values, sharing the array's memory (a non-contiguous array is copied instead).
+_NUMPY = [
+    fn(
+        "torch.from_numpy",
+        "mindspore.from_numpy",
+        params=("ndarray",),
+        sample=("numpy:f64[2,3]",),
+        note="MindSpore copies a non-contiguous array instead of sharing its memory",
+    ),
+]
+
 _DTYPES = [
     alias("torch." + name, "mindspore." + target)
     for name, target in [
@@ -838,5 +849,6 @@ TABLE = tuple(
     + _COMPARE
     + _CREATE
     + _RANDOM
+    + _NUMPY
     + _DTYPES
 )

@@ -28,7 +28,7 @@ from .receivers import (
 )
 from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
-from .table_mint import MINT, MINT_TARGETS
+from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
 
 _TYPE_CHECKS = ("isinstance", "issubclass")
 _INITIALIZER = "mindspore.common.initializer.initializer"
@@ -114,20 +114,36 @@ class _NameUses(cst.CSTVisitor):
             self.other = True
 
 
-def _same_arguments(translation: CallTranslation, args: list, kwargs: dict) -> bool:
-    """The MindSpore call takes exactly the arguments given: nothing renamed, added or transformed."""
-    return (
-        len(translation.args) == len(args)
-        and all(a is b for a, b in zip(translation.args, args))
-        and list(translation.kwargs) == list(kwargs)
-        and all(translation.kwargs[k] is kwargs[k] for k in kwargs)
-    )
+def _added_defaults(
+    mapping: ApiMapping, translation: CallTranslation, args: list, kwargs: dict
+) -> dict[str, str] | None:
+    """The keyword arguments the MindSpore call adds to the arguments given, as source, when the
+    given ones carry over as they are (nothing renamed, dropped or transformed); else None."""
+    if len(translation.args) != len(args) or not all(
+        a is b for a, b in zip(translation.args, args)
+    ):
+        return None
+    if any(translation.kwargs.get(k) is not kwargs[k] for k in kwargs):
+        return None
+    added: dict[str, str] = {}
+    for name in translation.kwargs:
+        if name in kwargs:
+            continue
+        source = mapping.defaults.get(name, "@")
+        if source.startswith("@"):
+            return None
+        added[name] = source
+    return added
 
 
-def drop_in_defaults(function: cst.FunctionDef, ctx: ModuleContext) -> set[int]:
+def drop_in_defaults(
+    function: cst.FunctionDef, ctx: ModuleContext
+) -> dict[int, dict[str, str]]:
     """Layer classes given as parameter defaults (`act_layer=nn.ReLU`) that the MindSpore class can
-    replace: the function only calls the parameter, and every call carries over unchanged."""
-    found: set[int] = set()
+    replace: the function only calls the parameter, and every call carries over unchanged except for
+    keyword defaults MindSpore's class needs (`nn.GELU` -> `approximate=False`), the same in every
+    call. Maps the default's node to those added defaults."""
+    found: dict[int, dict[str, str]] = {}
     params = function.params
     for param in (*params.posonly_params, *params.params, *params.kwonly_params):
         if param.default is None:
@@ -144,18 +160,21 @@ def drop_in_defaults(function: cst.FunctionDef, ctx: ModuleContext) -> set[int]:
         visit(function.body, uses)
         if uses.other or not uses.calls:
             continue
+        common: dict[str, str] | None = None
         for call in uses.calls:
             parts = split_call(call)
             if parts is None:
                 break
             args, kwargs = parts
             translation = translate_args(mapping, args, kwargs)
-            if isinstance(translation, Refusal) or not _same_arguments(
-                translation, args, kwargs
-            ):
+            if isinstance(translation, Refusal):
                 break
+            added = _added_defaults(mapping, translation, args, kwargs)
+            if added is None or (common is not None and added != common):
+                break
+            common = added
         else:
-            found.add(id(param.default))
+            found[id(param.default)] = common or {}
     return found
 
 
@@ -205,20 +224,34 @@ class ApiTableRule(Rule):
         self.imported: set[str] = set()
         # Per function: names bound to `{'device': ..., 'dtype': ...}`, and whether that was reported.
         self.placement: list[tuple[int, frozenset[str], list[bool]]] = []
-        # Layer classes used as parameter defaults that the MindSpore class replaces as they are used.
-        self.drop_in: set[int] = set()
+        # Layer classes used as parameter defaults that the MindSpore class replaces as they are used,
+        # with the keyword defaults it needs bound by `functools.partial`.
+        self.drop_in: dict[int, dict[str, str]] = {}
+        # How `functools` is reached: "" when the module does not bind the name, None when it binds it
+        # to something else.
+        self.functools: str | None = ""
         # Layer classes passed as values: parameter defaults and keyword arguments.
         self.passed: set[int] = set()
         self.located: set[int] = set()
         # Inside a type annotation a class is only named, never called: its MindSpore class stands in.
         self.annotation_depth = 0
+        # Names of the classes the module compares classes or instances with.
+        self.class_checks: frozenset[str] = frozenset()
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        self.class_checks = ctx.census.class_checks
+        if "functools" in ctx.bound_names:
+            self.functools = None
         for statement in node.body:
             for small in (
                 statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
             ):
                 if isinstance(small, cst.Import):
+                    if any(
+                        a.asname is None and ctx.dotted(a.name) == "functools"
+                        for a in small.names
+                    ):
+                        self.functools = "functools"
                     self.imported.update(
                         a.asname.name.value
                         if a.asname
@@ -235,7 +268,7 @@ class ApiTableRule(Rule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
         self.placement.append((id(node), placement_dicts(node), [False]))
-        self.drop_in |= drop_in_defaults(node, ctx)
+        self.drop_in.update(drop_in_defaults(node, ctx))
 
     def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
         if self.placement and self.placement[-1][0] == id(original):
@@ -323,6 +356,10 @@ class ApiTableRule(Rule):
         if id(original) in self.skip:
             return updated
         qualified = ctx.qualname(original)
+        mint = self._mint_class(qualified or "", ctx)
+        if mint:
+            ctx.applied.add(API_META.id)
+            return ctx.name(mint)
         mapping = BY_TORCH_NAME.get(qualified or "")
         if mapping is None or not mapping.valid_on(ctx.options.target):
             return updated
@@ -340,8 +377,50 @@ class ApiTableRule(Rule):
             if mapping.kind == "class" and id(original) in self.passed:
                 self._passed_value(mapping, ctx)
             return updated
+        added = self.drop_in.get(id(original))
+        if added:
+            return self._partial(mapping, added, updated, ctx)
         ctx.applied.add(API_META.id)
         return ctx.name(mapping.mindspore)
+
+    def _mint_class(self, qualified: str, ctx: ModuleContext) -> str:
+        """The torch-aligned `mint.nn` class that stands in for a class named without a call.
+
+        With the mint targets, calls of the class use it too (`_function`), so every reference
+        agrees. Elsewhere calls use `mindspore.nn`: a module that checks classes against this one
+        keeps it on torch."""
+        target = ctx.options.target
+        if target not in MINT_CLASS_VALUES.get(qualified, ()):
+            return ""
+        if (
+            target not in MINT_TARGETS
+            and qualified.rsplit(".", 1)[-1] in self.class_checks
+        ):
+            return ""
+        return MINT[qualified]
+
+    def _partial(self, mapping: ApiMapping, added: dict[str, str], updated, ctx):
+        """`functools.partial(<MindSpore class>, <added defaults>)` for a drop-in default."""
+        if self.functools is None:
+            self._passed_value(mapping, ctx)
+            return updated
+        if not self.functools:
+            ctx.state.setdefault("python_imports", set()).add("functools")
+        ctx.applied.add(API_META.id)
+        return cst.Call(
+            cst.Attribute(cst.Name("functools"), cst.Name("partial")),
+            [cst.Arg(ctx.name(mapping.mindspore))]
+            + [
+                cst.Arg(
+                    cst.parse_expression(source),
+                    keyword=cst.Name(name),
+                    equal=cst.AssignEqual(
+                        cst.SimpleWhitespace(""), cst.SimpleWhitespace("")
+                    ),
+                )
+                for name, source in added.items()
+            ],
+        )
 
     def _passed_value(self, mapping: ApiMapping, ctx: ModuleContext) -> None:
         """Report a layer class passed as a value where it stands, in place of TM900 there."""

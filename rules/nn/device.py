@@ -65,6 +65,8 @@ class DeviceRule(Rule):
     def __init__(self) -> None:
         self.touched = False
         self.noted = False
+        # Whether the module names torch.device at all (annotations are skipped otherwise).
+        self.device_named: bool | None = None
 
     def visit_SimpleStatementLine(self, node, ctx: ModuleContext) -> None:
         self.touched = False
@@ -141,6 +143,12 @@ class DeviceRule(Rule):
 
     def leave_Annotation(self, original, updated: cst.Annotation, ctx: ModuleContext):
         """`device: torch.device` → `device: str`: MindSpore names devices with strings ('CPU')."""
+        if self.device_named is None:
+            self.device_named = any(
+                use.name == "torch.device" for use in ctx.census.uses
+            )
+        if not self.device_named:
+            return updated
         replacer = _DeviceAnnotation(ctx)
         result = visit(updated, replacer)
         if replacer.replaced:

@@ -176,8 +176,8 @@ UNTOUCHED = [
     ("y = x.view(-1).add_(1)", "TM941"),
     ("x[i].add_(1)", "TM941"),
     ("norm = nn.BatchNorm2d", "TM900"),
-    # MindSpore's GELU() is the tanh approximation, torch's the exact one.
-    ("def mlp(act_layer=nn.GELU):\n    return act_layer()", "TM941"),
+    # MindSpore's GELU takes a bool approximate (a no-argument call becomes an exact partial).
+    ("def mlp(act_layer=nn.GELU):\n    return act_layer(approximate='none')", "TM941"),
     # MindSpore's ReLU takes no inplace argument.
     ("def block(act_layer=nn.ReLU):\n    return act_layer(inplace=True)", "TM941"),
     ("def block(norm=nn.BatchNorm2d, **dd):\n    return norm(8, **dd)", "TM941"),
