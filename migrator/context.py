@@ -10,6 +10,10 @@ from .aliases import is_torch
 from .findings import ERROR, Finding
 from .index import Census, StatementInfo
 
+# ``ctx.state`` key: ids of the calls a rule converted although their method name is among the
+# torch-only ones (`x.squeeze(dim=0)` → `x.squeeze(axis=0)`); the import rule leaves them alone.
+CONVERTED_CALLS = "converted_calls"
+
 
 @dataclass(frozen=True)
 class Options:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..migrator.aliases import TORCH_ONLY_PACKAGES
-from ..migrator.context import ModuleContext
+from ..migrator.context import CONVERTED_CALLS, ModuleContext
 from ..migrator.findings import ERROR, WARNING
 from ..migrator.rule import (
     FINAL,
@@ -134,7 +134,11 @@ class ImportsRule(Rule):
             if use is not None:
                 line, column = use.line, use.column
         at = line if line is not None else ctx.position()[0]
-        if any(f.line == at and f.rule != "TM900" for f in ctx.findings):
+        # Another finding that leaves this line untranslated already explains the leftover.
+        if any(
+            f.line == at and f.rule != "TM900" and f.severity == ERROR
+            for f in ctx.findings
+        ):
             return
         ctx.report(
             "TM900",
@@ -315,6 +319,7 @@ class ImportsRule(Rule):
         if (
             isinstance(func, cst.Attribute)
             and func.attr.value in self._torch_only_names()
+            and id(original) not in ctx.state.get(CONVERTED_CALLS, ())
         ):
             base = ctx.dotted(func.value)
             if base is None or not base.startswith(("mindspore", "ops", "nn", "mint")):

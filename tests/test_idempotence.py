@@ -176,3 +176,57 @@ def spliced_and_generated(source: str, options: Options) -> tuple[str, str]:
 def test_spliced_code_equals_codegen(name: str) -> None:
     spliced, generated = spliced_and_generated(CASES[name], Options())
     assert spliced == generated
+
+
+# Shapes from real model code where a second conversion once differed from the first.
+ONCE_DIFFERENT = {
+    "in_place_chain_on_a_temporary": (
+        "import torch\n\n"
+        "def step(exp_avg_sq, bias_correction, eps):\n"
+        "    denom = exp_avg_sq.div(bias_correction).sqrt_().add_(eps)\n"
+        "    return denom\n"
+    ),
+    "squeeze_on_a_layer_output": (
+        "import torch\nfrom torch import nn\n\n\n"
+        "class Head(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.aggregate = nn.Conv1d(3, 1, 1)\n"
+        "        self.generator = torch.Generator()\n\n"
+        "    def forward(self, x):\n"
+        "        return self.aggregate(x).squeeze(dim=1)\n"
+    ),
+    "squeeze_on_a_converted_call": (
+        "import torch\nimport torch.nn.functional as F\n\n"
+        "def resize(bias, size):\n"
+        "    g = torch.Generator()\n"
+        "    return F.interpolate(bias.unsqueeze(0), size=size, mode='bilinear').squeeze(0)\n"
+    ),
+    "leftover_on_a_line_with_a_warning": (
+        "import torch\nfrom torch import nn\n\n\n"
+        "class Ema(nn.Module):\n"
+        "    def __init__(self, module):\n"
+        "        super().__init__()\n"
+        "        self.module = module\n"
+        "        self.gen = torch.Generator(device=next(self.module.parameters()).device)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ONCE_DIFFERENT))
+def test_real_shapes_convert_the_same_twice(name: str) -> None:
+    first = convert_source(ONCE_DIFFERENT[name], "case.py", Options())
+    second = convert_source(first.code, "case.py", Options())
+    assert second.code == first.code
+    # Whatever stays on torch is reported in the first conversion already.
+    assert [f.rule for f in second.findings if f.rule == "TM900"] == [
+        f.rule for f in first.findings if f.rule == "TM900"
+    ]
+
+
+def test_a_converted_squeeze_is_not_reported_as_a_leftover() -> None:
+    source = "import torch\n\ndef f(x):\n    return x.squeeze(dim=0)\n"
+    result = convert_source(source, "case.py", Options())
+    assert "x.squeeze(axis=0)" in result.code
+    assert "import torch" not in result.code
+    assert not [f for f in result.findings if f.rule == "TM900"]

@@ -154,8 +154,16 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
         if module == "torch.nn.functional":
             return "dropout" not in leaf  # dropout without training returns its input
         return module == "torch" and leaf in _FRESH
+    if not isinstance(receiver.func, cst.Attribute):
+        return False
+    method = receiver.func.attr.value
+    if method in _FRESH:
+        return True
+    # An in-place method returns its own receiver: `x.div(d).sqrt_()` is as fresh as `x.div(d)`.
     return (
-        isinstance(receiver.func, cst.Attribute) and receiver.func.attr.value in _FRESH
+        method.endswith("_")
+        and method[:-1] in _FRESH
+        and fresh_temporary(receiver.func.value, ctx)
     )
 
 

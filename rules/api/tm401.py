@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 import numpy as np
 
-from ...migrator.context import ModuleContext
+from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
@@ -58,6 +58,19 @@ _UNSURE = frozenset(
     for name, m in METHODS.items()
     if name in AMBIGUOUS and m.translatable and _rewritten(m)
 )
+# MindSpore functions whose results are not tensors (shapes, sizes, dtypes, flags).
+_NOT_TENSOR_RESULTS = frozenset(
+    {
+        "shape",
+        "rank",
+        "size",
+        "numel",
+        "dtype",
+        "is_tensor",
+        "get_context",
+        "tuple_to_array",
+    }
+)
 # Results of these calls are tensors: no numpy array or builtin has such a method.
 _TENSOR_ONLY_METHODS = frozenset(
     name
@@ -82,6 +95,20 @@ _TORCH_ONLY_KEYWORDS = frozenset({"dim", "keepdim", "unbiased", "correction"})
 COUNTED_METHODS = frozenset(
     name for name in METHODS if name not in AMBIGUOUS or name in _UNSURE
 )
+
+
+class _Restore(cst.CSTTransformer):
+    """Puts back the torch names ``_reference`` replaced."""
+
+    def __init__(self, swapped: dict[int, tuple[cst.CSTNode, cst.CSTNode]]) -> None:
+        super().__init__()
+        self.swapped = swapped
+
+    def leave_Attribute(self, original, updated):
+        entry = self.swapped.get(id(original))
+        return updated if entry is None else entry[1]
+
+    leave_Name = leave_Attribute
 
 
 class _NameUses(cst.CSTVisitor):
@@ -211,6 +238,10 @@ class ApiTableRule(Rule):
     )
 
     def __init__(self) -> None:
+        self.method_converted = False
+        # Torch names replaced by MindSpore's (`torch.float16`): id of the new node -> (the new node,
+        # the torch one), to put back in the arguments of a call that stays on torch.
+        self.swapped: dict[int, tuple[cst.CSTNode, cst.CSTNode]] = {}
         others: set[str] = set()
         for cls in rule_classes():
             if cls is not type(self):
@@ -222,6 +253,8 @@ class ApiTableRule(Rule):
         self.pending: dict[int, list[tuple[str, str, str, str, str]]] = {}
         # Names of imported modules and objects: `re.sub(...)`, `math.sqrt(...)` are not Tensor methods.
         self.imported: set[str] = set()
+        # The names of those imported from mindspore.
+        self.mindspore_names: set[str] = set()
         # Per function: names bound to `{'device': ..., 'dtype': ...}`, and whether that was reported.
         self.placement: list[tuple[int, frozenset[str], list[bool]]] = []
         # Layer classes used as parameter defaults that the MindSpore class replaces as they are used,
@@ -252,19 +285,28 @@ class ApiTableRule(Rule):
                         for a in small.names
                     ):
                         self.functools = "functools"
-                    self.imported.update(
-                        a.asname.name.value
-                        if a.asname
-                        else (ctx.dotted(a.name) or "").split(".")[0]
-                        for a in small.names
-                    )
+                    for a in small.names:
+                        module = ctx.dotted(a.name) or ""
+                        bound = (
+                            a.asname.name.value if a.asname else module.split(".")[0]
+                        )
+                        self.imported.add(bound)
+                        if module.split(".")[0] == "mindspore":
+                            self.mindspore_names.add(bound)
                 elif isinstance(small, cst.ImportFrom) and not isinstance(
                     small.names, cst.ImportStar
                 ):
-                    self.imported.update(
-                        a.asname.name.value if a.asname else a.name.value
-                        for a in small.names
+                    from_mindspore = (
+                        small.module is not None
+                        and not small.relative
+                        and (ctx.dotted(small.module) or "").split(".")[0]
+                        == "mindspore"
                     )
+                    for a in small.names:
+                        bound = a.asname.name.value if a.asname else a.name.value
+                        self.imported.add(bound)
+                        if from_mindspore:
+                            self.mindspore_names.add(bound)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
         self.placement.append((id(node), placement_dicts(node), [False]))
@@ -381,7 +423,10 @@ class ApiTableRule(Rule):
         if added:
             return self._partial(mapping, added, updated, ctx)
         ctx.applied.add(API_META.id)
-        return ctx.name(mapping.mindspore)
+        new = ctx.name(mapping.mindspore)
+        if mapping.kind == "name":
+            self.swapped[id(new)] = (new, updated)
+        return new
 
     def _mint_class(self, qualified: str, ctx: ModuleContext) -> str:
         """The torch-aligned `mint.nn` class that stands in for a class named without a call.
@@ -460,6 +505,14 @@ class ApiTableRule(Rule):
                 return False
             if ctx.qualname(receiver.func) is not None:
                 return True
+            called = (ctx.dotted(receiver.func) or "").split(".")
+            if (
+                called[0] in self.mindspore_names
+                and called[0] not in ctx.aliases
+                and called[-1] not in _NOT_TENSOR_RESULTS
+            ):
+                # A MindSpore function or layer (code converted before, or written by hand).
+                return True
             inner = receiver.func
             if (
                 isinstance(inner, cst.Attribute)
@@ -529,14 +582,29 @@ class ApiTableRule(Rule):
                 ctx.applied.add(API_META.id)
                 return updated.with_changes(func=ctx.name(MINT[qualified]))
             if mapping is None or mapping.kind in ("method", "name"):
-                return updated
-            return self._function(mapping, updated, ctx)
+                result = updated
+            else:
+                result = self._function(mapping, updated, ctx)
+            if (
+                self.swapped
+                and isinstance(result, cst.Call)
+                and ctx.qualname(result.func) == qualified
+            ):
+                # The call stays on torch: its arguments keep torch's names (`dtype=torch.float16`).
+                result = visit(result, _Restore(self.swapped))
+            return result
         func = updated.func
         if isinstance(func, cst.Attribute):
             name = func.attr.value
             mapping = METHODS.get(name)
             if mapping is not None and name not in self.foreign_methods:
-                return self._method(mapping, original, updated, ctx)
+                self.method_converted = False
+                result = self._method(mapping, original, updated, ctx)
+                if self.method_converted and name in _UNSURE:
+                    # The name alone would read as a torch-only leftover to the import rule.
+                    ctx.state.setdefault(CONVERTED_CALLS, set()).add(id(result))
+                    ctx.keep.append(result)
+                return result
         return updated
 
     def _usable(
@@ -670,6 +738,14 @@ class ApiTableRule(Rule):
         if name in AMBIGUOUS and name not in _UNSURE:
             return call
         if name in _UNSURE and not self._certainly_tensor(original, ctx):
+            keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+            if keywords and keywords <= set(mapping.rename.values()) - set(
+                mapping.rename
+            ):
+                # Already in MindSpore's form (`x.squeeze(axis=1)`, as a first conversion writes
+                # it): numpy and MindSpore read it alike, torch takes the alias or fails loudly.
+                self.method_converted = True
+                return call
             self._defer(
                 ctx,
                 mapping,
@@ -708,6 +784,7 @@ class ApiTableRule(Rule):
                 return call  # more arguments than the Tensor method takes: not a Tensor
             self._refused(mapping, translation, ctx)
             return call
+        self.method_converted = True
         leaf = translation.mindspore.rsplit(".", 1)[1]
         if fresh:
             # Nothing else holds a new temporary: updating it in place is computing the new value.
