@@ -145,18 +145,6 @@ def interleaved(root: str, passes: int) -> dict:
     return {"bare_s": sum(bare.values()), "convert_s": sum(conv.values())}
 
 
-def interleaved_in_child(root: str, passes: int) -> dict:
-    code = f"import json, sys; sys.path[:0] = {sys.path!r}; from bench_convert import interleaved; print(json.dumps(interleaved({root!r}, {passes})))"
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=os.path.dirname(os.path.abspath(__file__)),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def _cpu(resource) -> float:
     """CPU seconds of this process and its finished children (the pool's workers)."""
     own, children = (
@@ -166,9 +154,11 @@ def _cpu(resource) -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def convert_in_child(root: str, jobs: int) -> dict:
-    """Run ``convert`` in a fresh interpreter, so its memory figures are its own."""
-    code = f"import json, sys; sys.path[:0] = {sys.path!r}; from bench_convert import convert; print(json.dumps(convert({root!r}, {jobs})))"
+def in_child(function: str, *args) -> dict:
+    """Run ``function(*args)`` of this module in a fresh interpreter (so that its memory figures
+    are its own) and return the dict it returns."""
+    call = f"{function}({', '.join(repr(a) for a in args)})"
+    code = f"import json, sys; sys.path[:0] = {sys.path!r}; import bench_convert; print(json.dumps(bench_convert.{call}))"
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=os.path.dirname(os.path.abspath(__file__)),
@@ -222,11 +212,11 @@ def main() -> int:
     timm = args.timm or fetch(*TIMM, args.cache)
     paths = python_files(timm)
     bare, bare_cpu, lines = round_trip(paths)
-    one = convert_in_child(timm, 1)
-    many = convert_in_child(timm, jobs)
+    one = in_child("convert", timm, 1)
+    many = in_child("convert", timm, jobs)
     ratio = one["elapsed_s"] / bare
     cpu_ratio = one["cpu_s"] / bare_cpu
-    pairs = interleaved_in_child(timm, args.passes)
+    pairs = in_child("interleaved", timm, args.passes)
     pair_ratio = pairs["convert_s"] / pairs["bare_s"]
     print(
         f"timm {TIMM[1]}: {len(paths)} files, {lines:,} lines; conversion rate {many['conversion_rate']:.1%}"
@@ -265,7 +255,7 @@ def main() -> int:
     }
     if args.transformers:
         root = args.transformers_dir or fetch(*TRANSFORMERS, args.cache)
-        big = convert_in_child(root, jobs)
+        big = in_child("convert", root, jobs)
         bound = big["maxrss_self_mb"] + jobs * big["maxrss_children_mb"]
         print(
             f"transformers {TRANSFORMERS[1]}: {big['files']} files, {big['lines']:,} lines in {big['elapsed_s']:.1f} s "

@@ -465,20 +465,7 @@ def backprop(
                 else:
                     grads[pk] = _accumulate(old, gi, create_graph)
             if not retain_graph:
-                ctx.freed = True
-                if saves:
-                    # Like torch freeing saved tensors: intermediate activations can go now
-                    # (leaves stay). Running through this node again raises; the (id, producer)
-                    # ghosts keep the graph's shape for pruning.
-                    ctx.inputs = tuple(
-                        [
-                            (id(p), p._ctx)
-                            if isinstance(p, Tensor) and p._ctx is not None
-                            else p
-                            for p in inputs
-                        ]
-                    )
-                    ctx.arrays = ()
+                _free(ctx, inputs, saves)
         for t in leaves:
             k = id(t)
             if relevant is not None and k not in relevant:
@@ -493,19 +480,35 @@ def backprop(
     return captured
 
 
+def _free(ctx: Node, inputs: tuple, saves: bool) -> None:
+    """Mark a node swept without ``retain_graph``. Like torch freeing saved tensors, intermediate
+    activations can go now (leaves stay): running through the node again raises, and the
+    (id, producer) ghosts left in place of its inputs keep the graph's shape for pruning."""
+    ctx.freed = True
+    if saves:
+        ctx.inputs = tuple(
+            [
+                (id(p), p._ctx) if isinstance(p, Tensor) and p._ctx is not None else p
+                for p in inputs
+            ]
+        )
+        ctx.arrays = ()
+
+
 def backprop_raw(
     output: Tensor,
     seed: ndarray,
     retain_graph: bool,
-    capture: Callable[[Tensor], bool],
+    capture: Callable[[Tensor], bool] | None,
     capture_nonleaf: bool,
 ) -> list[tuple[Tensor, Any]]:
     """``backprop`` for the common first-order call: one output with an ndarray seed, no targets,
-    no hooks. Same results; the branches the general sweep needs are left out."""
+    no hooks. Same results; the branches the general sweep needs are left out. ``capture=None``
+    captures every leaf (and, as ``capture_nonleaf`` must then be false, nothing else)."""
     global _grad_enabled
     ctx0 = output._ctx
     if ctx0 is None:
-        return [(output, seed)] if capture(output) else []
+        return [(output, seed)] if capture is None or capture(output) else []
     grads: dict[int, Any] = {id(output): seed}
     heap: list = [(-ctx0.seq, id(output), output)]
     leaves: list[Tensor] = []
@@ -571,20 +574,13 @@ def backprop_raw(
                 else:
                     grads[pk] = old + gi
             if not retain_graph:
-                ctx.freed = True
-                if saves:
-                    ctx.inputs = tuple(
-                        [
-                            (id(p), p._ctx)
-                            if isinstance(p, Tensor) and p._ctx is not None
-                            else p
-                            for p in inputs
-                        ]
-                    )
-                    ctx.arrays = ()
-        for t in leaves:
-            if capture(t):
-                captured.append((t, grads[id(t)]))
+                _free(ctx, inputs, saves)
+        if capture is None:
+            captured = [(t, grads[id(t)]) for t in leaves]
+        else:
+            for t in leaves:
+                if capture(t):
+                    captured.append((t, grads[id(t)]))
     finally:
         _grad_enabled = previous
     return captured

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from . import core_engine as E
-from .core_engine import Tensor, apply_unary, defprim, raw
+from .core_engine import RAW, Tensor, apply_unary, defprim, raw
 from .core_ops import _add_reduce, _max_reduce, _shape
 
 ndarray = np.ndarray
@@ -70,7 +70,10 @@ def _softmax_xent_probs(x: ndarray, target: ndarray) -> tuple[ndarray, ndarray]:
         st = xt - _max_reduce(xt, 0)
         e = np.exp(st)
         z = _add_reduce(e, 0)
-        loss = _add_reduce(np.log(z) - st[target, _rows(n)]) / x.dtype.type(n)
+        rows = _ROWS.get(n)  # the memo read inline: this is the training hot path
+        if rows is None:
+            rows = _rows(n)
+        loss = _add_reduce(np.log(z) - st[target, rows]) / x.dtype.type(n)
         e /= z
         return loss, e.T
     s = x - _max_reduce(x, 1, keepdims=True)
@@ -83,16 +86,20 @@ def _softmax_xent_probs(x: ndarray, target: ndarray) -> tuple[ndarray, ndarray]:
 
 
 def _softmax_xent_vjp(B, g, ans, x, probs=None, target=None):
-    n, c = _shape(x)
-    if B is E.RAW:
+    if B is RAW:
+        n = x.shape[0]
         if probs is None:
             p = np.exp(x - _max_reduce(x, 1, keepdims=True))
             p /= _add_reduce(p, 1, keepdims=True)
         else:
             p = probs.copy()
-        p[_rows(n), target] -= 1
+        rows = _ROWS.get(n)
+        if rows is None:
+            rows = _rows(n)
+        p[rows, target] -= 1
         p *= g / x.dtype.type(n)
         return p
+    n, c = _shape(x)
     onehot = np.zeros((n, c), raw(x).dtype)
     onehot[np.arange(n), target] = 1
     return B.mul(B.sub(B.softmax(x, 1), onehot), B.div(g, float(n)))
@@ -190,7 +197,8 @@ def log_softmax(x: Any, axis: int = -1) -> Tensor:
 
 def softmax_cross_entropy(logits: Any, target: Any) -> Tensor:
     """Mean cross-entropy of (N, C) logits and int class indices (the common case, fused)."""
-    target = np.asarray(raw(target))
+    if target.__class__ is not ndarray:
+        target = np.asarray(raw(target))
     if not (
         E._grad_enabled
         and isinstance(logits, Tensor)

@@ -32,3 +32,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def require_module(name: str):
     """Import a real framework for a test; skip locally when absent (a failure in CI)."""
     return pytest.importorskip(name)
+
+
+def convert_checked(source: str, **options):
+    """``convert_source`` on a snippet, checking that the output compiles and that converting it
+    again changes nothing."""
+    from torch2ms.migrator.context import Options
+    from torch2ms.migrator.convert import convert_source
+
+    result = convert_source(source, "case.py", Options(**options))
+    again = convert_source(result.code, "case.py", Options(**options))
+    assert again.code == result.code, "not idempotent"
+    compile(result.code, "case.py", "exec")
+    return result

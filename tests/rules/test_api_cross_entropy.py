@@ -5,19 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from torch2ms.migrator.context import Options
-from torch2ms.migrator.convert import convert_source
+from conftest import convert_checked
 
 HEAD = "import torch\nimport torch.nn as nn\n\n"
 
 
-def convert(source: str, **options):
-    result = convert_source(source, "case.py", Options(**options))
-    assert (
-        convert_source(result.code, "case.py", Options(**options)).code == result.code
-    )
-    compile(result.code, "case.py", "exec")
-    return result
+convert = convert_checked
 
 
 def body(code: str) -> str:

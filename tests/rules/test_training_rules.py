@@ -7,16 +7,13 @@ outputs show the training rules alone (and the import rule).
 from __future__ import annotations
 
 import pytest
+from conftest import convert_checked
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
 
 
 def convert(source: str, **options) -> tuple[str, list]:
-    result = convert_source(source, "case.py", Options(**options))
-    assert (
-        convert_source(result.code, "case.py", Options(**options)).code == result.code
-    ), "not idempotent"
-    compile(result.code, "case.py", "exec")
+    result = convert_checked(source, **options)
     return result.code, result.findings
 
 

@@ -7,17 +7,12 @@ pyupgrade-style cases: source before, source after; then the shapes that must st
 from __future__ import annotations
 
 import pytest
-from torch2ms.migrator.context import Options
-from torch2ms.migrator.convert import convert_source
+from conftest import convert_checked
 from torch2ms.migrator.findings import ERROR, WARNING
 
 
 def convert(source: str, **options) -> tuple[str, list]:
-    result = convert_source(source, "case.py", Options(**options))
-    assert (
-        convert_source(result.code, "case.py", Options(**options)).code == result.code
-    ), "not idempotent"
-    compile(result.code, "case.py", "exec")
+    result = convert_checked(source, **options)
     return result.code, result.findings
 
 

@@ -75,8 +75,9 @@ def backward(
     seeds = _seeds(outputs, grads, create_graph)
     if inputs is None:
         wanted = targets = None
-        capture = _capture
         nonleaf = _RETAINS[0]
+        # None: leaves only (until some tensor retains its grad, no capture test is needed).
+        capture = _capture if nonleaf else None
     else:
         targets = _as_list(inputs)
         wanted = {id(t) for t in targets}
@@ -92,11 +93,7 @@ def backward(
         captured = C.backprop(
             outputs, seeds, create_graph, retain_graph, capture, targets, nonleaf, hook
         )
-    seen = {id(s) for s in seeds}
-    for t, g in captured:
-        if t._ctx is not None and not t._retains_grad and wanted is None:
-            continue
-        _accumulate(t, g, create_graph, seen)
+    _accumulate_all(captured, create_graph, {id(s) for s in seeds}, wanted is None)
 
 
 _ONES: dict = {}
@@ -117,12 +114,11 @@ def backward_scalar(t: Tensor, retain_graph: bool | None) -> None:
         if one is None:
             one = _ONES[data.dtype] = np.ones((), data.dtype)
         seed = one.copy()
-    seen = {id(seed)}
     nonleaf = _RETAINS[0]
-    for u, g in C.backprop_raw(t, seed, bool(retain_graph), _capture, nonleaf):
-        if u._ctx is not None and not u._retains_grad:
-            continue
-        _accumulate(u, g, False, seen)
+    captured = C.backprop_raw(
+        t, seed, bool(retain_graph), _capture if nonleaf else None, nonleaf
+    )
+    _accumulate_all(captured, False, {id(seed)}, True)
 
 
 # Becomes true once any tensor calls retain_grad(); until then only leaves collect grads.
@@ -133,36 +129,47 @@ def _capture(t: Any) -> bool:
     return t._ctx is None or t._retains_grad
 
 
-def _accumulate(t: Tensor, g: Any, create_graph: bool, seen: set) -> None:
-    if create_graph:
-        t.grad = g if t.grad is None else C.add(t.grad, g)
-        return
-    data = t._data
-    if g.__class__ is not np.ndarray:
-        g = np.asarray(g)
-    if g.dtype is not data.dtype:
-        g = g.astype(data.dtype)
-    existing = t.grad
-    if existing is None:
-        # Fresh arrays are kept; views, shared or broadcast arrays are copied (grads are mutable).
-        shape = data.shape
-        if (
-            g.base is not None
-            or id(g) in seen
-            or g.shape != shape
-            or not g.flags.writeable
-        ):
-            g = g.copy() if g.shape == shape else np.array(np.broadcast_to(g, shape))
-        seen.add(id(g))
-        fresh = _new(Tensor)
-        fresh._data = g
-        fresh.requires_grad = False
-        fresh._ctx = None
-        t.grad = fresh
-    elif existing.requires_grad:
-        t.grad = wrap(existing._data + g)
-    else:
-        existing._data += g
+def _accumulate_all(
+    captured: list, create_graph: bool, seen: set, only_retained: bool
+) -> None:
+    """Add each captured grad to its tensor's ``.grad``; with ``only_retained``, non-leaves that
+    did not ask to retain their grad are passed over. ``seen``: ids of arrays that must be copied."""
+    for t, g in captured:
+        if only_retained and t._ctx is not None and not t._retains_grad:
+            continue
+        if create_graph:
+            t.grad = g if t.grad is None else C.add(t.grad, g)
+            continue
+        data = t._data
+        if g.__class__ is not np.ndarray:
+            g = np.asarray(g)
+        if g.dtype is not data.dtype:
+            g = g.astype(data.dtype)
+        existing = t.grad
+        if existing is None:
+            # Fresh arrays are kept; views, shared or broadcast arrays are copied (grads are mutable).
+            shape = data.shape
+            if (
+                g.base is not None
+                or id(g) in seen
+                or g.shape != shape
+                or not g.flags.writeable
+            ):
+                g = (
+                    g.copy()
+                    if g.shape == shape
+                    else np.array(np.broadcast_to(g, shape))
+                )
+            seen.add(id(g))
+            fresh = _new(Tensor)
+            fresh._data = g
+            fresh.requires_grad = False
+            fresh._ctx = None
+            t.grad = fresh
+        elif existing.requires_grad:
+            t.grad = wrap(existing._data + g)
+        else:
+            existing._data += g
 
 
 def grad(

@@ -21,7 +21,11 @@ class Sequential(Module):
 
     def forward(self, input: Any) -> Any:
         for m in self._modules.values():
-            input = m(input)
+            # Module.__call__ without its frame when the layer has no hooks.
+            if m._forward_pre_hooks or m._forward_hooks:
+                input = m(input)
+            else:
+                input = m.forward(input)
         return input
 
     def __getitem__(self, idx: Any) -> Any:

@@ -438,7 +438,8 @@ def cross_entropy(
         and t.__class__ is np.ndarray
         and t.ndim == 1
         and t.dtype.kind in "iu"
-        and input.ndim == 2
+        and isinstance(input, C.Tensor)
+        and input._data.ndim == 2
         and t.size
         and np.minimum.reduce(t) >= 0
     ):

@@ -11,6 +11,8 @@ from .._tensor import Tensor, wrap
 from . import functional as F
 from .module import Module, Parameter
 
+_P_RELU = C.PRIMITIVES["relu"]
+
 
 def _pair(v: Any) -> tuple:
     return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
@@ -441,7 +443,8 @@ class _Activation(Module):
 class ReLU(_Activation):
     def forward(self, input: Tensor) -> Tensor:
         if not self.inplace:
-            return C.relu(input)
+            # The engine's dispatch directly (C.relu would only add a wrapper frame).
+            return C.apply_unary(_P_RELU, input)
         return F.relu(input, True)
 
 

@@ -102,7 +102,8 @@ class CrossEntropyLoss(_WeightedLoss):
         return F.cross_entropy(
             input,
             target,
-            self.weight,
+            # The buffer read directly: Module.__getattr__ only runs after a failed lookup.
+            self._buffers["weight"],
             ignore_index=self.ignore_index,
             reduction=self.reduction,
             label_smoothing=self.label_smoothing,

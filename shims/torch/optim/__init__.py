@@ -171,11 +171,16 @@ class SGD(Optimizer):
         weight_decay, nesterov = group["weight_decay"], group["nesterov"]
         maximize = group["maximize"]
         if not (momentum or weight_decay or maximize):
+            # The lr scalar is made once per dtype, not once per parameter.
+            dtype = scale = None
             for p in group["params"]:
                 grad = p.grad
                 if grad is not None:
                     data = p._data
-                    data -= grad._data * data.dtype.type(lr)
+                    if data.dtype is not dtype:
+                        dtype = data.dtype
+                        scale = dtype.type(lr)
+                    data -= grad._data * scale
             return
         for p in group["params"]:
             grad = p.grad
