@@ -28,6 +28,7 @@ class Tally:
     reported: list[tuple[str, int, str]] = field(default_factory=list)
     silent: list[tuple[str, int]] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
+    files: int = 0
 
 
 def sources(path: str):
@@ -79,6 +80,7 @@ def backward_lines(text: str) -> list[tuple[int, str]]:
 def measure(path: str, style: str = "functional") -> Tally:
     tally = Tally()
     for name, text in sources(path):
+        tally.files += 1
         original = backward_lines(text)
         if not original:
             continue
@@ -118,7 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("path")
     parser.add_argument("--style", default="functional", choices=("functional", "cell"))
     args = parser.parse_args(argv)
+    if not os.path.isdir(args.path):
+        parser.error(f"{args.path}: not a folder (a checkout, or a bare git directory)")
     tally = measure(args.path, args.style)
+    if not tally.files:
+        print(f"error: no Python files under {args.path}", file=sys.stderr)
+        return 2
     share = 100.0 * tally.rewritten / tally.total if tally.total else 0.0
     print(
         f"backward() calls: {tally.total}; rewritten: {tally.rewritten} ({share:.1f}%); reported: {len(tally.reported)}; silent: {len(tally.silent)}"
