@@ -45,3 +45,12 @@ def convert_checked(source: str, **options):
     assert again.code == result.code, "not idempotent"
     compile(result.code, "case.py", "exec")
     return result
+
+
+@pytest.fixture(scope="module")
+def fw():
+    """Real torch and MindSpore (PyNative, CPU), for tests marked ``real``."""
+    torch = require_module("torch")
+    ms = require_module("mindspore")
+    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    return torch, ms

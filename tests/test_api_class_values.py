@@ -178,14 +178,6 @@ def test_gelu_default_on_ascend_is_partial_too() -> None:
 # -- real frameworks -----------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def fw():
-    torch = pytest.importorskip("torch")
-    ms = pytest.importorskip("mindspore")
-    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
-    return torch, ms
-
-
 def _run_both(source: str, values: dict, fw) -> tuple[dict, dict]:
     torch, ms = fw
     original = {k: torch.from_numpy(v.copy()) for k, v in values.items()}

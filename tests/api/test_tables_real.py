@@ -29,14 +29,6 @@ RTOL, ATOL = 1e-4, 1e-5
 VERIFIED = [m for m in ALL_MAPPINGS if m.translatable and "cpu" in m.targets]
 
 
-@pytest.fixture(scope="module")
-def fw():
-    torch = pytest.importorskip("torch")
-    ms = pytest.importorskip("mindspore")
-    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
-    return torch, ms
-
-
 def resolve(path: str) -> Any:
     parts = path.split(".")
     for cut in range(len(parts), 0, -1):
