@@ -852,7 +852,9 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                 rule._fail(
                     ctx,
                     node,
-                    "its leaves or forward computation are not in the same block",
+                    "no optimizer step follows it here, and the tensors it differentiates are not "
+                    "all visible in this block, or what their `.grad` holds before it cannot be "
+                    "proven (a model rebound from a call, grads read through `.grad`)",
                 )
 
             def visit_For(self, node) -> None:
