@@ -46,6 +46,7 @@ def train_epoch(model, loader, optimizer):
     return loss.item()
 
 
+torch.manual_seed(0)
 dataset = Samples()
 loader = DataLoader(dataset, batch_size=len(dataset), shuffle=True)
 model = Normalised()
