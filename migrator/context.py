@@ -15,6 +15,19 @@ from .index import Census, StatementInfo
 CONVERTED_CALLS = "converted_calls"
 
 
+# ``ctx.state`` key: the companion entries a module uses (``ms_aux.BatchNorm2d``).
+COMPANION = "companion"
+
+
+@dataclass(frozen=True)
+class CompanionImport:
+    """How a converted file imports the companion module: ``from .. import ms_aux`` inside a
+    package (``dots`` > 0), ``import ms_aux`` beside a script (``dots`` == 0)."""
+
+    module: str = "ms_aux"
+    dots: int = 0
+
+
 @dataclass(frozen=True)
 class Options:
     target: str = "cpu"  # cpu | gpu | ascend
@@ -41,6 +54,7 @@ class ModuleContext:
     # Nodes registered in ``statements``: kept alive so that their ids are never reused by a
     # later node, which would inherit a stale position.
     keep: list[cst.CSTNode] = field(default_factory=list)
+    companion_import: CompanionImport = field(default_factory=CompanionImport)
 
     # -- names -------------------------------------------------------------------------------
     @staticmethod
@@ -79,6 +93,14 @@ class ModuleContext:
         for part in parts[1:]:
             node = cst.Attribute(value=node, attr=cst.Name(part))
         return node
+
+    def companion(self, entry: str) -> cst.BaseExpression:
+        """``ms_aux.<entry>``: a companion entry, recorded so that the module imports the companion
+        and the run writes the entry into it."""
+        self.state.setdefault(COMPANION, set()).add(entry)
+        return cst.Attribute(
+            value=cst.Name(self.companion_import.module), attr=cst.Name(entry)
+        )
 
     # -- positions ---------------------------------------------------------------------------
     def position(self, node: cst.CSTNode | None = None) -> tuple[int, int]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
-from .context import ModuleContext, Options
+from .context import COMPANION, CompanionImport, ModuleContext, Options
 from .engine import module_code, run_stage
 from .findings import ERROR, Finding
 from .index import census, index_statements
@@ -41,6 +42,8 @@ class Result:
     api_converted: int = 0
     rules_applied: tuple[str, ...] = ()
     failed: bool = False  # unreadable or unparsable input
+    # Companion entries the converted code uses (``ms_aux.BatchNorm2d``).
+    companion: frozenset[str] = frozenset()
 
     @property
     def changed(self) -> bool:
@@ -63,7 +66,10 @@ def _methods(classes) -> frozenset[str]:
 
 
 def convert_source(
-    source: str, path: str = "<string>", options: Options | None = None
+    source: str,
+    path: str = "<string>",
+    options: Options | None = None,
+    companion_import: CompanionImport | None = None,
 ) -> Result:
     options = options or Options()
     result = Result(path, source, source, lines=count_lines(source))
@@ -116,6 +122,7 @@ def convert_source(
         index_statements(module, tree, uses, spans),
         uses,
         bound_names=uses.bound,
+        companion_import=companion_import or CompanionImport(),
     )
     ctx.state["ast"] = (
         tree  # shared with the rules that analyse the original source (read only)
@@ -138,6 +145,7 @@ def convert_source(
     result.api_converted = max(0, result.api_total - int(ctx.state.get("leftovers", 0)))
     result.findings = sorted(ctx.findings, key=lambda f: (f.line, f.column, f.rule))
     result.rules_applied = tuple(sorted(ctx.applied))
+    result.companion = frozenset(ctx.state.get(COMPANION, ()))
     if code != source:
         try:
             compile(code, path, "exec", dont_inherit=True)
@@ -157,6 +165,34 @@ def convert_source(
             return result
         result.code = code
     return result
+
+
+_TORCH_IMPORT = re.compile(
+    r"^[ \t]*(?:import|from)[ \t]+(?:"
+    + "|".join(("torch",) + tuple(sorted(TORCH_ONLY_PACKAGES)))
+    + r")\b",
+    re.MULTILINE,
+)
+
+
+def imports_torch(code: str) -> bool:
+    """Whether ``code`` imports torch or a package built on it (a file that still needs torch)."""
+    if not _TORCH_IMPORT.search(code):
+        return False
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots = [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            roots = [node.module.split(".")[0]]
+        else:
+            continue
+        if any(r == "torch" or r in TORCH_ONLY_PACKAGES for r in roots):
+            return True
+    return False
 
 
 def _imports_torch_only_package(tree: ast.Module) -> bool:

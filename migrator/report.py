@@ -47,6 +47,12 @@ def summary(result: RunResult, options: dict | None = None) -> dict:
         "api_calls_total": api_total,
         "api_calls_converted": api_converted,
         "conversion_rate": conversion_rate(api_converted, api_total),
+        # What tells whether the result runs without torch: files that still import it.
+        "files_need_torch": sum(1 for o in outcomes if o.needs_torch),
+        "files_need_torch_list": sorted(o.display for o in outcomes if o.needs_torch),
+        "companion_modules": [
+            os.path.relpath(p).replace(os.sep, "/") for p in result.companions
+        ],
         "findings_by_severity": {
             severity: by_severity.get(severity, 0) for severity in SEVERITIES
         },
@@ -109,6 +115,8 @@ def to_markdown(
         f"| Lines | {data['lines']:,} |",
         f"| Torch API uses | {data['api_calls_total']:,} |",
         f"| Converted | {data['api_calls_converted']:,} ({rate:.1%}) |",
+        f"| Files that still need torch | {data['files_need_torch']} |",
+        f"| Companion modules | {', '.join(data['companion_modules']) or 'none'} |",
         "| Findings | "
         + ", ".join(f"{data['findings_by_severity'][s]} {s}" for s in SEVERITIES)
         + " |",
@@ -336,6 +344,7 @@ def text_summary(result: RunResult) -> str:
         f"torch2ms: {data['files_python']} Python files ({data['files_changed']} changed, {data['files_failed']} failed), "
         f"{data['files_copied']} other files copied, {lines:,} lines; "
         f"{data['api_calls_total']:,} torch API uses, {data['api_calls_converted']:,} converted ({data['conversion_rate']:.1%}); "
+        f"{data['files_need_torch']} files still need torch; "
         f"findings: {severities[ERROR]} error, {severities[WARNING]} warning, {severities[NOTE]} note; "
         f"{result.elapsed:.2f} s{speed}"
     )

@@ -86,6 +86,9 @@ def load_all() -> None:
     from .. import rules
 
     for info in pkgutil.walk_packages(rules.__path__, rules.__name__ + "."):
+        # The companion library is MindSpore code that converted trees import, not rules.
+        if ".companion.library" in info.name:
+            continue
         importlib.import_module(info.name)
     _LOADED = True
 

@@ -7,6 +7,7 @@ findings, and a diff when one was asked for), so memory stays bounded on large t
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import gc
 import multiprocessing
@@ -16,8 +17,15 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
-from .context import Options
-from .convert import INTERNAL_ERROR, PARSE_ERROR, convert_source, count_lines
+from .companion import CompanionError, site_for, write_companion
+from .context import CompanionImport, Options
+from .convert import (
+    INTERNAL_ERROR,
+    PARSE_ERROR,
+    convert_source,
+    count_lines,
+    imports_torch,
+)
 from .findings import ERROR, Finding
 from .rule import rule_classes
 from .sources import (
@@ -53,6 +61,11 @@ class Task:
     copy_unchanged: bool = (
         False  # write the file even when nothing changed (a mirrored tree)
     )
+    root: str | None = (
+        None  # the converted tree this file belongs to (None: a lone file)
+    )
+    companion_dir: str | None = None  # where its companion module is written
+    companion_import: CompanionImport = field(default_factory=CompanionImport)
 
 
 @dataclass
@@ -82,6 +95,10 @@ class FileOutcome:
     rules_applied: tuple[str, ...] = ()
     diff: str | None = None
     destination: str | None = None
+    companion: frozenset[str] = frozenset()
+    companion_dir: str | None = None
+    # The converted code still imports torch or a package built on it.
+    needs_torch: bool = False
 
 
 @dataclass
@@ -92,6 +109,7 @@ class RunResult:
     copied: int
     elapsed: float
     jobs: int
+    companions: list[str] = field(default_factory=list)  # companion modules written
 
     @property
     def failed(self) -> list[FileOutcome]:
@@ -100,6 +118,10 @@ class RunResult:
     @property
     def changed(self) -> list[FileOutcome]:
         return [o for o in self.outcomes if o.changed]
+
+    @property
+    def need_torch(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.needs_torch]
 
     def findings(self) -> list[Finding]:
         found = [f for o in self.outcomes for f in o.findings]
@@ -143,9 +165,16 @@ def plan(
         if output is not None:
             raise PlanError("give either -o OUT or --in-place, not both")
         result.tasks = [
-            Task(t.path, t.display, t.path, t.size, False) for t in result.tasks
+            dataclasses.replace(t, destination=t.path, copy_unchanged=False)
+            for t in result.tasks
         ]
+    result.tasks = [_with_companion_site(t) for t in result.tasks]
     return result
+
+
+def _with_companion_site(task: Task) -> Task:
+    folder, spec = site_for(task.path, task.root, task.destination)
+    return dataclasses.replace(task, companion_dir=folder, companion_import=spec)
 
 
 def _plan_file(source: str, output: str | None, result: Plan) -> None:
@@ -218,6 +247,7 @@ def _plan_tree(
                     destination,
                     entry.size,
                     destination is not None,
+                    root=os.path.abspath(source),
                 )
             )
         elif destination is None:
@@ -236,7 +266,9 @@ def _plan_tree(
 
 def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileOutcome:
     """Read, convert and (when ``task.destination``) write one file. Never raises for bad input."""
-    outcome = FileOutcome(task.display, destination=task.destination)
+    outcome = FileOutcome(
+        task.display, destination=task.destination, companion_dir=task.companion_dir
+    )
     try:
         with open(task.path, "rb") as handle:
             data = handle.read()
@@ -271,7 +303,9 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
         _write(task, None, outcome, data)
         return outcome
     try:
-        result = convert_source(decoded.text, task.display, options)
+        result = convert_source(
+            decoded.text, task.display, options, task.companion_import
+        )
     except RecursionError:
         result = None
         message = "the file is nested too deeply to convert; it was left unconverted"
@@ -291,6 +325,8 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
     outcome.failed = result.failed
     outcome.findings = list(result.findings)
     outcome.rules_applied = tuple(result.rules_applied)
+    outcome.companion = result.companion
+    outcome.needs_torch = imports_torch(result.code)
     new_data = None
     if result.changed:
         try:
@@ -419,6 +455,24 @@ def iter_outcomes(
         yield convert_file(task, options, want_diff)
 
 
+def write_companions(
+    outcomes: Sequence[FileOutcome],
+) -> tuple[list[str], list[Skipped]]:
+    """Write the companion module of each folder that converted files import it from."""
+    wanted: dict[str, set[str]] = {}
+    for outcome in outcomes:
+        if outcome.companion and outcome.companion_dir and outcome.written:
+            wanted.setdefault(outcome.companion_dir, set()).update(outcome.companion)
+    written: list[str] = []
+    errors: list[Skipped] = []
+    for folder, entries in sorted(wanted.items()):
+        try:
+            written.append(write_companion(folder, entries))
+        except (CompanionError, OSError) as error:
+            errors.append(Skipped(_display(folder), folder, str(error)))
+    return written, errors
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -477,6 +531,14 @@ def run(
     finally:
         gc.unfreeze()
     outcomes.sort(key=lambda o: o.display)
+    companions, companion_errors = write_companions(outcomes)
+    skipped.extend(companion_errors)
     return RunResult(
-        outcomes, skipped, work.files, copied, time.perf_counter() - start, jobs
+        outcomes,
+        skipped,
+        work.files,
+        copied,
+        time.perf_counter() - start,
+        jobs,
+        companions,
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..migrator.aliases import TORCH_ONLY_PACKAGES
-from ..migrator.context import CONVERTED_CALLS, ModuleContext
+from ..migrator.context import COMPANION, CONVERTED_CALLS, ModuleContext
 from ..migrator.findings import ERROR, WARNING
 from ..migrator.rule import (
     FINAL,
@@ -107,6 +107,7 @@ class ImportsRule(Rule):
         self.attached: set[int] = set()
         self.leftovers = 0
         self._torch_only: frozenset[str] | None = None
+        self.has_companion_import = False
 
     # -- helpers --------------------------------------------------------------------------
     def _torch_only_names(self) -> frozenset[str]:
@@ -165,10 +166,22 @@ class ImportsRule(Rule):
 
     # -- imports --------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        companion = ctx.companion_import.module
         for statement in node.body:
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue
             for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)) and any(
+                    isinstance(a, cst.ImportAlias)
+                    and ctx.dotted(a.name) == companion
+                    and a.asname is None
+                    for a in (
+                        small.names
+                        if not isinstance(small.names, cst.ImportStar)
+                        else ()
+                    )
+                ):
+                    self.has_companion_import = True
                 if isinstance(small, cst.Import):
                     for alias in small.names:
                         name = ctx.dotted(alias.name)
@@ -431,6 +444,8 @@ class ImportsRule(Rule):
                     ]
                 )
             )
+        if ctx.state.get(COMPANION) and not self.has_companion_import:
+            statements.append(_companion_import(ctx))
         if self.leftovers:
             statements.append(_import("torch"))
         return statements
@@ -450,6 +465,22 @@ def _import(dotted: str, asname: str | None = None) -> cst.SimpleStatementLine:
         asname=cst.AsName(cst.Name(asname)) if asname else None,
     )
     return cst.SimpleStatementLine([cst.Import(names=[alias])])
+
+
+def _companion_import(ctx: ModuleContext) -> cst.SimpleStatementLine:
+    """``from .. import ms_aux`` in a package, ``import ms_aux`` beside a script."""
+    spec = ctx.companion_import
+    if spec.dots == 0:
+        return _import(spec.module)
+    return cst.SimpleStatementLine(
+        [
+            cst.ImportFrom(
+                module=None,
+                relative=[cst.Dot()] * spec.dots,
+                names=[cst.ImportAlias(cst.Name(spec.module))],
+            )
+        ]
+    )
 
 
 def _after_preamble(body: list) -> int:

@@ -9,6 +9,7 @@ from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
+from ..companion import entry_for as companion_entry
 from . import BY_TORCH_NAME, METHODS
 from .docs import (
     API_META,
@@ -270,6 +271,9 @@ class ApiTableRule(Rule):
         self.annotation_depth = 0
         # Names of the classes the module compares classes or instances with.
         self.class_checks: frozenset[str] = frozenset()
+        # Base classes of the module's classes: a torch layer subclassed keeps torch's constructor
+        # and attributes, which its companion class provides.
+        self.bases: set[int] = set()
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         self.class_checks = ctx.census.class_checks
@@ -370,6 +374,9 @@ class ApiTableRule(Rule):
             )
             self.type_checked.update(id(item) for item in items)
 
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: ModuleContext) -> None:
+        self.bases.update(id(base.value) for base in node.bases if base.keyword is None)
+
     def visit_Arg(self, node: cst.Arg, ctx: ModuleContext) -> None:
         if node.keyword is not None:
             self.skip.add(id(node.keyword))
@@ -403,6 +410,15 @@ class ApiTableRule(Rule):
             ctx.applied.add(API_META.id)
             return ctx.name(mint)
         mapping = BY_TORCH_NAME.get(qualified or "")
+        companion = self._companion_value(original, qualified, ctx)
+        if companion is not None and (
+            id(original) in self.bases
+            or mapping is None
+            or not mapping.valid_on(ctx.options.target)
+            or not (plain(mapping) or id(original) in self.drop_in)
+        ):
+            ctx.applied.add(API_META.id)
+            return ctx.companion(companion)
         if mapping is None or not mapping.valid_on(ctx.options.target):
             return updated
         if mapping.form not in ("call", "attribute"):
@@ -427,6 +443,24 @@ class ApiTableRule(Rule):
         if mapping.kind == "name":
             self.swapped[id(new)] = (new, updated)
         return new
+
+    def _companion_value(self, original, qualified, ctx: ModuleContext) -> str | None:
+        """The companion entry for a torch class or function named without a call: passed as a
+        value, bound to a name, or subclassed. Type checks and annotations keep the idiom class,
+        which every companion layer class derives from."""
+        if qualified is None or self.annotation_depth > 0:
+            return None
+        if id(original) in self.type_checked:
+            return None
+        return companion_entry(qualified, ctx.options.target)
+
+    def _companion_call(self, mapping_name: str, call: cst.Call, ctx: ModuleContext):
+        """``ms_aux.<entry>(...)`` with the call's own arguments, or None when no entry stands for it."""
+        entry = companion_entry(mapping_name, ctx.options.target)
+        if entry is None:
+            return None
+        ctx.applied.add(API_META.id)
+        return call.with_changes(func=ctx.companion(entry))
 
     def _mint_class(self, qualified: str, ctx: ModuleContext) -> str:
         """The torch-aligned `mint.nn` class that stands in for a class named without a call.
@@ -582,7 +616,11 @@ class ApiTableRule(Rule):
                 ctx.applied.add(API_META.id)
                 return updated.with_changes(func=ctx.name(MINT[qualified]))
             if mapping is None or mapping.kind in ("method", "name"):
-                result = updated
+                result = (
+                    self._companion_call(qualified, updated, ctx)
+                    if mapping is None
+                    else None
+                ) or updated
             else:
                 result = self._function(mapping, updated, ctx)
             if (
@@ -608,8 +646,14 @@ class ApiTableRule(Rule):
         return updated
 
     def _usable(
-        self, mapping: ApiMapping, ctx: ModuleContext, severity: str = ERROR
+        self,
+        mapping: ApiMapping,
+        ctx: ModuleContext,
+        severity: str = ERROR,
+        quiet: bool = False,
     ) -> bool:
+        if quiet:
+            return mapping.valid_on(ctx.options.target)
         if not mapping.translatable:
             self._defer(
                 ctx,
@@ -655,7 +699,11 @@ class ApiTableRule(Rule):
         ):
             ctx.applied.add(API_META.id)
             return call.with_changes(func=ctx.name(mint))
-        if not self._usable(mapping, ctx):
+        if not self._usable(mapping, ctx, quiet=True):
+            companion = self._companion_call(mapping.torch, call, ctx)
+            if companion is not None:
+                return companion
+            self._usable(mapping, ctx)
             return call
         if mapping.form == "constant":
             ctx.applied.add(API_META.id)
@@ -667,6 +715,9 @@ class ApiTableRule(Rule):
             if plain(mapping):
                 ctx.applied.add(API_META.id)
                 return call.with_changes(func=ctx.name(mapping.mindspore))
+            companion = self._companion_call(mapping.torch, call, ctx)
+            if companion is not None:
+                return companion
             self._refused(
                 mapping,
                 Refusal("", "arguments spread with * or **; map them by hand"),
@@ -680,6 +731,9 @@ class ApiTableRule(Rule):
             return self._initializer(mapping, call, args, kwargs, ctx)
         translation = translate_args(mapping, args, kwargs)
         if isinstance(translation, Refusal):
+            companion = self._companion_call(mapping.torch, call, ctx)
+            if companion is not None:
+                return companion
             self._refused(mapping, translation, ctx)
             return call
         ctx.applied.add(API_META.id)

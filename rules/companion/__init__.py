@@ -1,0 +1,187 @@
+"""The companion module: what has no one-line MindSpore idiom, written beside the converted code.
+
+Three tiers, in this order: the MindSpore idiom where the call site is visible and the mapping is
+certain; a companion entry where it is not (a layer class passed as a value or subclassed, a call
+whose arguments cannot be mapped one by one, a function without a kernel on the target, torch-only
+plumbing); a finding where neither is certain.
+
+The entries live in ``library/*.py`` as ordinary MindSpore code. Each top-level class, function or
+assignment there is one entry; ``assemble`` copies the entries a tree uses, with the entries and
+imports they need, into one self-contained module (``ms_aux.py``) that the converted files import.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .table import ENTRIES, ENTRY_TARGETS
+
+MODULE = "ms_aux"
+FILENAME = MODULE + ".py"
+# The first line of every companion module: a file without it is the user's, never overwritten.
+MARKER = '"""Companion module written by torch2ms'
+LIBRARY = os.path.join(os.path.dirname(__file__), "library")
+# Library files in the order their entries appear in an assembled module.
+LIBRARY_FILES = ("plumbing.py", "functional.py", "layers.py", "data.py")
+
+HEADER = '''"""Companion module written by torch2ms for the code converted beside it.
+
+It holds what has no one-line MindSpore idiom: layer classes that take torch's constructor
+arguments (they flow as values, or are subclassed), functions composed from operators that have
+kernels on the target, and stand-ins for torch-only plumbing, each saying what it does.
+Only the entries this tree uses are here. Entries: {names}.
+"""
+'''
+
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    source: str
+    needs: frozenset[str]  # other entries and imported names it reads
+
+
+@dataclass(frozen=True)
+class _Library:
+    entries: dict[str, _Entry]
+    order: tuple[str, ...]
+    imports: dict[str, str]  # bound name -> import statement
+
+
+@lru_cache(maxsize=1)
+def _library() -> _Library:
+    entries: dict[str, _Entry] = {}
+    order: list[str] = []
+    imports: dict[str, str] = {}
+    for filename in LIBRARY_FILES:
+        path = os.path.join(LIBRARY, filename)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        tree = ast.parse(text, filename=path)
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                statement = ast.get_source_segment(text, node)
+                for alias in node.names:
+                    bound = alias.asname or alias.name.split(".")[0]
+                    imports[bound] = statement
+                continue
+            names = _bound(node)
+            if not names:
+                continue  # the module docstring
+            source = _segment(text, node)
+            needs = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+            for name in names:
+                if name in entries:
+                    raise ValueError(f"companion entry {name} defined twice")
+                entries[name] = _Entry(name, source, needs - {name})
+            order.append(names[0])
+    return _Library(entries, tuple(order), imports)
+
+
+def _bound(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.Assign):
+        return [t.id for t in node.targets if isinstance(t, ast.Name)]
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return [node.target.id]
+    return []
+
+
+def _segment(text: str, node: ast.stmt) -> str:
+    """The node's source with its decorators and the comment lines right above it."""
+    lines = text.splitlines()
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    while first > 1 and lines[first - 2].lstrip().startswith("#"):
+        first -= 1
+    return "\n".join(lines[first - 1 : node.end_lineno])
+
+
+def entry_names() -> tuple[str, ...]:
+    return _library().order
+
+
+def closure(names) -> list[str]:
+    """``names`` and every entry they need, in library order."""
+    library = _library()
+    wanted: set[str] = set()
+    stack = [n for n in names if n in library.entries]
+    missing = [n for n in names if n not in library.entries]
+    if missing:
+        raise KeyError(f"no companion entry named {', '.join(sorted(missing))}")
+    while stack:
+        name = stack.pop()
+        if name in wanted:
+            continue
+        wanted.add(name)
+        stack.extend(n for n in library.entries[name].needs if n in library.entries)
+    return [n for n in library.order if n in wanted]
+
+
+def assemble(names) -> str:
+    """The text of a companion module holding ``names`` and what they need."""
+    library = _library()
+    selected = closure(names)
+    needed_imports: list[str] = []
+    for name in selected:
+        for bound in sorted(library.entries[name].needs):
+            statement = library.imports.get(bound)
+            if statement is not None and statement not in needed_imports:
+                needed_imports.append(statement)
+    public = [n for n in selected if not n.startswith("_")]
+    parts = [HEADER.format(names=", ".join(public) or "none")]
+    if needed_imports:
+        parts.append("\n".join(sorted(needed_imports, key=_import_order)) + "\n")
+    for name in selected:
+        parts.append("\n" + library.entries[name].source + "\n")
+    return "\n".join(parts)
+
+
+def _import_order(statement: str) -> tuple[int, str]:
+    return (0 if statement.startswith("import ") else 1, statement)
+
+
+def entries_in(text: str) -> set[str]:
+    """The entries an existing companion module holds (to merge with a new conversion's)."""
+    tree = ast.parse(text)
+    library = _library()
+    found: set[str] = set()
+    for node in tree.body:
+        for name in _bound(node):
+            if name in library.entries:
+                found.add(name)
+    return found
+
+
+def is_companion(text: str) -> bool:
+    return text.startswith(MARKER)
+
+
+def entry_for(torch_name: str, target: str) -> str | None:
+    """The companion entry that stands for ``torch_name`` on ``target``, if any."""
+    name = ENTRIES.get(torch_name)
+    if name is None:
+        return None
+    targets = ENTRY_TARGETS.get(name)
+    if targets is not None and target not in targets:
+        return None
+    return name
+
+
+__all__ = [
+    "ENTRIES",
+    "FILENAME",
+    "MARKER",
+    "MODULE",
+    "assemble",
+    "closure",
+    "entries_in",
+    "entry_for",
+    "entry_names",
+    "is_companion",
+]

@@ -1,0 +1,1 @@
+"""Data-pipeline helpers with torchvision's meaning, on mindspore.dataset and PIL."""

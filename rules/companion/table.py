@@ -1,0 +1,19 @@
+"""Which torch API each companion entry stands for, merged from one table per library file."""
+
+from __future__ import annotations
+
+from .table_data import ENTRIES as DATA
+from .table_functional import ENTRIES as FUNCTIONAL
+from .table_layers import ENTRIES as LAYERS
+from .table_plumbing import ENTRIES as PLUMBING
+
+# torch qualified name -> companion entry name.
+ENTRIES: dict[str, str] = {}
+for _table in (PLUMBING, FUNCTIONAL, LAYERS, DATA):
+    for _torch, _entry in _table.items():
+        if _torch in ENTRIES and ENTRIES[_torch] != _entry:
+            raise ValueError(f"two companion entries for {_torch}")
+        ENTRIES[_torch] = _entry
+
+# Entries needed only on some targets (a torch-aligned `mint` form exists elsewhere).
+ENTRY_TARGETS: dict[str, tuple[str, ...]] = {}
