@@ -2,7 +2,9 @@
 
 - A torch import is removed once nothing uses it any more.
 - A torch API that no rule converted stays on torch, spelled out in full (``torch.nn.Foo``) so that
-  the name it was imported under can serve MindSpore; ``import torch`` stays and each use is reported.
+  the name it was imported under can serve MindSpore, and each use is reported. ``import torch``
+  stays at the top only when module-level code still uses it; a function whose body still uses it
+  imports it itself, so the rest of the module imports and runs without torch.
 - Rules emit fully qualified MindSpore names; here they become the short forms MindSpore code uses
   (``nn.Dense``, ``ops.relu``) with the matching imports, unless the module binds that name itself.
 - Findings become ``# torch2ms: TMxxx message`` comments above their lines.
@@ -108,6 +110,14 @@ class ImportsRule(Rule):
         self.leftovers = 0
         self._torch_only: frozenset[str] | None = None
         self.has_companion_import = False
+        # Functions being visited, innermost last, with whether the walk is inside their body.
+        self.functions: list[list] = []
+        # Functions whose body still uses torch (ids), and whether module-level code does.
+        self.local_torch: set[int] = set()
+        self.module_torch = False
+        # The `import torch` statements put into function bodies (dropped again when module-level
+        # code needs the import anyway).
+        self.local_imports: list[cst.CSTNode] = []
 
     # -- helpers --------------------------------------------------------------------------
     def _torch_only_names(self) -> frozenset[str]:
@@ -128,6 +138,10 @@ class ImportsRule(Rule):
     def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
         self.leftovers += 1
         ctx.state["leftovers"] = self.leftovers
+        if self.functions and self.functions[-1][1]:
+            self.local_torch.add(id(self.functions[-1][0]))
+        else:
+            self.module_torch = True
         span = self._range(ctx)
         line = column = None
         if span is not None:
@@ -323,6 +337,19 @@ class ImportsRule(Rule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
         self.ignore.add(id(node.name))
+        self.functions.append([node, False])
+
+    # Decorators, defaults and annotations run where the function is defined; only its body runs
+    # when it is called.
+    def visit_IndentedBlock(self, node: cst.IndentedBlock, ctx: ModuleContext) -> None:
+        if self.functions and self.functions[-1][0].body is node:
+            self.functions[-1][1] = True
+
+    def visit_SimpleStatementSuite(
+        self, node: cst.SimpleStatementSuite, ctx: ModuleContext
+    ) -> None:
+        if self.functions and self.functions[-1][0].body is node:
+            self.functions[-1][1] = True
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: ModuleContext) -> None:
         self.ignore.add(id(node.name))
@@ -374,9 +401,14 @@ class ImportsRule(Rule):
     def _leave_compound(self, original, updated, ctx: ModuleContext):
         return self._attach(original, updated, ctx)
 
-    leave_FunctionDef = leave_ClassDef = leave_For = leave_While = leave_If = (
-        _leave_compound
-    )
+    def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
+        if self.functions and self.functions[-1][0] is original:
+            self.functions.pop()
+        if id(original) in self.local_torch:
+            updated = _import_in_body(updated, self.local_imports)
+        return self._attach(original, updated, ctx)
+
+    leave_ClassDef = leave_For = leave_While = leave_If = _leave_compound
     leave_Try = leave_TryStar = leave_With = leave_Match = _leave_compound
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
@@ -413,7 +445,10 @@ class ImportsRule(Rule):
                         target = min(i, len(body) - 1)
                         break
                 body[target] = self._with_comments(body[target], [finding], ctx)
-        return updated.with_changes(body=body)
+        updated = updated.with_changes(body=body)
+        if self.module_torch and self.local_imports:
+            updated = updated.visit(_DropStatements(self.local_imports))
+        return updated
 
     def _import_block(self, ctx: ModuleContext) -> list[cst.SimpleStatementLine]:
         statements: list[cst.SimpleStatementLine] = [
@@ -446,7 +481,7 @@ class ImportsRule(Rule):
             )
         if ctx.state.get(COMPANION) and not self.has_companion_import:
             statements.append(_companion_import(ctx))
-        if self.leftovers:
+        if self.module_torch:
             statements.append(_import("torch"))
         return statements
 
@@ -465,6 +500,68 @@ def _import(dotted: str, asname: str | None = None) -> cst.SimpleStatementLine:
         asname=cst.AsName(cst.Name(asname)) if asname else None,
     )
     return cst.SimpleStatementLine([cst.Import(names=[alias])])
+
+
+class _DropStatements(cst.CSTTransformer):
+    def __init__(self, nodes: list[cst.CSTNode]) -> None:
+        super().__init__()
+        self.ids = {id(n) for n in nodes}
+
+    def leave_SimpleStatementLine(self, original, updated):
+        if id(original) in self.ids:
+            return cst.RemoveFromParent()
+        return updated
+
+    def leave_SimpleStatementSuite(self, original, updated):
+        kept = [s for s in updated.body if id(s) not in self.ids]
+        return (
+            updated.with_changes(body=kept)
+            if len(kept) != len(updated.body)
+            else updated
+        )
+
+
+def _import_in_body(function: cst.FunctionDef, added: list) -> cst.FunctionDef:
+    """``function`` with ``import torch`` as the first statement of its body (after a docstring);
+    the statement is appended to ``added``."""
+    statement = _import("torch")
+    body = function.body
+    if isinstance(body, cst.SimpleStatementSuite):
+        if any(_imports_torch_plainly(small) for small in body.body):
+            return function
+        # `def f(x): import torch; return torch.op(x)`: the body stays on its line.
+        small = statement.body[0].with_changes(
+            semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))
+        )
+        added.append(small)
+        return function.with_changes(body=body.with_changes(body=[small, *body.body]))
+    statements = list(body.body)
+    at = 0
+    if statements and _is_docstring(statements[0]):
+        at = 1
+    statements.insert(at, statement)
+    added.append(statement)
+    return function.with_changes(body=body.with_changes(body=statements))
+
+
+def _imports_torch_plainly(small: cst.BaseSmallStatement) -> bool:
+    return (
+        isinstance(small, cst.Import)
+        and len(small.names) == 1
+        and ModuleContext.dotted(small.names[0].name) == "torch"
+        and small.names[0].asname is None
+    )
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(
+            statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)
+        )
+    )
 
 
 def _companion_import(ctx: ModuleContext) -> cst.SimpleStatementLine:

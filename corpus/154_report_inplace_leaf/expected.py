@@ -1,8 +1,8 @@
 # An in-place update of a leaf before its gradient is taken: reported (TM914).
-import torch
 
 
 def shifted(x):
+    import torch
     # torch2ms: TM900 `.requires_grad_()` is not converted: no certain MindSpore mapping; it still runs on torch
     x.requires_grad_()
     # torch2ms: TM914 in-place update of `x`, which is differentiated

@@ -4,7 +4,6 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
-import torch
 
 
 class Policy(nn.Cell):
@@ -35,6 +34,7 @@ def select_action(state, choice):
 
 
 def finish_episode():
+    import torch
     R = 0
     returns = []
     for r in policy.rewards[::-1]:

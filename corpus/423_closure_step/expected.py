@@ -4,7 +4,6 @@ import numpy as np
 import mindspore
 from mindspore import nn
 from mindspore.experimental import optim
-import torch
 
 rng = np.random.default_rng(24)
 x = mindspore.tensor(rng.standard_normal((10, 2)), dtype=mindspore.float32)
@@ -17,6 +16,7 @@ criterion = nn.MSELoss()
 
 
 def closure():
+    import torch
     # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
     optimizer.zero_grad()
     loss = criterion(model(x), y)

@@ -66,8 +66,9 @@ BACKWARD = RuleMeta(
             "    for _ in range(2):\n"
             "        x = model(x)\n"
             "    x.sum().backward()\n",
-            after="import torch\n\n"
+            after="\n"
             "def f(x, model):\n"
+            "    import torch\n"
             "    # torch2ms: TM900 `.requires_grad_()` is not converted: no certain MindSpore mapping; it still runs on torch\n"
             "    x.requires_grad_()\n"
             "    for _ in range(2):\n"

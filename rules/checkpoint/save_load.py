@@ -72,7 +72,7 @@ class CheckpointRule(Rule):
             ),
             Example(
                 before="import torch\n\ndef save(model, opt, path):\n    torch.save({'model': model.state_dict(), 'opt': opt.state_dict()}, path)\n",
-                after="import torch\n\ndef save(model, opt, path):\n"
+                after="\ndef save(model, opt, path):\n    import torch\n"
                 "    # torch2ms: TM932 `.state_dict()` converted on a receiver taken to be a Module from its name\n"
                 "    # torch2ms: TM937 `torch.save` of something other than one Module's `state_dict()`\n"
                 "    # torch2ms: TM940 `torch.save` has no certain MindSpore mapping\n"

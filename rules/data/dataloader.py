@@ -109,7 +109,7 @@ class DataLoaderRule(Rule):
             ),
             Example(
                 before="from torch.utils.data import DataLoader\n\ndef make(data):\n    return DataLoader(data, batch_size=8)\n",
-                after="import torch\n\ndef make(data):\n"
+                after="\ndef make(data):\n    import torch\n"
                 "    # torch2ms: TM936 DataLoader not converted: the number of columns of `data` is not known\n"
                 "    # torch2ms: TM940 `torch.utils.data.DataLoader` has no certain MindSpore mapping\n"
                 "    return torch.utils.data.DataLoader(data, batch_size=8)\n",

@@ -28,7 +28,7 @@ HIDDEN_FORWARD = define(
     examples=(
         Example(
             before="import torch\n\ndef finish_episode(policy, optimizer, returns):\n    policy_loss = sum(-lp * r for lp, r in zip(policy.saved_log_probs, returns))\n    optimizer.zero_grad()\n    policy_loss.backward()\n    optimizer.step()\n",
-            after="import torch\n\ndef finish_episode(policy, optimizer, returns):\n    policy_loss = sum(-lp * r for lp, r in zip(policy.saved_log_probs, returns))\n    # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch\n    optimizer.zero_grad()\n    # torch2ms: TM920 no model is called in the computation of this loss here (its forward pass ran elsewhere: in an earlier call, kept in a list, or in another function); the training step is left unconverted\n    policy_loss.backward()\n    optimizer.step()\n",
+            after="\ndef finish_episode(policy, optimizer, returns):\n    import torch\n    policy_loss = sum(-lp * r for lp, r in zip(policy.saved_log_probs, returns))\n    # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch\n    optimizer.zero_grad()\n    # torch2ms: TM920 no model is called in the computation of this loss here (its forward pass ran elsewhere: in an earlier call, kept in a list, or in another function); the training step is left unconverted\n    policy_loss.backward()\n    optimizer.step()\n",
             findings=("TM920",),
         ),
     ),
