@@ -44,9 +44,16 @@ PANEL = (
     "densenet121",
     "swin_tiny_patch4_window7_224",
 )
-_VIT_TINY = ("mindcv.models.vit:VisionTransformer", {
-    "image_size": 224, "patch_size": 16, "embed_dim": 192, "depth": 12, "num_heads": 3,
-})  # fmt: skip
+_VIT_TINY = (
+    "mindcv.models.vit:VisionTransformer",
+    {
+        "image_size": 224,
+        "patch_size": 16,
+        "embed_dim": 192,
+        "depth": 12,
+        "num_heads": 3,
+    },
+)
 # mindcv's hand-written model of the same architecture: a registered name, or "module:Class" and
 # the constructor arguments.
 MINDCV = {
@@ -62,7 +69,7 @@ MINDCV = {
             "depths": [2, 2, 6, 2],
             "dims": [40, 80, 160, 320],
         },
-    ),  # fmt: skip
+    ),
     "efficientnet_b0": ("efficientnet_b0", {}),
     "mobilenetv3_small_100": ("mobilenet_v3_small_100", {}),
     "regnetx_002": ("regnet_x_200mf", {}),
@@ -204,6 +211,7 @@ def _run_side(args: list[str], timeout: float) -> dict:
         capture_output=True,
         text=True,
         timeout=timeout,
+        check=False,
     )
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
@@ -235,7 +243,7 @@ def compare(
     weights = subprocess.run(
         [sys.executable, "-m", "torch2ms", "weights", os.path.join(folder, "model.pth"),
          os.path.join(folder, "model.ckpt"), "--format", "json"],
-        capture_output=True, text=True,
+        capture_output=True, text=True, check=False,
     )  # fmt: skip
     if weights.returncode != 0:
         return {**record, "error": "weights: " + weights.stderr.strip()[-400:]}

@@ -78,9 +78,11 @@ def test_site_of_a_script_is_its_own_folder(tmp_path) -> None:
 
 def test_write_companion_merges_and_never_overwrites_a_users_file(tmp_path) -> None:
     path = write_companion(str(tmp_path), ["roll"])
-    assert entries_in(open(path).read()) == {"roll"}
+    with open(path) as handle:
+        assert entries_in(handle.read()) == {"roll"}
     write_companion(str(tmp_path), [])
-    assert entries_in(open(path).read()) == {"roll"}
+    with open(path) as handle:
+        assert entries_in(handle.read()) == {"roll"}
     other = tmp_path / "theirs"
     other.mkdir()
     (other / "ms_aux.py").write_text("x = 1\n")
