@@ -34,6 +34,10 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
 
 
+# A Function's `symbolic` static method serves torch.onnx export only; it computes nothing.
+ONNX_ONLY = "symbolic"
+
+
 def _method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
     for statement in cls.body.body:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
@@ -93,8 +97,12 @@ def plan(cls: cst.ClassDef, ctx: ModuleContext) -> Plan | None:
         s.name.value
         for s in cls.body.body
         if isinstance(s, cst.FunctionDef)
-        and s.name.value not in ("forward", "backward")
+        and s.name.value not in ("forward", "backward", ONNX_ONLY)
     ]
+    if _method(cls, ONNX_ONLY) is not None:
+        result.warnings.append(
+            f"`{ONNX_ONLY}` dropped: it only tells torch's ONNX exporter how to write the op"
+        )
     if others:
         result.problems.append(f"method `{others[0]}`")
     for fn in (forward, backward):
@@ -389,6 +397,11 @@ class CustomFunctionRule(Rule):
                 and statement.name.value == "backward"
             ):
                 new = self._bprop(statement, found)
+            elif (
+                isinstance(statement, cst.FunctionDef)
+                and statement.name.value == ONNX_ONLY
+            ):
+                continue
             else:
                 new = statement
             ctx.copy_position(new, statement)

@@ -128,3 +128,28 @@ def test_plain_classes_are_left_alone() -> None:
     source = "import torch\n\nclass Function:\n    def forward(self, x):\n        return torch.relu(x)\n"
     result = convert(source)
     assert "class Function:" in result.code and "def forward(self, x)" in result.code
+
+
+def test_onnx_symbolic_is_dropped_with_a_warning() -> None:
+    source = (
+        "import torch\n\n"
+        "class SwishFn(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def symbolic(g, x):\n"
+        '        return g.op("Mul", x, g.op("Sigmoid", x))\n\n'
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        ctx.save_for_backward(x)\n"
+        "        return x * torch.sigmoid(x)\n\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, grad_output):\n"
+        "        x = ctx.saved_tensors[0]\n"
+        "        s = torch.sigmoid(x)\n"
+        "        return grad_output * (s * (1 + x * (1 - s)))\n"
+    )
+    result = convert_source(source)
+    assert "symbolic" not in result.code.replace("`symbolic` dropped", "")
+    assert "class SwishFn(nn.Cell):" in result.code
+    assert "def bprop(self, x, out, grad_output):" in result.code
+    assert [(f.rule, f.severity) for f in result.findings] == [("TM915", "warning")]
+    assert "import torch" not in result.code
