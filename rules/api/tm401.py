@@ -444,6 +444,43 @@ class ApiTableRule(Rule):
             self.swapped[id(new)] = (new, updated)
         return new
 
+    def _feature_check(self, call: cst.Call, ctx: ModuleContext) -> cst.Name | None:
+        """`hasattr(torch.nn.functional, "rms_norm")` asks whether the framework offers a function,
+        to choose between it and a fallback. In the converted program the answer is whether the
+        conversion maps that API on the target: True sends the code to the converted call, False to
+        the fallback, which is converted like any other code."""
+        if not (
+            isinstance(call.func, cst.Name)
+            and call.func.value == "hasattr"
+            and "hasattr" not in ctx.bound_names
+            and len(call.args) == 2
+            and all(a.keyword is None and not a.star for a in call.args)
+        ):
+            return None
+        owner = ctx.qualname(call.args[0].value)
+        attribute = call.args[1].value
+        if owner is None or not isinstance(attribute, cst.SimpleString):
+            return None
+        name = f"{owner}.{attribute.evaluated_value}"
+        ctx.applied.add(API_META.id)
+        return cst.Name("True" if self._available(name, ctx) else "False")
+
+    @staticmethod
+    def _available(name: str, ctx: ModuleContext) -> bool:
+        target = ctx.options.target
+        mapping = BY_TORCH_NAME.get(name)
+        if mapping is not None and mapping.valid_on(target):
+            return True
+        if companion_entry(name, target) is not None:
+            return True
+        if name in MINT and target in MINT_TARGETS:
+            return True
+        prefix = name + "."
+        return any(
+            key.startswith(prefix) and BY_TORCH_NAME[key].valid_on(target)
+            for key in BY_TORCH_NAME
+        )
+
     def _companion_value(self, original, qualified, ctx: ModuleContext) -> str | None:
         """The companion entry for a torch class or function named without a call: passed as a
         value, bound to a name, or subclassed. Type checks and annotations keep the idiom class,
@@ -603,6 +640,9 @@ class ApiTableRule(Rule):
 
     # -- calls ----------------------------------------------------------------------------------
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        answered = self._feature_check(original, ctx)
+        if answered is not None:
+            return answered
         qualified = ctx.qualname(original.func)
         if qualified is not None and ctx.qualname(updated.func) != qualified:
             return updated  # an earlier rule already converted this call

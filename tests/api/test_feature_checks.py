@@ -1,0 +1,36 @@
+"""`hasattr(<torch module>, "name")` becomes whether the conversion maps that API on the target."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import convert_checked
+
+CASES = [
+    # mapped on every target: the code takes the branch that calls it, which is converted
+    ('ok = hasattr(F, "softmax")', "cpu", "ok = True"),
+    # a companion entry stands for it on CPU
+    ('ok = hasattr(torch, "roll")', "cpu", "ok = True"),
+    # no CPU kernel and no companion: the fallback branch runs
+    ('ok = hasattr(torch, "take")', "cpu", "ok = False"),
+    ('ok = hasattr(torch, "take")', "ascend", "ok = True"),
+    # a submodule counts when something under it is mapped
+    ('ok = hasattr(torch, "linalg")', "cpu", "ok = True"),
+    ('ok = hasattr(torch, "no_such_thing")', "cpu", "ok = False"),
+]
+
+
+@pytest.mark.parametrize(("line", "target", "expected"), CASES)
+def test_feature_check_answers_for_the_converted_program(
+    line: str, target: str, expected: str
+) -> None:
+    source = f"import torch\nimport torch.nn.functional as F\n{line}\n"
+    code = convert_checked(source, target=target).code
+    assert code.strip().splitlines()[-1] == expected
+    assert "torch" not in code
+
+
+def test_hasattr_on_other_objects_is_left_alone() -> None:
+    source = "import torch\n\ndef f(m):\n    return hasattr(m, 'weight'), torch.relu\n"
+    code = convert_checked(source).code
+    assert "hasattr(m, 'weight')" in code
