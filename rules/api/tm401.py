@@ -32,6 +32,14 @@ from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
 
 _TYPE_CHECKS = ("isinstance", "issubclass")
+# A torch module named in an annotation (`fmt: F = "NCHW"`, where F is torch.nn.functional) is no
+# type at all; the MindSpore module the converted code uses stands in its place.
+_ANNOTATED_MODULES = {
+    "torch": "mindspore",
+    "torch.nn": "mindspore.nn",
+    "torch.nn.functional": "mindspore.ops",
+    "torch.optim": "mindspore.experimental.optim",
+}
 _INITIALIZER = "mindspore.common.initializer.initializer"
 # Method names numpy arrays or Python builtins also have: the receiver may not be a tensor.
 AMBIGUOUS = frozenset(
@@ -410,6 +418,13 @@ class ApiTableRule(Rule):
             ctx.applied.add(API_META.id)
             return ctx.name(mint)
         mapping = BY_TORCH_NAME.get(qualified or "")
+        if (
+            mapping is None
+            and self.annotation_depth > 0
+            and qualified in _ANNOTATED_MODULES
+        ):
+            ctx.applied.add(API_META.id)
+            return ctx.name(_ANNOTATED_MODULES[qualified])
         companion = self._companion_value(original, qualified, ctx)
         if companion is not None and (
             id(original) in self.bases

@@ -33,3 +33,13 @@ def test_hasattr_on_other_objects_is_left_alone() -> None:
     source = "import torch\n\ndef f(m):\n    return hasattr(m, 'weight'), torch.relu\n"
     code = convert_checked(source).code
     assert "hasattr(m, 'weight')" in code
+
+
+def test_a_torch_module_in_an_annotation_becomes_the_mindspore_module() -> None:
+    source = (
+        "import torch\nimport torch.nn.functional as F\n\n"
+        "def pool(x, fmt: F = 'NCHW') -> torch.Tensor:\n    return x\n"
+    )
+    code = convert_checked(source).code
+    assert "def pool(x, fmt: ops = 'NCHW') -> mindspore.Tensor:" in code
+    assert "torch" not in code
