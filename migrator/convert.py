@@ -196,7 +196,7 @@ def imports_torch(code: str) -> bool:
 
 
 def _imports_torch_only_package(tree: ast.Module) -> bool:
-    for node in tree.body:
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import) and any(
             a.name.split(".")[0] in TORCH_ONLY_PACKAGES for a in node.names
         ):

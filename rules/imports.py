@@ -16,7 +16,7 @@ import libcst as cst
 
 from ..migrator.aliases import TORCH_ONLY_PACKAGES
 from ..migrator.context import COMPANION, CONVERTED_CALLS, ModuleContext
-from ..migrator.findings import ERROR, WARNING
+from ..migrator.findings import ERROR, NOTE, WARNING
 from ..migrator.rule import (
     FINAL,
     Example,
@@ -66,6 +66,18 @@ TORCH_ONLY = define(
     "Lightning.",
     severity=ERROR,
 )
+OPTIONAL_IMPORT = define(
+    "TM905",
+    "Optional torch import: the fallback runs",
+    "Replaces `try: from torch import X` ... `except ImportError: <fallback>` by the fallback, when "
+    "the `try` body only imports torch or packages built on it (and sets constants).",
+    "The code already says what to do where torch is missing, and the converted program runs "
+    "without torch: removing the import would leave the names it binds undefined (a module that "
+    "re-exports them breaks), keeping it would fail on every import.",
+    "Nothing to do; check that the fallback is what the MindSpore program should run.",
+    severity=NOTE,
+)
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception"})
 
 
 @register
@@ -409,7 +421,74 @@ class ImportsRule(Rule):
         return self._attach(original, updated, ctx)
 
     leave_ClassDef = leave_For = leave_While = leave_If = _leave_compound
-    leave_Try = leave_TryStar = leave_With = leave_Match = _leave_compound
+
+    def leave_Try(self, original: cst.Try, updated, ctx: ModuleContext):
+        fallback = self._fallback(original, ctx)
+        if fallback is None:
+            return self._attach(original, updated, ctx)
+        ctx.applied.add("TM001")
+        info = ctx.statements.get(id(original))
+        if info is not None:
+            # The imports it reported are gone with the `try`.
+            ctx.findings[:] = [
+                f
+                for f in ctx.findings
+                if not (f.rule == "TM901" and info.line <= f.line <= info.end_line)
+            ]
+        ctx.report(
+            OPTIONAL_IMPORT.id,
+            "torch is imported optionally here; the converted program runs the "
+            "`except ImportError` fallback",
+            OPTIONAL_IMPORT.use_instead,
+            node=original,
+            severity=NOTE,
+        )
+        statements = [
+            *fallback.body.body,
+            *(original.finalbody.body.body if original.finalbody else ()),
+        ]
+        first = statements[0].with_changes(
+            leading_lines=[*original.leading_lines, *statements[0].leading_lines]
+        )
+        first = self._attach(original, first, ctx)
+        return cst.FlattenSentinel([first, *statements[1:]])
+
+    def _fallback(self, node: cst.Try, ctx: ModuleContext) -> cst.ExceptHandler | None:
+        """The handler that runs where torch is missing, when the `try` only imports torch."""
+        if node.orelse is not None:
+            return None
+        imports_torch = False
+        for statement in node.body.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                return None
+            for small in statement.body:
+                if self._is_torch_import(small, ctx) or self._torch_only_import(
+                    small, ctx
+                ):
+                    imports_torch = True
+                elif not (
+                    isinstance(small, cst.Assign)
+                    and isinstance(
+                        small.value, (cst.Name, cst.SimpleString, cst.Integer)
+                    )
+                ):
+                    return None
+        if not imports_torch:
+            return None
+        for handler in node.handlers:
+            caught = handler.type
+            names = (
+                [e.value for e in caught.elements]
+                if isinstance(caught, cst.Tuple)
+                else [caught]
+            )
+            if any(
+                isinstance(n, cst.Name) and n.value in _IMPORT_ERRORS for n in names
+            ) and isinstance(handler.body, cst.IndentedBlock):
+                return handler
+        return None
+
+    leave_TryStar = leave_With = leave_Match = _leave_compound
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
         body = list(updated.body)

@@ -1,0 +1,49 @@
+"""TM905: `try: from torch import X` / `except ImportError: <fallback>` keeps the fallback."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import convert_checked
+
+REWRITTEN = [
+    (
+        "try:\n    from torch import _assert\nexcept ImportError:\n"
+        "    def _assert(condition, message):\n        assert condition, message\n",
+        "def _assert(condition, message):\n    assert condition, message\n",
+    ),
+    (
+        "try:\n    from torchvision.ops import nms\n    HAS_NMS = True\n"
+        "except (ImportError, RuntimeError):\n    HAS_NMS = False\n",
+        "HAS_NMS = False\n",
+    ),
+    (
+        "def f():\n    try:\n        import torch\n    except ModuleNotFoundError:\n"
+        "        return None\n    finally:\n        done = True\n    return 1\n",
+        "def f():\n    return None\n    done = True\n    return 1\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), REWRITTEN)
+def test_the_fallback_stays(source: str, expected: str) -> None:
+    result = convert_checked(source)
+    body = "\n".join(
+        line for line in result.code.splitlines() if not line.lstrip().startswith("#")
+    )
+    assert body.strip() == expected.strip()
+    assert [f.rule for f in result.findings] == ["TM905"]
+
+
+UNTOUCHED = [
+    # the try does more than import torch
+    "import torch\ntry:\n    import torch\n    x = load()\nexcept ImportError:\n    x = None\n",
+    # no ImportError handler
+    "import torch\ntry:\n    import torch\nexcept ValueError:\n    pass\n",
+]
+
+
+@pytest.mark.parametrize("source", UNTOUCHED)
+def test_other_try_statements_are_left(source: str) -> None:
+    result = convert_checked(source)
+    assert "try:" in result.code
+    assert "TM905" not in {f.rule for f in result.findings}
