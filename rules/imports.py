@@ -455,7 +455,7 @@ class ImportsRule(Rule):
 
     def _fallback(self, node: cst.Try, ctx: ModuleContext) -> cst.ExceptHandler | None:
         """The handler that runs where torch is missing, when the `try` only imports torch."""
-        if node.orelse is not None:
+        if node.orelse is not None or node.finalbody is not None:
             return None
         imports_torch = False
         for statement in node.body.body:

@@ -7,19 +7,25 @@ from conftest import convert_checked
 
 REWRITTEN = [
     (
-        "try:\n    from torch import _assert\nexcept ImportError:\n"
-        "    def _assert(condition, message):\n        assert condition, message\n",
+        (
+            "try:\n    from torch import _assert\nexcept ImportError:\n"
+            "    def _assert(condition, message):\n        assert condition, message\n"
+        ),
         "def _assert(condition, message):\n    assert condition, message\n",
     ),
     (
-        "try:\n    from torchvision.ops import nms\n    HAS_NMS = True\n"
-        "except (ImportError, RuntimeError):\n    HAS_NMS = False\n",
+        (
+            "try:\n    from torchvision.ops import nms\n    HAS_NMS = True\n"
+            "except (ImportError, RuntimeError):\n    HAS_NMS = False\n"
+        ),
         "HAS_NMS = False\n",
     ),
     (
-        "def f():\n    try:\n        import torch\n    except ModuleNotFoundError:\n"
-        "        return None\n    finally:\n        done = True\n    return 1\n",
-        "def f():\n    return None\n    done = True\n    return 1\n",
+        (
+            "def f():\n    try:\n        import torch\n    except ModuleNotFoundError:\n"
+            "        return None\n    return 1\n"
+        ),
+        "def f():\n    return None\n    return 1\n",
     ),
 ]
 
@@ -37,6 +43,8 @@ def test_the_fallback_stays(source: str, expected: str) -> None:
 UNTOUCHED = [
     # the try does more than import torch
     "import torch\ntry:\n    import torch\n    x = load()\nexcept ImportError:\n    x = None\n",
+    # a finally block would run after the fallback's return
+    "try:\n    import torch\nexcept ImportError:\n    pass\nfinally:\n    done = 1\n",
     # no ImportError handler
     "import torch\ntry:\n    import torch\nexcept ValueError:\n    pass\n",
 ]
