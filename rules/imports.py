@@ -124,12 +124,13 @@ class ImportsRule(Rule):
         self.has_companion_import = False
         # Functions being visited, innermost last, with whether the walk is inside their body.
         self.functions: list[list] = []
-        # Functions whose body still uses torch (ids), and whether module-level code does.
-        self.local_torch: set[int] = set()
-        self.module_torch = False
-        # The `import torch` statements put into function bodies (dropped again when module-level
-        # code needs the import anyway).
-        self.local_imports: list[cst.CSTNode] = []
+        # The packages (torch, torchvision, ...) that leftovers still use: per function whose body
+        # uses them (by id), and in module-level code.
+        self.local_needs: dict[int, set[str]] = {}
+        self.module_needs: set[str] = set()
+        # The imports put into function bodies, by package (dropped again when module-level code
+        # needs the package anyway).
+        self.local_imports: dict[str, list[cst.CSTNode]] = {}
 
     # -- helpers --------------------------------------------------------------------------
     def _torch_only_names(self) -> frozenset[str]:
@@ -150,10 +151,11 @@ class ImportsRule(Rule):
     def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
         self.leftovers += 1
         ctx.state["leftovers"] = self.leftovers
+        package = _package_of(name)
         if self.functions and self.functions[-1][1]:
-            self.local_torch.add(id(self.functions[-1][0]))
+            self.local_needs.setdefault(id(self.functions[-1][0]), set()).add(package)
         else:
-            self.module_torch = True
+            self.module_needs.add(package)
         span = self._range(ctx)
         line = column = None
         if span is not None:
@@ -416,8 +418,10 @@ class ImportsRule(Rule):
     def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
         if self.functions and self.functions[-1][0] is original:
             self.functions.pop()
-        if id(original) in self.local_torch:
-            updated = _import_in_body(updated, self.local_imports)
+        for package in sorted(self.local_needs.get(id(original), ()), reverse=True):
+            updated = _import_in_body(
+                updated, package, self.local_imports.setdefault(package, [])
+            )
         return self._attach(original, updated, ctx)
 
     leave_ClassDef = leave_For = leave_While = leave_If = _leave_compound
@@ -429,12 +433,15 @@ class ImportsRule(Rule):
         ctx.applied.add("TM001")
         info = ctx.statements.get(id(original))
         if info is not None:
-            # The imports it reported are gone with the `try`.
-            ctx.findings[:] = [
+            # The imports it reported are gone with the `try`. The findings are kept alive: the
+            # ids of attached findings must not be reused by new ones.
+            gone = [
                 f
                 for f in ctx.findings
-                if not (f.rule == "TM901" and info.line <= f.line <= info.end_line)
+                if f.rule == "TM901" and info.line <= f.line <= info.end_line
             ]
+            ctx.keep.extend(gone)
+            ctx.findings[:] = [f for f in ctx.findings if f not in gone]
         ctx.report(
             OPTIONAL_IMPORT.id,
             "torch is imported optionally here; the converted program runs the "
@@ -525,8 +532,13 @@ class ImportsRule(Rule):
                         break
                 body[target] = self._with_comments(body[target], [finding], ctx)
         updated = updated.with_changes(body=body)
-        if self.module_torch and self.local_imports:
-            updated = updated.visit(_DropStatements(self.local_imports))
+        redundant = [
+            node
+            for package in self.module_needs
+            for node in self.local_imports.get(package, ())
+        ]
+        if redundant:
+            updated = updated.visit(_DropStatements(redundant))
         return updated
 
     def _import_block(self, ctx: ModuleContext) -> list[cst.SimpleStatementLine]:
@@ -560,8 +572,8 @@ class ImportsRule(Rule):
             )
         if ctx.state.get(COMPANION) and not self.has_companion_import:
             statements.append(_companion_import(ctx))
-        if self.module_torch:
-            statements.append(_import("torch"))
+        for package in sorted(self.module_needs):
+            statements.append(_import(package))
         return statements
 
 
@@ -600,13 +612,21 @@ class _DropStatements(cst.CSTTransformer):
         )
 
 
-def _import_in_body(function: cst.FunctionDef, added: list) -> cst.FunctionDef:
-    """``function`` with ``import torch`` as the first statement of its body (after a docstring);
-    the statement is appended to ``added``."""
-    statement = _import("torch")
+def _package_of(name: str) -> str:
+    """The package a leftover API lives in: ``torch``, or a package built on it."""
+    root = name.split(".")[0]
+    return root if root in TORCH_ONLY_PACKAGES else "torch"
+
+
+def _import_in_body(
+    function: cst.FunctionDef, package: str, added: list
+) -> cst.FunctionDef:
+    """``function`` with ``import <package>`` as the first statement of its body (after a
+    docstring); the statement is appended to ``added``."""
+    statement = _import(package)
     body = function.body
     if isinstance(body, cst.SimpleStatementSuite):
-        if any(_imports_torch_plainly(small) for small in body.body):
+        if any(_imports_plainly(small, package) for small in body.body):
             return function
         # `def f(x): import torch; return torch.op(x)`: the body stays on its line.
         small = statement.body[0].with_changes(
@@ -623,11 +643,11 @@ def _import_in_body(function: cst.FunctionDef, added: list) -> cst.FunctionDef:
     return function.with_changes(body=body.with_changes(body=statements))
 
 
-def _imports_torch_plainly(small: cst.BaseSmallStatement) -> bool:
+def _imports_plainly(small: cst.BaseSmallStatement, package: str) -> bool:
     return (
         isinstance(small, cst.Import)
         and len(small.names) == 1
-        and ModuleContext.dotted(small.names[0].name) == "torch"
+        and ModuleContext.dotted(small.names[0].name) == package
         and small.names[0].asname is None
     )
 

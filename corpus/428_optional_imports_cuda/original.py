@@ -1,4 +1,4 @@
-"""A script with optional torch-ecosystem imports and a guarded .cuda() move, run on the CPU."""
+"""A script with an optional torch-ecosystem import and a guarded .cuda() move, run on the CPU; the conversion keeps the import's fallback."""
 
 import numpy as np
 import torch
@@ -24,4 +24,4 @@ for step in range(3):
     loss.backward()
     optimizer.step()
     print("step", step, "loss", loss.item())
-print("torchvision available", int(torchvision is not None))
+print("torchvision", "missing" if torchvision is None else "found")
