@@ -24,6 +24,16 @@ _RESIZE = {
     "unsafe_reason": "MindSpore's bicubic weights differ from torch's, it refuses integer scale "
     "factors and has no antialias: pass size= and a nearest, bilinear or area mode",
 }
+# MindSpore's avg_pool2d/3d take padding per side, torch's per dimension: a literal tuple is
+# written out per side; a padding that is not a literal may be such a tuple (None is no padding
+# torch takes).
+_POOL_PADDING = {
+    "transform": {"padding": "pad_each_side"},
+    "positional": 6,
+    "unsafe_args": {"padding": "None"},
+    "unsafe_reason": "MindSpore takes the padding per side (top, bottom, left, right); write "
+    "the tuple out",
+}
 _REDUCTION = {
     "unsafe_args": {"size_average": "*", "reduce": "*"},
     "unsafe_reason": "size_average/reduce are deprecated; pass reduction='mean'|'sum'|'none'",
@@ -175,7 +185,8 @@ TABLE = (
             "ceil_mode",
             "count_include_pad",
         ),
-        sample=("f32[2,3,6,6]", 3, 2, 1),
+        sample=("f32[2,3,6,6]", 3, 2, (1, 0)),
+        **_POOL_PADDING,
     ),
     fn(
         F + "avg_pool3d",
@@ -188,7 +199,8 @@ TABLE = (
             "ceil_mode",
             "count_include_pad",
         ),
-        sample=("f32[1,2,4,4,4]", 2),
+        sample=("f32[1,2,5,5,5]", 3, 2, (1, 0, 1)),
+        **_POOL_PADDING,
     ),
     fn(
         F + "max_pool2d",

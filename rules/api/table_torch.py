@@ -906,8 +906,35 @@ _FUNCTIONAL_ALIASES = [
     ),
 ]
 
+# Linear algebra and transforms that take torch's arguments.
+_LINALG = [
+    fn(
+        "torch.linalg.pinv",
+        "mindspore.ops.pinv",
+        params=("A",),
+        rename={"A": "x"},
+        positional=1,
+        sample=("f32[4,3]",),
+    ),
+    fn(
+        "torch.linalg.inv",
+        "mindspore.ops.inverse",
+        params=("A",),
+        rename={"A": "input"},
+        positional=1,
+        sample=("f32[3,3]",),
+    ),
+    fn(
+        "torch.fft.fft",
+        "mindspore.ops.fft",
+        params=("input", "n", "dim", "norm"),
+        sample=("f32[2,8]", 6, -1, "ortho"),
+    ),
+]
+
 TABLE = tuple(
     _FUNCTIONAL_ALIASES
+    + _LINALG
     + _UNARY_ENTRIES
     + _BINARY_ENTRIES
     + _RENAMED

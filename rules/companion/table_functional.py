@@ -5,6 +5,7 @@ F = "torch.nn.functional."
 ENTRIES: dict[str, str] = {
     "torch.einsum": "einsum",
     "torch.roll": "roll",
+    "torch.unique": "unique",
     "torch.layer_norm": "layer_norm",
     F + "layer_norm": "layer_norm",
     F + "rms_norm": "rms_norm",
@@ -13,6 +14,7 @@ ENTRIES: dict[str, str] = {
     F + "batch_norm": "batch_norm",
     F + "scaled_dot_product_attention": "scaled_dot_product_attention",
     F + "fold": "fold",
+    F + "avg_pool2d": "avg_pool2d",
     F + "interpolate": "interpolate",
     F + "upsample": "interpolate",
 }

@@ -62,6 +62,14 @@ COMPANION_CALLS = [
         "x = ms_aux.interpolate(x, scale_factor=2)",
     ),
     (
+        "x = F.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode)",
+        "x = ms_aux.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode)",
+    ),
+    (
+        "n = len(torch.unique(widths))",
+        "n = len(ms_aux.unique(widths))",
+    ),
+    (
         "x = F.upsample(x, None, 2, 'bilinear')",
         "x = ms_aux.interpolate(x, None, 2, 'bilinear')",
     ),
@@ -105,6 +113,14 @@ IDIOMS = [
         "a = torch.conv2d(x, w, None, 1, 1)",
         "a = ops.conv2d(x, w, None, 1, padding=1, pad_mode='pad')",
     ),
+    ("m = torch.linalg.pinv(resize_mat)", "m = ops.pinv(resize_mat)"),
+    # A literal padding per dimension is written out per side; an int stays.
+    (
+        "x = F.avg_pool2d(x, k, s, (0, 0), True, False)",
+        "x = ops.avg_pool2d(x, k, s, (0, 0, 0, 0), True, False)",
+    ),
+    ("x = F.avg_pool2d(x, 3, 2, 1)", "x = ops.avg_pool2d(x, 3, 2, 1)"),
+    ("v = torch.fft.fft(v, dim=-1)", "v = ops.fft(v, dim=-1)"),
     # MindSpore's sixth max_pool2d parameter is return_indices: torch's ceil_mode goes by name.
     (
         "x = F.max_pool2d(x, self.kernel_size, self.stride, (0, 0), self.dilation, self.ceil_mode)",

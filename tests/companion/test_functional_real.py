@@ -576,3 +576,60 @@ def test_interpolate_refuses_what_torch_refuses(fw, aux) -> None:
         aux.interpolate(x, size=4, mode="bilinear")
     with pytest.raises(ValueError, match="align_corners"):
         aux.interpolate(x, size=4, mode="nearest", align_corners=False)
+
+
+# -- unique -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"return_counts": True},
+        {"return_inverse": True},
+        {"return_inverse": True, "return_counts": True},
+    ],
+)
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.array(
+            [[48, 96, 48], [240, 96, 48]], np.int64
+        ),  # regnet: the widths of its stages
+        np.array([5.0, 1.0, 5.0, 2.0, 1.0, -3.0], np.float32),
+    ],
+    ids=["int64", "float32"],
+)
+def test_unique(fw, aux, array, kwargs) -> None:
+    torch, ms = fw
+    expected = torch.unique(torch.tensor(array), **kwargs)
+    got = aux.unique(ms.Tensor(array), **kwargs)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    got = got if isinstance(got, tuple) else (got,)
+    assert len(got) == len(expected)
+    for want, have in zip(expected, got):
+        assert have.asnumpy().dtype == want.numpy().dtype
+        np.testing.assert_array_equal(have.asnumpy(), want.numpy())
+
+
+# -- avg_pool2d -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("shape", "args", "kwargs"),
+    [
+        (
+            (2, 3, 7, 9),
+            ((3, 3), (2, 2), (0, 0), True, False),
+            {},
+        ),  # timm's AvgPool2dSame
+        ((2, 3, 7, 9), ((2, 2), (2, 2), (0, 0), True, True), {}),
+        ((2, 3, 7, 9), (3,), {"stride": 2, "padding": (1, 0)}),
+        ((2, 3, 7, 9), (3, 1, 1), {"count_include_pad": False}),
+        ((3, 7, 9), (2,), {}),
+    ],
+)
+def test_avg_pool2d(fw, aux, shape, args, kwargs) -> None:
+    torch, _ = fw
+    check(
+        fw,
+        lambda x: torch.nn.functional.avg_pool2d(x, *args, **kwargs),
+        lambda x: aux.avg_pool2d(x, *args, **kwargs),
+        [randn(*shape)],
+    )

@@ -119,6 +119,28 @@ def roll(input, shifts, dims=None):
     return input
 
 
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """`torch.unique` of the flattened input, in ascending order: a sort, then
+    `ops.unique_consecutive` (`ops.unique` keeps the order of first appearance)."""
+    if dim is not None:
+        raise NotImplementedError(
+            "unique: dim= is not supported; flatten the input first"
+        )
+    values, order = ops.sort(input.reshape(-1))
+    output, inverse, counts = ops.unique_consecutive(
+        values, return_inverse=True, return_counts=True
+    )
+    result = (output,)
+    if return_inverse:
+        inverse = ops.zeros_like(inverse).scatter(
+            0, order.astype(mindspore.int64), inverse
+        )
+        result += (inverse.reshape(input.shape),)
+    if return_counts:
+        result += (counts,)
+    return result[0] if len(result) == 1 else result
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     """`torch.nn.functional.layer_norm`, on the `ops.LayerNorm` primitive (`ops.layer_norm` has no
     CPU kernel); a missing weight or bias is ones or zeros."""
@@ -271,6 +293,32 @@ def scaled_dot_product_attention(
 # `ops.matmul`'s gradient fails in MindSpore 2.10 where an operand's last axis has length 1.
 _matmul = ops.BatchMatMul()
 _matmul_transpose_b = ops.BatchMatMul(transpose_b=True)
+
+
+def avg_pool2d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    count_include_pad=True,
+    divisor_override=None,
+):
+    """`torch.nn.functional.avg_pool2d`: `ops.avg_pool2d`, which takes the padding per side
+    (top, bottom, left, right) where torch takes it per dimension."""
+    if isinstance(padding, (tuple, list)):
+        padding = tuple(p for p in padding for _ in range(2))
+    unbatched = input.ndim == 3
+    result = ops.avg_pool2d(
+        input[None] if unbatched else input,
+        kernel_size,
+        kernel_size if stride is None or stride == [] else stride,
+        padding,
+        ceil_mode,
+        count_include_pad,
+        divisor_override or 0,
+    )
+    return result[0] if unbatched else result
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
