@@ -100,7 +100,7 @@ def _einsum_expand(x, labels, sizes):
 
 
 def roll(input, shifts, dims=None):
-    """`torch.roll`, from slices and a concatenation (`ops.roll` has no CPU kernel)."""
+    """`torch.roll`, as a gather along each rolled axis (`ops.roll` has no CPU kernel)."""
     if dims is None:
         return roll(input.reshape(-1), shifts, 0).reshape(input.shape)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
@@ -111,11 +111,9 @@ def roll(input, shifts, dims=None):
         )
     for shift, dim in zip(shifts, dims):
         size = input.shape[dim]
-        shift %= size
-        if shift:
-            tail = input.narrow(dim, size - shift, shift)
-            head = input.narrow(dim, 0, size - shift)
-            input = ops.cat((tail, head), dim)
+        if shift % size:
+            index = mindspore.Tensor((np.arange(size) - shift) % size, mindspore.int32)
+            input = ops.gather(input, index, dim % input.ndim)
     return input
 
 
@@ -290,7 +288,8 @@ def scaled_dot_product_attention(
     return _matmul(weights, value) if batched else ops.matmul(weights, value)
 
 
-# `ops.matmul`'s gradient fails in MindSpore 2.10 where an operand's last axis has length 1.
+# MindSpore 2.10's `ops.matmul` fails to differentiate some batched products that contract an
+# axis of length 1; the batched-matmul primitives do not.
 _matmul = ops.BatchMatMul()
 _matmul_transpose_b = ops.BatchMatMul(transpose_b=True)
 
@@ -340,9 +339,9 @@ def interpolate(
     recompute_scale_factor=None,
     antialias=False,
 ):
-    """`torch.nn.functional.interpolate`, as one matmul per resized axis with torch's sampling
-    weights: nearest, nearest-exact, (bi/tri)linear, bicubic (torch's a=-0.75), area, and the
-    antialiased bilinear/bicubic filters. MindSpore's bicubic weights differ from torch's, and it
+    """`torch.nn.functional.interpolate`, as one matmul (a gather for the nearest modes) per
+    resized axis with torch's sampling weights: nearest, nearest-exact, (bi/tri)linear, bicubic
+    (torch's a=-0.75), area, and the antialiased bilinear/bicubic filters. MindSpore's bicubic weights differ from torch's, and it
     refuses integer scale factors and antialias."""
     spatial = input.ndim - 2
     linear = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
@@ -381,13 +380,18 @@ def interpolate(
         )
         if weights is None:
             continue
-        weights = mindspore.Tensor(weights, x.dtype)
-        if axis == spatial - 1:
-            x = ops.matmul(x, weights.swapaxes(0, 1))
+        lead, rest = x.shape[: axis + 2], x.shape[axis + 3 :]
+        if mode.startswith("nearest"):
+            index = mindspore.Tensor(weights.argmax(axis=1), mindspore.int32)
+            x = ops.gather(x, index, axis + 2)
+        elif axis == spatial - 1:
+            x = x.reshape(-1, n_in)
+            x = ops.matmul(x, mindspore.Tensor(weights.T, x.dtype))
+            x = x.reshape(lead + (n_out,))
         else:
-            lead, rest = x.shape[: axis + 3], x.shape[axis + 3 :]
-            flat = x.reshape(lead + (math.prod(rest),))
-            x = ops.matmul(weights, flat).reshape(lead[:-1] + (n_out,) + rest)
+            x = x.reshape(lead + (n_in, math.prod(rest)))
+            x = ops.matmul(mindspore.Tensor(weights, x.dtype), x)
+            x = x.reshape(lead + (n_out,) + rest)
     return x
 
 
