@@ -4,6 +4,7 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
+import ms_aux
 import torch
 
 
@@ -14,8 +15,7 @@ class EmbeddingNet(nn.Cell):
         self.fc2 = nn.Dense(16, dim)
 
     def construct(self, x):
-        # torch2ms: TM940 `torch.nn.functional.normalize` has no certain MindSpore mapping
-        return torch.nn.functional.normalize(self.fc2(ops.relu(self.fc1(x))), dim=1)
+        return ms_aux.normalize(self.fc2(ops.relu(self.fc1(x))), dim=1)
 
 
 rng = np.random.default_rng(36)

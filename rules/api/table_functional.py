@@ -10,6 +10,30 @@ _INPLACE = {
     "unsafe_args": {"inplace": "True"},
     "unsafe_reason": "MindSpore has no in-place activation; rebind: `x = op(x)`",
 }
+# ops.interpolate matches torch for nearest, (bi)linear and area resizes to a given size. Its bicubic
+# weights differ from torch's (a=-0.5 against -0.75), it refuses integer scale factors and
+# scale_factor with nearest on 4-D inputs, and it has no antialias. (Any scale_factor is refused,
+# even a literal None.)
+_RESIZE = {
+    "unsafe_args": {
+        "mode": "'bicubic'",
+        "scale_factor": "*",
+        "recompute_scale_factor": "*",
+        "antialias": "*",
+    },
+    "unsafe_reason": "MindSpore's bicubic weights differ from torch's, it refuses integer scale "
+    "factors and has no antialias: pass size= and a nearest, bilinear or area mode",
+}
+# MindSpore's avg_pool2d/3d take padding per side, torch's per dimension: a literal tuple is
+# written out per side; a padding that is not a literal may be such a tuple (None is no padding
+# torch takes).
+_POOL_PADDING = {
+    "transform": {"padding": "pad_each_side"},
+    "positional": 6,
+    "unsafe_args": {"padding": "None"},
+    "unsafe_reason": "MindSpore takes the padding per side (top, bottom, left, right); write "
+    "the tuple out",
+}
 _REDUCTION = {
     "unsafe_args": {"size_average": "*", "reduce": "*"},
     "unsafe_reason": "size_average/reduce are deprecated; pass reduction='mean'|'sum'|'none'",
@@ -161,7 +185,8 @@ TABLE = (
             "ceil_mode",
             "count_include_pad",
         ),
-        sample=("f32[2,3,6,6]", 3, 2, 1),
+        sample=("f32[2,3,6,6]", 3, 2, (1, 0)),
+        **_POOL_PADDING,
     ),
     fn(
         F + "avg_pool3d",
@@ -174,13 +199,16 @@ TABLE = (
             "ceil_mode",
             "count_include_pad",
         ),
-        sample=("f32[1,2,4,4,4]", 2),
+        sample=("f32[1,2,5,5,5]", 3, 2, (1, 0, 1)),
+        **_POOL_PADDING,
     ),
     fn(
         F + "max_pool2d",
         defaults={"stride": "@kernel_size"},
         params=("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
-        sample=("f32[2,3,6,6]", 3, 2, 1),
+        # MindSpore's sixth parameter is return_indices: ceil_mode goes by name.
+        positional=5,
+        sample=("f32[2,3,7,7]", 3, 2, 0, 1, True),
     ),
     fn(
         F + "max_pool3d",
@@ -233,13 +261,17 @@ TABLE = (
     fn(
         F + "interpolate",
         params=("input", "size", "scale_factor", "mode", "align_corners"),
-        sample=("f32[1,2,4,4]", (6, 6), None, "nearest"),
+        sample=("f32[1,2,4,4]", (6, 6)),
+        sample_kwargs={"mode": "nearest"},
+        **_RESIZE,
     ),
     fn(
         F + "upsample",
         "mindspore.ops.interpolate",
         params=("input", "size", "scale_factor", "mode", "align_corners"),
-        sample=("f32[1,2,4,4]", (6, 6), None, "bilinear", False),
+        sample=("f32[1,2,4,4]", (5, 7)),
+        sample_kwargs={"mode": "bilinear", "align_corners": False},
+        **_RESIZE,
     ),
     fn(
         F + "grid_sample",
@@ -325,19 +357,11 @@ TABLE = (
         params=("input", "num_groups", "weight", "bias", "eps"),
         sample=("f32[2,4,3]", 2, "f32[4]", "f32[4]"),
     ),
-    fn(
+    report(
         F + "batch_norm",
-        params=(
-            "input",
-            "running_mean",
-            "running_var",
-            "weight",
-            "bias",
-            "training",
-            "momentum",
-            "eps",
-        ),
-        sample=("f32[4,3]", "f32[3]", "f32+[3]", "f32[3]", "f32[3]", False),
+        "torch takes None for weight, bias and the running statistics (timm's weight "
+        "standardisation passes no statistics); `ops.batch_norm` needs all four as tensors, and "
+        "2-D or 4-D input",
     ),
     fn(
         F + "mse_loss",

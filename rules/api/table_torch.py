@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from .entries import alias, fn
+from .table_functional import TABLE as _FUNCTIONAL
 
 _R = {"dim": "axis", "keepdim": "keep_dims"}
 _INT32 = "MindSpore returns int32 indices (dtype), torch int64"
@@ -840,8 +843,99 @@ _DTYPES = [
     ),
 ]
 
+_BY_FUNCTIONAL = {m.torch: m for m in _FUNCTIONAL}
+
+
+def _same_as_functional(name: str, **changes) -> object:
+    """`torch.<name>`, the same operator as `torch.nn.functional.<name>`, mapped the same way
+    (the activations among them take no `inplace`)."""
+    base = _BY_FUNCTIONAL["torch.nn.functional." + name]
+    return dataclasses.replace(base, torch="torch." + name, **changes)
+
+
+_NO_INPLACE = {"drop": (), "unsafe_args": {}, "unsafe_reason": ""}
+# Top-level aliases of `torch.nn.functional` functions. (`torch.batch_norm` and `torch.embedding`
+# take their arguments in another order, and `torch.adaptive_max_pool1d` returns the indices too.)
+_FUNCTIONAL_ALIASES = [
+    _same_as_functional("softmax"),
+    _same_as_functional("log_softmax"),
+    _same_as_functional("selu", params=("input",), status="exact", **_NO_INPLACE),
+    _same_as_functional(
+        "celu", params=("input", "alpha"), status="exact", **_NO_INPLACE
+    ),
+    _same_as_functional(
+        "threshold", params=("input", "threshold", "value"), **_NO_INPLACE
+    ),
+    _same_as_functional(
+        "rrelu",
+        params=("input", "lower", "upper", "training"),
+        status="exact",
+        **_NO_INPLACE,
+    ),
+    _same_as_functional("hardshrink"),
+    _same_as_functional("prelu"),
+    _same_as_functional("bilinear"),
+    _same_as_functional("conv1d"),
+    _same_as_functional("conv2d"),
+    _same_as_functional("conv3d"),
+    _same_as_functional("avg_pool1d"),
+    _same_as_functional("max_pool2d"),
+    _same_as_functional("max_pool3d"),
+    _same_as_functional("adaptive_avg_pool1d"),
+    _same_as_functional("pixel_shuffle"),
+    _same_as_functional("pixel_unshuffle"),
+    _same_as_functional("pdist"),
+    _same_as_functional(
+        "group_norm",
+        params=("input", "num_groups", "weight", "bias", "eps", "cudnn_enabled"),
+        drop=("cudnn_enabled",),
+        status="args",
+    ),
+    _same_as_functional(
+        "layer_norm",
+        params=("input", "normalized_shape", "weight", "bias", "eps", "cudnn_enable"),
+        drop=("cudnn_enable",),
+        status="args",
+    ),
+    fn(
+        "torch.dropout",
+        params=("input", "p", "train"),
+        rename={"train": "training"},
+        positional=3,
+        sample=("f32[2,3]", 0.5, False),
+    ),
+]
+
+# Linear algebra and transforms that take torch's arguments.
+_LINALG = [
+    fn(
+        "torch.linalg.pinv",
+        "mindspore.ops.pinv",
+        params=("A",),
+        rename={"A": "x"},
+        positional=1,
+        sample=("f32[4,3]",),
+    ),
+    fn(
+        "torch.linalg.inv",
+        "mindspore.ops.inverse",
+        params=("A",),
+        rename={"A": "input"},
+        positional=1,
+        sample=("f32[3,3]",),
+    ),
+    fn(
+        "torch.fft.fft",
+        "mindspore.ops.fft",
+        params=("input", "n", "dim", "norm"),
+        sample=("f32[2,8]", 6, -1, "ortho"),
+    ),
+]
+
 TABLE = tuple(
-    _UNARY_ENTRIES
+    _FUNCTIONAL_ALIASES
+    + _LINALG
+    + _UNARY_ENTRIES
     + _BINARY_ENTRIES
     + _RENAMED
     + _REDUCE

@@ -1,19 +1,490 @@
 """Functions with torch's signatures, composed from operators that have CPU kernels."""
 
+import functools
+import math
+
+import mindspore
+import numpy as np
 from mindspore import ops
 
 
+def einsum(equation, *operands):
+    """`torch.einsum`, from transposes, reshapes and batched matmuls (`ops.einsum` has no CPU kernel).
+
+    Takes explicit (`'bhwc,hkc->bhwk'`) and implicit (`'ij,jk'`) equations of letters, operands one by
+    one or as one list; more than two operands are contracted pairwise, left to right. An index
+    repeated within one operand (a trace or diagonal) and `...` raise NotImplementedError."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    inputs, output = _einsum_parse(equation, len(operands))
+    result, labels = operands[0], inputs[0]
+    for index in range(1, len(operands)):
+        needed = set(output).union(*inputs[index + 1 :])
+        result, labels = _einsum_pair(
+            result, labels, operands[index], inputs[index], needed
+        )
+    return _einsum_reduce(result, labels, output)
+
+
+@functools.lru_cache(maxsize=256)
+def _einsum_parse(equation, count):
+    """The operands' index strings and the output's, checked against what `einsum` supports."""
+    text = equation.replace(" ", "")
+    if "." in text:
+        raise NotImplementedError(f"einsum {equation!r}: ellipsis is not supported")
+    left, arrow, output = text.partition("->")
+    inputs = tuple(left.split(","))
+    if len(inputs) != count:
+        raise ValueError(
+            f"einsum {equation!r}: {len(inputs)} operands in the equation, {count} given"
+        )
+    letters = "".join(inputs)
+    if not all(term.isalpha() for term in inputs if term) or not (
+        output.isalpha() or not output
+    ):
+        raise ValueError(f"einsum {equation!r}: subscripts must be letters")
+    for term in inputs:
+        if len(set(term)) != len(term):
+            raise NotImplementedError(
+                f"einsum {equation!r}: an index repeated within one operand is not supported"
+            )
+    if not arrow:
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    if len(set(output)) != len(output) or not set(output) <= set(letters):
+        raise ValueError(f"einsum {equation!r}: invalid output subscripts")
+    return inputs, output
+
+
+def _einsum_reduce(x, labels, output):
+    """Sum the indices of one operand that are not in `output`, then order it as `output`."""
+    summed = tuple(i for i, c in enumerate(labels) if c not in output)
+    if summed:
+        x = ops.sum(x, summed)
+        labels = "".join(c for c in labels if c in output)
+    order = tuple(labels.index(c) for c in output)
+    if order != tuple(range(len(order))):
+        x = ops.transpose(x, order)
+    return x
+
+
+def _einsum_pair(a, a_labels, b, b_labels, needed):
+    """Contract two operands as one batched matmul; keep the indices in `needed`."""
+    a_keep = "".join(c for c in a_labels if c in b_labels or c in needed)
+    b_keep = "".join(c for c in b_labels if c in a_labels or c in needed)
+    a, b = _einsum_reduce(a, a_labels, a_keep), _einsum_reduce(b, b_labels, b_keep)
+    sizes = {}
+    for x, labels in ((a, a_keep), (b, b_keep)):
+        for c, n in zip(labels, x.shape):
+            sizes[c] = n if sizes.get(c, 1) == 1 else sizes[c]
+    a = _einsum_expand(a, a_keep, sizes)
+    b = _einsum_expand(b, b_keep, sizes)
+    batch = "".join(c for c in a_keep if c in b_keep and c in needed)
+    summed = "".join(c for c in a_keep if c in b_keep and c not in needed)
+    a_only = "".join(c for c in a_keep if c not in b_keep)
+    b_only = "".join(c for c in b_keep if c not in a_keep)
+    lengths = [
+        math.prod(sizes[c] for c in part) for part in (batch, a_only, summed, b_only)
+    ]
+    a = _einsum_reduce(a, a_keep, batch + a_only + summed)
+    b = _einsum_reduce(b, b_keep, batch + summed + b_only)
+    a = a.reshape(lengths[0], lengths[1], lengths[2])
+    b = b.reshape(lengths[0], lengths[2], lengths[3])
+    result = ops.bmm(a, b).reshape(tuple(sizes[c] for c in batch + a_only + b_only))
+    return result, batch + a_only + b_only
+
+
+def _einsum_expand(x, labels, sizes):
+    """Broadcast the size-1 axes of an operand where the other operand's axis is longer."""
+    shape = tuple(sizes[c] for c in labels)
+    return x if tuple(x.shape) == shape else ops.broadcast_to(x, shape)
+
+
 def roll(input, shifts, dims=None):
-    """`torch.roll`, from slices and a concatenation (`ops.roll` has no CPU kernel)."""
+    """`torch.roll`, as a gather along each rolled axis (`ops.roll` has no CPU kernel)."""
     if dims is None:
         return roll(input.reshape(-1), shifts, 0).reshape(input.shape)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(shifts) != len(dims):
+        raise ValueError(
+            f"roll: shifts ({len(shifts)}) and dims ({len(dims)}) must align"
+        )
     for shift, dim in zip(shifts, dims):
         size = input.shape[dim]
-        shift %= size
-        if shift:
-            tail = input.narrow(dim, size - shift, shift)
-            head = input.narrow(dim, 0, size - shift)
-            input = ops.cat((tail, head), dim)
+        if shift % size:
+            index = mindspore.Tensor((np.arange(size) - shift) % size, mindspore.int32)
+            input = ops.gather(input, index, dim % input.ndim)
     return input
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """`torch.unique` of the flattened input, in ascending order: a sort, then
+    `ops.unique_consecutive` (`ops.unique` keeps the order of first appearance)."""
+    if dim is not None:
+        raise NotImplementedError(
+            "unique: dim= is not supported; flatten the input first"
+        )
+    values, order = ops.sort(input.reshape(-1))
+    output, inverse, counts = ops.unique_consecutive(
+        values, return_inverse=True, return_counts=True
+    )
+    result = (output,)
+    if return_inverse:
+        inverse = ops.zeros_like(inverse).scatter(
+            0, order.astype(mindspore.int64), inverse
+        )
+        result += (inverse.reshape(input.shape),)
+    if return_counts:
+        result += (counts,)
+    return result[0] if len(result) == 1 else result
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    """`torch.nn.functional.layer_norm`, on the `ops.LayerNorm` primitive (`ops.layer_norm` has no
+    CPU kernel); a missing weight or bias is ones or zeros."""
+    shape = (
+        (normalized_shape,)
+        if isinstance(normalized_shape, int)
+        else tuple(normalized_shape)
+    )
+    if weight is None:
+        weight = ops.ones(shape, input.dtype)
+    if bias is None:
+        bias = ops.zeros(shape, input.dtype)
+    axis = input.ndim - len(shape)
+    return _layer_norm_primitive(axis, float(eps))(input, weight, bias)[0]
+
+
+@functools.lru_cache(maxsize=64)
+def _layer_norm_primitive(axis, eps):
+    return ops.LayerNorm(begin_norm_axis=axis, begin_params_axis=axis, epsilon=eps)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """`torch.nn.functional.rms_norm`: `x * rsqrt(mean(x**2) + eps) * weight` over the last dims,
+    computed in float32 for half-precision inputs; eps defaults to that float type's epsilon."""
+    count = 1 if isinstance(normalized_shape, int) else len(normalized_shape)
+    dtype = input.dtype
+    if dtype in (mindspore.float16, mindspore.bfloat16):
+        input = input.astype(mindspore.float32)
+    if eps is None:
+        eps = float(
+            np.finfo(np.float64 if dtype == mindspore.float64 else np.float32).eps
+        )
+    axes = tuple(range(input.ndim - count, input.ndim))
+    result = input * ops.rsqrt(ops.mean(input * input, axes, keep_dims=True) + eps)
+    result = result.astype(dtype)
+    return result if weight is None else result * weight
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """`torch.nn.functional.normalize`: `x / max(norm_p(x, dim), eps)`."""
+    if out is not None:
+        raise NotImplementedError("normalize: out= is not supported; assign the result")
+    norm = ops.norm(input, p, dim, keepdim=True)
+    return input / ops.clamp(norm, min=eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    """`torch.nn.functional.group_norm`: `ops.group_norm`, which takes torch's arguments."""
+    return ops.group_norm(input, num_groups, weight, bias, eps)
+
+
+def batch_norm(
+    input,
+    running_mean,
+    running_var,
+    weight=None,
+    bias=None,
+    training=False,
+    momentum=0.1,
+    eps=1e-05,
+):
+    """`torch.nn.functional.batch_norm`, with torch's momentum convention; in training the running
+    statistics (when given) are updated in place, with the unbiased variance as torch does.
+
+    2-D and 4-D inputs with running statistics run on `ops.batch_norm`; other inputs, and calls
+    without running statistics (timm's weight standardisation), are composed from reductions."""
+    channels = input.shape[1]
+    if weight is None:
+        weight = ops.ones((channels,), input.dtype)
+    if bias is None:
+        bias = ops.zeros((channels,), input.dtype)
+    if running_mean is not None and running_var is not None and input.ndim in (2, 4):
+        return ops.batch_norm(
+            input, running_mean, running_var, weight, bias, training, momentum, eps
+        )
+    shape = (1, channels) + (1,) * (input.ndim - 2)
+    if training:
+        axes = (0,) + tuple(range(2, input.ndim))
+        mean = ops.mean(input, axes, keep_dims=True)
+        var = ops.mean(ops.square(input - mean), axes, keep_dims=True)
+        if running_mean is not None:
+            ops.assign(
+                running_mean,
+                (1 - momentum) * running_mean + momentum * mean.reshape(-1),
+            )
+        if running_var is not None:
+            count = input.size // channels
+            unbiased = var.reshape(-1) * (count / max(count - 1, 1))
+            ops.assign(running_var, (1 - momentum) * running_var + momentum * unbiased)
+    else:
+        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
+    scale = ops.rsqrt(var + eps) * weight.reshape(shape)
+    return (input - mean) * scale + bias.reshape(shape)
+
+
+def scaled_dot_product_attention(
+    query,
+    key,
+    value,
+    attn_mask=None,
+    dropout_p=0.0,
+    is_causal=False,
+    scale=None,
+    enable_gqa=False,
+):
+    """`torch.nn.functional.scaled_dot_product_attention`: softmax(q k^T * scale + mask) v, from
+    batched matmuls. A boolean mask marks what takes part (True), a float mask is added; rows with
+    nothing to attend to give zeros, as torch's do. Like torch, it applies dropout whenever
+    dropout_p > 0 (callers pass 0 outside training)."""
+    if enable_gqa:
+        raise NotImplementedError(
+            "scaled_dot_product_attention: enable_gqa=True is not supported; repeat the key "
+            "and value heads to the query's (`repeat_interleave` on dim -3)"
+        )
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.shape[-1])
+    query = query * scale
+    batched = query.ndim >= 3 and query.shape[:-2] == key.shape[:-2] == value.shape[:-2]
+    if batched:
+        scores = _matmul_transpose_b(query, key)
+    else:
+        scores = ops.matmul(query, key.swapaxes(-2, -1))
+    allowed = None
+    if is_causal:
+        if attn_mask is not None:
+            raise ValueError(
+                "scaled_dot_product_attention: an explicit attn_mask is not allowed with "
+                "is_causal=True"
+            )
+        length, source = query.shape[-2], key.shape[-2]
+        allowed = mindspore.Tensor(np.tril(np.ones((length, source), np.bool_)))
+    elif attn_mask is not None and attn_mask.dtype == mindspore.bool_:
+        allowed = attn_mask
+    elif attn_mask is not None:
+        scores = scores + attn_mask
+    if attn_mask is None and not is_causal:
+        weights = ops.softmax(scores, -1)
+    else:
+        if allowed is not None:
+            scores = ops.masked_fill(scores, ops.logical_not(allowed), float("-inf"))
+        # A row with nothing to attend to gives zeros, without NaN in the softmax or its gradient.
+        empty = ops.amax(scores, -1, keepdims=True) == float("-inf")
+        weights = ops.softmax(ops.masked_fill(scores, empty, 0.0), -1)
+        weights = ops.masked_fill(weights, empty, 0.0)
+    if dropout_p > 0.0:
+        weights = ops.dropout(weights, p=dropout_p, training=True)
+    return _matmul(weights, value) if batched else ops.matmul(weights, value)
+
+
+# MindSpore 2.10's `ops.matmul` fails to differentiate some batched products that contract an
+# axis of length 1; the batched-matmul primitives do not.
+_matmul = ops.BatchMatMul()
+_matmul_transpose_b = ops.BatchMatMul(transpose_b=True)
+
+
+def avg_pool2d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    count_include_pad=True,
+    divisor_override=None,
+):
+    """`torch.nn.functional.avg_pool2d`: `ops.avg_pool2d`, which takes the padding per side
+    (top, bottom, left, right) where torch takes it per dimension."""
+    if isinstance(padding, (tuple, list)):
+        padding = tuple(p for p in padding for _ in range(2))
+    unbatched = input.ndim == 3
+    result = ops.avg_pool2d(
+        input[None] if unbatched else input,
+        kernel_size,
+        kernel_size if stride is None or stride == [] else stride,
+        padding,
+        ceil_mode,
+        count_include_pad,
+        divisor_override or 0,
+    )
+    return result[0] if unbatched else result
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """`torch.nn.functional.fold`: `ops.fold`, which takes the output size as a tensor."""
+    if isinstance(output_size, int):
+        output_size = (output_size, output_size)
+    size = mindspore.Tensor(tuple(output_size), mindspore.int32)
+    if input.ndim == 2:
+        return ops.fold(input[None], size, kernel_size, dilation, padding, stride)[0]
+    return ops.fold(input, size, kernel_size, dilation, padding, stride)
+
+
+def interpolate(
+    input,
+    size=None,
+    scale_factor=None,
+    mode="nearest",
+    align_corners=None,
+    recompute_scale_factor=None,
+    antialias=False,
+):
+    """`torch.nn.functional.interpolate`, as one matmul (a gather for the nearest modes) per
+    resized axis with torch's sampling weights: nearest, nearest-exact, (bi/tri)linear, bicubic
+    (torch's a=-0.75), area, and the antialiased bilinear/bicubic filters. MindSpore's bicubic weights differ from torch's, and it
+    refuses integer scale factors and antialias."""
+    spatial = input.ndim - 2
+    linear = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+    if mode in linear and input.ndim != linear[mode]:
+        raise NotImplementedError(
+            f"interpolate: mode {mode!r} needs a {linear[mode]}-D input"
+        )
+    if mode not in linear and mode not in ("nearest", "nearest-exact", "area"):
+        raise NotImplementedError(f"interpolate: mode {mode!r} is not supported")
+    if align_corners is not None and mode not in linear:
+        raise ValueError(
+            "interpolate: align_corners only goes with the linear and cubic modes"
+        )
+    if antialias and mode not in ("bilinear", "bicubic"):
+        raise ValueError("interpolate: antialias only goes with bilinear and bicubic")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("interpolate: give exactly one of size and scale_factor")
+    ins = tuple(input.shape[2:])
+    if size is not None:
+        outs = (size,) * spatial if isinstance(size, int) else tuple(size)
+        scales = (None,) * spatial
+    else:
+        factors = (
+            tuple(scale_factor)
+            if isinstance(scale_factor, (tuple, list))
+            else (scale_factor,) * spatial
+        )
+        outs = tuple(math.floor(n * float(f)) for n, f in zip(ins, factors))
+        scales = (
+            (None,) * spatial if recompute_scale_factor else tuple(map(float, factors))
+        )
+    x = input
+    for axis, (n_in, n_out, factor) in enumerate(zip(ins, outs, scales)):
+        weights = _resize_weights(
+            n_in, n_out, mode, bool(align_corners), factor, bool(antialias)
+        )
+        if weights is None:
+            continue
+        lead, rest = x.shape[: axis + 2], x.shape[axis + 3 :]
+        if mode.startswith("nearest"):
+            index = mindspore.Tensor(weights.argmax(axis=1), mindspore.int32)
+            x = ops.gather(x, index, axis + 2)
+        elif axis == spatial - 1:
+            x = x.reshape(-1, n_in)
+            x = ops.matmul(x, mindspore.Tensor(weights.T, x.dtype))
+            x = x.reshape(lead + (n_out,))
+        else:
+            x = x.reshape(lead + (n_in, math.prod(rest)))
+            x = ops.matmul(mindspore.Tensor(weights, x.dtype), x)
+            x = x.reshape(lead + (n_out,) + rest)
+    return x
+
+
+@functools.lru_cache(maxsize=256)
+def _resize_weights(n_in, n_out, mode, align_corners, factor, antialias):
+    """The (n_out, n_in) matrix torch samples one axis with, or None where it is the identity."""
+    out = np.arange(n_out)
+    if mode == "area":
+        starts = (out * n_in) // n_out
+        ends = -((-(out + 1) * n_in) // n_out)
+        columns = np.arange(n_in)
+        inside = (columns >= starts[:, None]) & (columns < ends[:, None])
+        matrix = inside / (ends - starts)[:, None]
+    elif mode in ("nearest", "nearest-exact"):
+        scale = (
+            np.float32(1.0 / factor) if factor else np.float32(n_in) / np.float32(n_out)
+        )
+        if n_out == n_in:
+            source = out
+        elif n_out == 2 * n_in:
+            source = out >> 1
+        elif mode == "nearest":
+            source = np.floor(out.astype(np.float32) * scale)
+        else:
+            source = np.floor(((out + 0.5) * np.float64(scale)).astype(np.float32))
+        matrix = np.zeros((n_out, n_in))
+        matrix[out, np.minimum(source.astype(np.int64), n_in - 1)] = 1.0
+    elif antialias:
+        matrix = _antialias_weights(n_in, n_out, mode, align_corners, factor)
+    else:
+        matrix = _interpolation_weights(n_in, n_out, mode, align_corners, factor)
+    if n_in == n_out and np.array_equal(matrix, np.eye(n_in)):
+        return None
+    return matrix
+
+
+def _source_scale(n_in, n_out, align_corners, factor):
+    """torch's area_pixel_compute_scale."""
+    if align_corners:
+        return (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    return 1.0 / factor if factor else n_in / n_out
+
+
+def _interpolation_weights(n_in, n_out, mode, align_corners, factor):
+    """torch's linear and cubic weights (upsample_*_kernel on CPU), clamped at the borders."""
+    scale = _source_scale(n_in, n_out, align_corners, factor)
+    out = np.arange(n_out)
+    cubic = mode == "bicubic"
+    if align_corners:
+        real = scale * out
+    else:
+        real = scale * (out + 0.5) - 0.5
+        if not cubic:
+            real = np.maximum(real, 0.0)
+    index = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    t = np.clip(real - index, 0.0, 1.0)
+    if cubic:
+        taps = [index - 1, index, index + 1, index + 2]
+        a = -0.75
+        near = lambda x: ((a + 2) * x - (a + 3)) * x * x + 1
+        far = lambda x: ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+        coefficients = [far(t + 1), near(t), near(1 - t), far(2 - t)]
+    else:
+        taps = [index, np.minimum(index + 1, n_in - 1)]
+        coefficients = [1.0 - t, t]
+    matrix = np.zeros((n_out, n_in))
+    for tap, weight in zip(taps, coefficients):
+        np.add.at(matrix, (out, np.clip(tap, 0, n_in - 1)), weight)
+    return matrix
+
+
+def _antialias_weights(n_in, n_out, mode, align_corners, factor):
+    """torch's antialiased filters (_compute_weights_aa): a triangle, or a cubic with a=-0.5,
+    stretched by the scale when downsampling, normalised per output."""
+    scale = _source_scale(n_in, n_out, align_corners, factor)
+    support = (2.0 if mode == "bilinear" else 4.0) * 0.5
+    support = support * scale if scale >= 1.0 else support
+    invscale = 1.0 / scale if scale >= 1.0 else 1.0
+    center = scale * (np.arange(n_out) + 0.5)
+    first = np.maximum(np.trunc(center - support + 0.5), 0).astype(np.int64)
+    last = np.minimum(np.trunc(center + support + 0.5).astype(np.int64), n_in)
+    columns = np.arange(n_in)
+    x = np.abs((columns[None, :] - center[:, None] + 0.5) * invscale)
+    if mode == "bilinear":
+        weights = np.maximum(1.0 - x, 0.0)
+    else:
+        a = -0.5
+        weights = np.where(
+            x < 1.0,
+            ((a + 2) * x - (a + 3)) * x * x + 1,
+            np.where(x < 2.0, (((x - 5) * x + 8) * x - 4) * a, 0.0),
+        )
+    inside = (columns[None, :] >= first[:, None]) & (columns[None, :] < last[:, None])
+    weights = np.where(inside, weights, 0.0)
+    total = weights.sum(axis=1, keepdims=True)
+    return np.where(total != 0.0, weights / np.where(total == 0.0, 1.0, total), 0.0)
