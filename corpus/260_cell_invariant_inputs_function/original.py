@@ -20,9 +20,12 @@ def train(model, criterion, optimizer, features, labels, epochs):
 rng = np.random.default_rng(260)
 features = torch.tensor(rng.standard_normal((12, 3)), dtype=torch.float32)
 labels = torch.tensor(rng.standard_normal((12, 2)), dtype=torch.float32)
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 2))
+with torch.no_grad():
+    for p in model.parameters():
+        p.copy_(torch.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=torch.float32))
 criterion = nn.SmoothL1Loss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.5)
 final = train(model, criterion, optimizer, features, labels, 5)
 print("final loss", final)
+print("final", [p.sum().item() for p in model.parameters()])

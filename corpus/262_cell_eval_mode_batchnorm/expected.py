@@ -7,8 +7,10 @@ from mindspore import nn
 from mindspore.experimental import optim
 
 rng = np.random.default_rng(262)
-mindspore.manual_seed(0)
 model = nn.SequentialCell(nn.Dense(4, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Dense(6, 1))
+model.set_train()
+for p in model.trainable_params():
+    p.copy_(mindspore.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=mindspore.float32))
 model.set_train(False)
 criterion = nn.MSELoss()
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
@@ -20,3 +22,4 @@ train_net = nn.TrainOneStepCell(nn.WithLossCell(model, criterion), optimizer)
 for inputs, targets in batches:
     loss = train_net(inputs, targets)
     print("loss", loss.item())
+print("final", [p.sum().item() for p in model.trainable_params()])

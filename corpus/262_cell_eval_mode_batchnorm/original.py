@@ -6,8 +6,10 @@ import torch
 import torch.nn as nn
 
 rng = np.random.default_rng(262)
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(4, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, 1))
+with torch.no_grad():
+    for p in model.parameters():
+        p.copy_(torch.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=torch.float32))
 model.eval()
 criterion = nn.MSELoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -21,3 +23,4 @@ for inputs, targets in batches:
     loss.backward()
     optimizer.step()
     print("loss", loss.item())
+print("final", [p.sum().item() for p in model.parameters()])

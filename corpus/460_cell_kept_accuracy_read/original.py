@@ -6,8 +6,10 @@ import torch
 import torch.nn as nn
 
 rng = np.random.default_rng(263)
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(5, 8), nn.ReLU(), nn.Linear(8, 3))
+with torch.no_grad():
+    for p in model.parameters():
+        p.copy_(torch.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=torch.float32))
 criterion = nn.CrossEntropyLoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.2)
 batches = [
@@ -24,3 +26,4 @@ for epoch in range(2):
         optimizer.step()
         correct += (output.argmax(1) == target).sum().item()
     print("epoch", epoch, "loss", loss.item(), "correct", correct)
+print("final", [p.sum().item() for p in model.parameters()])

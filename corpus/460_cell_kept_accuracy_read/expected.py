@@ -7,8 +7,9 @@ from mindspore import nn, ops
 from mindspore.experimental import optim
 
 rng = np.random.default_rng(263)
-mindspore.manual_seed(0)
 model = nn.SequentialCell(nn.Dense(5, 8), nn.ReLU(), nn.Dense(8, 3))
+for p in model.trainable_params():
+    p.copy_(mindspore.tensor(rng.standard_normal(tuple(p.shape)) * 0.5, dtype=mindspore.float32))
 criterion = lambda input, target: ops.cross_entropy(input, target)
 optimizer = optim.SGD(model.trainable_params(), lr=0.2)
 batches = [
@@ -28,3 +29,4 @@ for epoch in range(2):
         optimizer(grads)
         correct += (output.argmax(1) == target).sum().item()
     print("epoch", epoch, "loss", loss.item(), "correct", correct)
+print("final", [p.sum().item() for p in model.trainable_params()])
