@@ -23,7 +23,7 @@ from ...migrator.rule import Example, define
 from . import emit, rewrite
 from .analysis import Plan
 from .events import READS, Event
-from .rewrite import _arg, _bound_in, _hoist_point, _literal
+from .rewrite import _arg, _bound_in, _literal
 
 SETTLED = ("reset", "backward", "step")
 SCALED = frozenset({"unscale", "scaler_step", "scaler_update"})
@@ -363,13 +363,28 @@ def _build(plan: Plan, step: PlainStep, ctx: ModuleContext) -> list:
     for event in plan.events.values():
         replace[id(event.stmt)] = []
     replace[id(region.call_at)] = [call]
-    hoist = _hoist_point(region, plan, emit.name(step.optimizer + ".parameters"))
+    hoist = _build_point(plan, region, step)
     before: dict[int, list] = {}
     if hoist is None:
         replace[id(region.call_at)] = [*cell_class, build, call]
     else:
         before[id(hoist)] = [*cell_class, build]
     return emit.rebuild(plan.scope.body, replace, before)
+
+
+def _build_point(plan: Plan, region, step: PlainStep) -> cst.CSTNode | None:
+    """The outermost loop around the step that rebinds none of the model, the criterion and the
+    optimizer (the cell holds them; the inputs are passed at each call); None when the innermost
+    loop rebinds one."""
+    held = {name.split(".")[0] for name in (step.model, step.criterion, step.optimizer)}
+    loop = region.loop
+    if held & _bound_in(loop):
+        return None
+    while True:
+        outer = plan.scope.places[id(loop)].loop
+        if outer is None or held & _bound_in(outer):
+            return loop
+        loop = outer
 
 
 _CLIP_CELL = """class __K__(mindspore.nn.TrainOneStepCell):

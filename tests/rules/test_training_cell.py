@@ -123,6 +123,41 @@ CELL = [
         id="model-per-outer-iteration",
     ),
     pytest.param(
+        # several steps on each batch: the cell holds no input, so it is built before both loops
+        "import torch\n"
+        "for x, y in loader:\n"
+        "    for k in range(inner_steps):\n"
+        "        optimizer.zero_grad()\n"
+        "        loss = criterion(model(x), y)\n"
+        "        loss.backward()\n"
+        "        optimizer.step()\n",
+        "from mindspore import nn\n"
+        "train_net = nn.TrainOneStepCell(nn.WithLossCell(model, criterion), optimizer)\n"
+        "for x, y in loader:\n"
+        "    for k in range(inner_steps):\n"
+        "        loss = train_net(x, y)\n",
+        id="inputs-of-an-outer-loop",
+    ),
+    pytest.param(
+        # an optimizer made in the loop: the cell is built where the step runs
+        "import torch\n"
+        "model = torch.nn.Linear(4, 2)\n"
+        "for x, y in loader:\n"
+        "    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "    optimizer.zero_grad()\n"
+        "    loss = criterion(model(x), y)\n"
+        "    loss.backward()\n"
+        "    optimizer.step()\n",
+        "from mindspore import nn\n"
+        "from mindspore.experimental import optim\n"
+        "model = nn.Dense(4, 2)\n"
+        "for x, y in loader:\n"
+        "    optimizer = optim.SGD(model.trainable_params(), lr=0.1)\n"
+        "    train_net = nn.TrainOneStepCell(nn.WithLossCell(model, criterion), optimizer)\n"
+        "    loss = train_net(x, y)\n",
+        id="optimizer-made-in-the-loop",
+    ),
+    pytest.param(
         # clipping by a literal global norm: a custom training cell (seed 003, 梯度裁剪)
         "import torch\n"
         "x, y = data()\n"
