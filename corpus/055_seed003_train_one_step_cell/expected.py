@@ -17,7 +17,6 @@ dataset = [
 ]
 
 train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optimizer)
-train_net.set_train()
 for epoch in range(2):
     for data, label in dataset:
         loss = train_net(data, label)

@@ -28,7 +28,6 @@ class TrainOneStepWithClipCell(nn.TrainOneStepCell):
         self.optimizer(grads)
         return loss
 train_net = TrainOneStepWithClipCell(nn.WithLossCell(net, loss_fn), optimizer, 0.5)
-train_net.set_train()
 for step, (data, label) in enumerate(dataset):
     loss = train_net(data, label)
     print("step", step, "loss", loss.item())

@@ -13,11 +13,7 @@ mindspore.manual_seed(0)
 network = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 1))
 loss_fn = nn.MSELoss()
 optimizer = optim.SGD(network.trainable_params(), lr=0.05, momentum=0.9)
-def forward_fn():
-    loss = loss_fn(network(inputs), targets)
-    return loss
-grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
+train_net = nn.TrainOneStepCell(nn.WithLossCell(network, loss_fn), optimizer)
 for epoch in range(4):
-    loss, grads = grad_fn()
-    optimizer(grads)
+    loss = train_net(inputs, targets)
     print("epoch", epoch, "loss", loss.item())

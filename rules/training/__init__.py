@@ -2,5 +2,6 @@
 
 ``analysis`` finds the gradient-state events of each parameter set and what each ``backward()``
 differentiates; ``rewrite`` turns them into ``forward_fn`` + ``mindspore.value_and_grad`` +
-``optimizer(grads)``; ``loop`` is the rule that drives both.
+``optimizer(grads)``; ``cell`` writes plain steps as training cells under ``--style cell``, on top
+of ``rewrite``; ``loop`` is the rule that drives them.
 """

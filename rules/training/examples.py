@@ -309,10 +309,17 @@ for data, target in loader:
 TM206 = (Example(before=_MANUAL, after=_MANUAL_AFTER),)
 
 CELL_WHAT = (
-    "With `--style cell`, turns a training loop of the plain shape (one optimizer; `out = model(x)`, "
-    "`loss = criterion(out, y)`; `zero_grad`, `backward`, `step`) into "
-    "`train_net = nn.TrainOneStepCell(nn.WithLossCell(model, criterion), optimizer)` built before the "
-    "loop and `loss = train_net(x, y)` in it. Other shapes keep the functional form."
+    "With `--style cell`, turns a training step of the plain shape into "
+    "`train_net = nn.TrainOneStepCell(nn.WithLossCell(model, criterion), optimizer)`, built once "
+    "before the loop, and `loss = train_net(x, y)` in it. The plain shape: one optimizer, one "
+    "`backward()` whose gradients start from zero (`zero_grad()` before it or after the previous "
+    "step), the forward `loss = criterion(model(x), y)` or "
+    "`out = model(x)`; `loss = criterion(out, y)` on names bound inside the loop or outside it, "
+    "and `step()` right after the backward. Clipping by `clip_grad_norm_(params, c)` (literal "
+    "`c >= 0.01`) between them becomes a `TrainOneStepCell` subclass that applies "
+    "`ops.clip_by_global_norm` to the gradients. The model keeps the training mode the program "
+    "gave it (no `set_train()` on the cell). Any other step keeps the functional form, with a "
+    "TM207 note saying why."
 )
 CELL_WHY = (
     "`TrainOneStepCell` wraps the forward pass, the gradients of the optimizer's parameters and the "
@@ -332,7 +339,6 @@ for data, target in loader:
 _CELL_AFTER = """from mindspore import nn
 
 train_net = nn.TrainOneStepCell(nn.WithLossCell(model, criterion), optimizer)
-train_net.set_train()
 for data, target in loader:
     loss = train_net(data, target)
     print("loss", loss.item())

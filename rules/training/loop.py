@@ -16,9 +16,10 @@ from ...migrator.rule import GRADIENT, Rule, RuleMeta, register
 from ..common.tree import module_tree
 from . import examples, findings
 from .analysis import Plan, analyze, scope_body, step_closures
+from .cell import apply
 from .facts import collect
 from .gradstate import leaves
-from .rewrite import AUTOCAST, apply, cuda_autocast
+from .rewrite import AUTOCAST, cuda_autocast
 
 CLAIMED = "training.claimed"
 _FAMILY_IDS = {

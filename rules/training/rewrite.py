@@ -59,13 +59,6 @@ def _apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
     scope = plan.scope
     taken = set(ctx.bound_names) | set(scope.reads())
     namer = Namer(taken)
-    if ctx.options.style == "cell":
-        from .cell import apply_cell, plain_shape
-
-        shape = plain_shape(plan)
-        if shape is not None:
-            ctx.applied.add("TM208")
-            return apply_cell(plan, shape, namer)
     live = plan.live
     many = len(plan.psets) > 1
     sfx = {p: ("_" + suffix_of(p) if many else "") for p in plan.psets}
