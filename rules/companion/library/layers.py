@@ -6,12 +6,15 @@ against that layer hold and it runs the same kernels. Parameters keep MindSpore'
 Embedding `embedding_table`), which is what `torch2ms weights` writes; torch's names (`weight`,
 `bias`, `running_mean`, `running_var`) are read-only properties that return the same Parameter, so
 code written for torch reads them (`self.weight`, `m.weight.set_data(...)`). Assigning to one of
-those names is not supported: set the MindSpore name (`m.gamma = ...`). A parameter torch does not
+those names raises AttributeError (MindSpore's Cell would store a Parameter under the new name
+beside the real one): assign the MindSpore name, or `set_data` through torch's. A parameter torch does not
 have (`affine=False`, `bias=False`, `track_running_stats=False`) is a plain constant tensor here, so
 it is neither trained nor written to a checkpoint. `inplace`, `device` and `dtype` are accepted and
 change nothing. Like every Cell, these start with `training=False`: `set_train()` selects torch's
 training behaviour, and `self.training` reads it.
 """
+
+from typing import ClassVar
 
 from mindspore import Tensor, nn, ops
 from mindspore import dtype as mstype
@@ -32,7 +35,22 @@ def _constant(value, shape):
     return ops.fill(mstype.float32, shape, value)
 
 
-class _TorchBatchNorm:
+class _TorchNames:
+    """Refuses assignments to torch's names of MindSpore parameters (`self.weight = Parameter(...)`
+    would otherwise add a second parameter beside `gamma` and leave the computation unchanged)."""
+
+    _torch_names: ClassVar[dict[str, str]] = {}
+
+    def __setattr__(self, name, value):
+        if name in self._torch_names:
+            raise AttributeError(
+                f"{type(self).__name__}.{name} is torch's name for the MindSpore parameter "
+                f"`{self._torch_names[name]}`: assign that name, or call `.{name}.set_data(value)`"
+            )
+        super().__setattr__(name, value)
+
+
+class _TorchBatchNorm(_TorchNames):
     """torch's BatchNorm constructor, attributes and update rule, mixed into MindSpore's BatchNorm.
 
     MindSpore's `momentum` weighs the old statistics, torch's the new batch: the MindSpore layer is
@@ -40,6 +58,13 @@ class _TorchBatchNorm:
     that value there too). `momentum=None` (torch's cumulative average) divides by the number of
     batches seen. `track_running_stats=False` normalises with batch statistics in both modes.
     `num_batches_tracked` is a plain int64 tensor (not a Parameter), counted in training mode."""
+
+    _torch_names: ClassVar[dict[str, str]] = {
+        "weight": "gamma",
+        "bias": "beta",
+        "running_mean": "moving_mean",
+        "running_var": "moving_variance",
+    }
 
     def __init__(
         self,
@@ -158,11 +183,13 @@ class SyncBatchNorm(_TorchBatchNorm, _MindSporeBatchNorm):
             )
 
 
-class LayerNorm(nn.LayerNorm):
+class LayerNorm(_TorchNames, nn.LayerNorm):
     """`torch.nn.LayerNorm`: MindSpore's LayerNorm with torch's `eps` default (1e-5). Over several
     trailing axes, the input is flattened to one (MindSpore's kernel takes only -1 as a negative
     axis). Without `elementwise_affine` (or without `bias`) the scale (or shift) is a constant, as
     torch has no parameter there."""
+
+    _torch_names: ClassVar[dict[str, str]] = {"weight": "gamma", "bias": "beta"}
 
     def __init__(
         self,
@@ -203,9 +230,11 @@ class LayerNorm(nn.LayerNorm):
         return self.beta if self._learns_bias else None
 
 
-class GroupNorm(nn.GroupNorm):
+class GroupNorm(_TorchNames, nn.GroupNorm):
     """`torch.nn.GroupNorm`: MindSpore's GroupNorm with torch's arguments; without `affine` (or
     `bias`) the scale (or shift) is a constant, as torch has no parameter there."""
+
+    _torch_names: ClassVar[dict[str, str]] = {"weight": "gamma", "bias": "beta"}
 
     def __init__(
         self,
@@ -606,9 +635,11 @@ class Softmax(nn.Softmax):
         return super().construct(x)
 
 
-class PReLU(nn.PReLU):
+class PReLU(_TorchNames, nn.PReLU):
     """`torch.nn.PReLU`: MindSpore's PReLU; its slope Parameter is `w` (torch's `weight`, a
     read-only property here)."""
+
+    _torch_names: ClassVar[dict[str, str]] = {"weight": "w"}
 
     def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
         super().__init__(channel=num_parameters, w=float(init))
@@ -620,10 +651,12 @@ class PReLU(nn.PReLU):
         return self.w
 
 
-class Embedding(nn.Embedding):
+class Embedding(_TorchNames, nn.Embedding):
     """`torch.nn.Embedding`: MindSpore's Embedding with torch's N(0, 1) initialisation; the
     `padding_idx` row starts at zero and receives no gradient, as in torch. `max_norm`,
     `scale_grad_by_freq` and `sparse` are not supported: they raise."""
+
+    _torch_names: ClassVar[dict[str, str]] = {"weight": "embedding_table"}
 
     def __init__(
         self,
