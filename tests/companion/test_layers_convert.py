@@ -3,6 +3,8 @@ the converter writes the companion class (`ms_aux.X`), and converting again chan
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from conftest import convert_checked
 from torch2ms.rules.companion import assemble, closure
@@ -153,3 +155,131 @@ def test_assembled_module_holds_what_the_classes_need() -> None:
     assert "class LayerNorm" not in text
     for name in set(ENTRIES.values()):
         compile(assemble([name]), "ms_aux.py", "exec")
+
+
+# -- a converted model on the real frameworks -------------------------------------------------
+
+MODEL = """\
+from functools import partial
+
+import torch
+import torch.nn as nn
+
+
+class ConvNormAct(nn.Module):
+    def __init__(self, cin, cout, norm_layer=None, act_layer=nn.ReLU, **dd):
+        super().__init__()
+        norm_layer = norm_layer or nn.BatchNorm2d
+        self.conv = nn.Conv2d(cin, cout, 3, padding=1, bias=False)
+        self.bn = norm_layer(cout, eps=1e-3, momentum=0.01, **dd)
+        self.act = act_layer(inplace=True)
+
+    def forward(self, x):
+        return self.act(self.bn(self.conv(x)))
+
+
+class Norm2d(nn.LayerNorm):
+    def forward(self, x):
+        return super().forward(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+
+
+class Net(nn.Module):
+    def __init__(self, norm_layer=partial(nn.LayerNorm, eps=1e-6), act_layer=nn.GELU):
+        super().__init__()
+        self.stem = ConvNormAct(3, 8, act_layer=nn.Hardswish)
+        self.block = ConvNormAct(8, 8, norm_layer=nn.BatchNorm2d, act_layer=nn.SiLU)
+        self.pool = build_pool(nn.AvgPool2d)
+        self.norm2d = Norm2d(8)
+        self.norm = norm_layer(8)
+        self.fc = nn.Linear(8, 4)
+        self.act = act_layer()
+
+    def forward(self, x):
+        x = self.norm2d(self.pool(self.block(self.stem(x))))
+        return self.fc(self.act(self.norm(x.mean((2, 3)))))
+
+
+def build_pool(pool_layer):
+    return pool_layer(3, 2, 1, count_include_pad=False)
+"""
+
+
+@pytest.mark.real
+def test_converted_model_matches_torch(fw, tmp_path, monkeypatch) -> None:
+    import numpy as np
+    from torch2ms.migrator.weights import convert_state
+
+    torch, ms = fw
+    result = convert_checked(MODEL)
+    assert "torch" not in result.code, result.code
+    assert result.companion >= {"BatchNorm2d", "LayerNorm", "ReLU", "SiLU", "AvgPool2d"}
+    (tmp_path / "ms_aux.py").write_text(
+        assemble(sorted(result.companion)), encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ms_aux", raising=False)
+    original: dict = {}
+    converted: dict = {}
+    exec(compile(MODEL, "original", "exec"), original)  # noqa: S102 - our snippet
+    exec(compile(result.code, "converted", "exec"), converted)  # noqa: S102 - its conversion
+    torch.manual_seed(0)
+    net, ms_net = original["Net"](), converted["Net"]()
+    with torch.no_grad():
+        for name, p in net.named_parameters():
+            if name.endswith(("norm.weight", "norm2d.weight", "bn.weight")):
+                p.uniform_(0.5, 1.5)
+    state = {k: v.numpy() for k, v in net.state_dict().items()}
+    params = dict(ms_net.parameters_and_names())
+    entries = convert_state(state).entries
+    assert {e.name for e in entries} == set(
+        params
+    )  # one checkpoint naming for the whole model
+    for entry in entries:
+        params[entry.name].set_data(ms.Tensor(entry.array))
+
+    rng = np.random.default_rng(0)
+    trainable = ms_net.trainable_params()
+    for training in (True, True, False):
+        net.train(training)
+        ms_net.set_train(training)
+        x = rng.standard_normal((2, 3, 9, 9)).astype(np.float32)
+        xt = torch.tensor(x, requires_grad=True)
+        out = net(xt)
+        out.sum().backward()
+        (_, ms_out), (gx, grads) = ms.value_and_grad(
+            lambda inp: _sum_and_out(ms_net, inp),
+            0,
+            trainable,
+            has_aux=True,
+        )(ms.Tensor(x))
+        np.testing.assert_allclose(
+            ms_out.asnumpy(), out.detach().numpy(), rtol=1e-4, atol=1e-5
+        )
+        np.testing.assert_allclose(gx.asnumpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-5)
+        torch_grads = {
+            e.name: e.array
+            for e in convert_state(
+                {n: p.grad.numpy() for n, p in net.named_parameters()}
+            ).entries
+        }
+        for param, grad in zip(trainable, grads):
+            name = param.name
+            np.testing.assert_allclose(
+                grad.asnumpy(), torch_grads[name], rtol=1e-4, atol=1e-5, err_msg=name
+            )
+        net.zero_grad()
+    for entry in convert_state(
+        {k: v.numpy() for k, v in net.state_dict().items()}
+    ).entries:
+        np.testing.assert_allclose(
+            params[entry.name].asnumpy(),
+            entry.array,
+            rtol=1e-4,
+            atol=1e-5,
+            err_msg=entry.name,
+        )
+
+
+def _sum_and_out(net, inp):
+    out = net(inp)
+    return out.sum(), out
