@@ -315,3 +315,24 @@ def test_entry_derives_from_the_idiom_class(torch_name, fw, aux) -> None:
         assert issubclass(entry, ms.nn.Cell)
         return
     assert issubclass(entry, _resolve(mapping.mindspore))
+
+
+@pytest.mark.real
+def test_num_batches_tracked_counts_training_steps(fw, aux) -> None:
+    torch, ms = fw
+    x = np.random.default_rng(3).standard_normal((2, 3, 4, 4)).astype(np.float32)
+    torch_bn, bn = torch.nn.BatchNorm2d(3), aux.BatchNorm2d(3)
+    counter = bn.num_batches_tracked
+    for training in (True, True, False, True):
+        torch_bn.train(training)
+        bn.set_train(training)
+        torch_bn(torch.tensor(x))
+        bn(ms.Tensor(x))
+    assert (
+        bn.num_batches_tracked is counter
+    )  # one tensor, updated in place, as torch's buffer
+    assert int(bn.num_batches_tracked) == int(torch_bn.num_batches_tracked) == 3
+    bn.num_batches_tracked = ms.Tensor(7, ms.int64)  # `m.num_batches_tracked = other's`
+    bn.set_train(True)
+    bn(ms.Tensor(x))
+    assert int(bn.num_batches_tracked) == 8

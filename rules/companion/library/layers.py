@@ -7,11 +7,11 @@ Embedding `embedding_table`), which is what `torch2ms weights` writes; torch's n
 `bias`, `running_mean`, `running_var`) are read-only properties that return the same Parameter, so
 code written for torch reads them (`self.weight`, `m.weight.set_data(...)`). Assigning to one of
 those names raises AttributeError (MindSpore's Cell would store a Parameter under the new name
-beside the real one): assign the MindSpore name, or `set_data` through torch's. A parameter torch does not
-have (`affine=False`, `bias=False`, `track_running_stats=False`) is a plain constant tensor here, so
-it is neither trained nor written to a checkpoint. `inplace`, `device` and `dtype` are accepted and
-change nothing. Like every Cell, these start with `training=False`: `set_train()` selects torch's
-training behaviour, and `self.training` reads it.
+beside the real one): assign the MindSpore name, or `set_data` through torch's. A parameter torch
+does not have (`affine=False`, `bias=False`, `track_running_stats=False`) is a plain constant
+tensor here, so it is neither trained nor written to a checkpoint. `inplace`, `device` and
+`dtype` are accepted and change nothing. Like every Cell, these start with `training=False`:
+`set_train()` selects torch's training behaviour, and `self.training` reads it.
 """
 
 from typing import ClassVar
@@ -57,7 +57,9 @@ class _TorchBatchNorm(_TorchNames):
     built with `1 - momentum`, and `self.momentum` holds torch's value (MindSpore's BatchNorm keeps
     that value there too). `momentum=None` (torch's cumulative average) divides by the number of
     batches seen. `track_running_stats=False` normalises with batch statistics in both modes.
-    `num_batches_tracked` is a plain int64 tensor (not a Parameter), counted in training mode."""
+    `num_batches_tracked` is a plain int64 tensor (not a Parameter), counted in training mode; a
+    training step only counts in Python and the tensor is brought up to date when it is read (an
+    op per step would make MindSpore's BatchNorm step several times slower on CPU)."""
 
     _torch_names: ClassVar[dict[str, str]] = {
         "weight": "gamma",
@@ -89,6 +91,7 @@ class _TorchBatchNorm(_TorchNames):
         self.affine = affine
         self.track_running_stats = track_running_stats
         self._learns_bias = affine and bias
+        self._uncounted = 0
         self.num_batches_tracked = (
             Tensor(0, mstype.int64) if track_running_stats else None
         )
@@ -120,9 +123,22 @@ class _TorchBatchNorm(_TorchNames):
     def running_var(self):
         return self.moving_variance if self.track_running_stats else None
 
+    @property
+    def num_batches_tracked(self):
+        counter = self._batches
+        if self._uncounted and counter is not None:
+            ops.assign(counter, counter + self._uncounted)
+            self._uncounted = 0
+        return counter
+
+    @num_batches_tracked.setter
+    def num_batches_tracked(self, value):
+        self._batches = value
+        self._uncounted = 0
+
     def construct(self, x):
         if self.training and self.track_running_stats:
-            self.num_batches_tracked = self.num_batches_tracked + 1
+            self._uncounted += 1
             if self.momentum is None:
                 factor = 1.0 / float(self.num_batches_tracked)
                 return ops.batch_norm(
@@ -136,6 +152,12 @@ class _TorchBatchNorm(_TorchNames):
                     self.eps,
                 )
         return super().construct(x)
+
+    def extend_repr(self):
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+            f"affine={self.affine}, track_running_stats={self.track_running_stats}"
+        )
 
 
 class BatchNorm1d(_TorchBatchNorm, nn.BatchNorm1d):
@@ -294,15 +316,17 @@ _PAD_MODES = {"reflect": "reflect", "replicate": "replicate", "circular": "circu
 
 
 class _TorchConv:
-    """torch's Conv attributes and `padding_mode`, mixed into MindSpore's Conv layers: zero padding
-    is the kernel's own, other modes pad the input first (`ops.pad`) and convolve without padding."""
+    """torch's Conv attributes and `padding_mode`, mixed into MindSpore's Conv layers: zero
+    padding is the kernel's own, other modes pad the input first (`ops.pad`) and convolve
+    without padding."""
 
     def _torch_attributes(
         self, kernel_size, stride, padding, dilation, groups, padding_mode
     ):
         if padding_mode != "zeros" and padding_mode not in _PAD_MODES:
             raise ValueError(
-                f"padding_mode must be one of zeros, reflect, replicate, circular, got {padding_mode!r}"
+                "padding_mode must be one of zeros, reflect, replicate, circular, "
+                f"got {padding_mode!r}"
             )
         self.kernel_size = kernel_size
         self.stride = stride
@@ -394,7 +418,7 @@ class Conv1d(_TorchConv, nn.Conv1d):
             _single(dilation),
         )
         ((left, right),) = _conv_padding(padding, kernel_size, stride, dilation, 1)
-        # MindSpore's Conv1d pads both sides alike: an odd 'same' padding is added to the input first.
+        # MindSpore's Conv1d pads both sides alike: odd 'same' padding pads the input first.
         kernel_pads = padding_mode == "zeros" and left == right
         super().__init__(
             in_channels,
