@@ -36,8 +36,11 @@ def _constant(value, shape):
 
 
 class _TorchNames:
-    """Refuses assignments to torch's names of MindSpore parameters (`self.weight = Parameter(...)`
-    would otherwise add a second parameter beside `gamma` and leave the computation unchanged)."""
+    """torch's parameter names (`weight`, `bias`, `running_mean`, ...) over MindSpore's (`gamma`,
+    `beta`, `moving_mean`, ...): the subclasses define them as read-only properties returning the
+    MindSpore Parameter, so reads and `.set_data(...)` through them work. Assigning to them is
+    refused: MindSpore's Cell would store an assigned Parameter under the torch name beside the
+    real one and leave the computation unchanged. Assign the MindSpore name instead."""
 
     _torch_names: ClassVar[dict[str, str]] = {}
 
