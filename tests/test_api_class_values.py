@@ -125,11 +125,12 @@ def test_inplace_becomes_a_loop_of_assign() -> None:
 
 
 LEFT_ALONE = [
-    # GELU given torch's arguments, or passed on to code the converter cannot see.
-    HEAD + "def block(act_layer=nn.GELU):\n    return act_layer(approximate='tanh')\n",
-    HEAD + "def block(act_layer=nn.GELU):\n    return Mlp(act_layer=act_layer)\n",
+    # A class without a companion class, given torch's arguments, or passed on to code the converter
+    # cannot see (GELU and the other classes with one become `ms_aux.X`: tests/companion).
+    HEAD + "def block(act_layer=nn.Hardtanh):\n    return act_layer(inplace=True)\n",
+    HEAD + "def block(act_layer=nn.Hardtanh):\n    return Mlp(act_layer=act_layer)\n",
     HEAD
-    + "def block(act_layer=nn.GELU):\n    return act_layer(), act_layer is nn.GELU\n",
+    + "def block(act_layer=nn.Hardtanh):\n    return act_layer(), act_layer is nn.Hardtanh\n",
     # `functools` bound to something else.
     HEAD
     + "functools = None\n\n\ndef block(act_layer=nn.GELU):\n    return act_layer()\n",
@@ -331,23 +332,35 @@ def test_class_values_become_mint_classes(target: str, before: str, after: str) 
 
 
 @pytest.mark.parametrize(
-    "source",
+    ("source", "companion"),
     [
-        # A module that checks instances against the class: calls use `mindspore.nn` on cpu.
-        HEAD + "layer = nn.Softmax\nok = isinstance(m, nn.Softmax)\n",
-        HEAD
-        + "layer = nn.Softshrink if p else nn.Identity\nsame = layer is nn.Softshrink\n",
+        # A module that checks instances against the class: calls use `mindspore.nn` on cpu, and
+        # the value is the companion class, which derives from it.
+        (HEAD + "layer = nn.Softmax\nok = isinstance(m, nn.Softmax)\n", "Softmax"),
+        (
+            HEAD
+            + "layer = nn.Softshrink if p else nn.Identity\nsame = layer is nn.Softshrink\n",
+            None,
+        ),
         # No CPU kernel for training.
-        HEAD + "layer = nn.Dropout\n",
+        (HEAD + "layer = nn.Dropout\n", "Dropout"),
         # No CPU kernel, or not torch's signature.
-        HEAD + "layer = nn.ReLU6\n",
-        HEAD + "def block(act_layer=nn.SiLU):\n    return act_layer(inplace=True)\n",
+        (HEAD + "layer = nn.ReLU6\n", "ReLU6"),
+        (
+            HEAD
+            + "def block(act_layer=nn.SiLU):\n    return act_layer(inplace=True)\n",
+            "SiLU",
+        ),
     ],
 )
-def test_class_values_left_on_cpu(source: str) -> None:
+def test_class_values_not_mint_on_cpu(source: str, companion: str | None) -> None:
     result = convert(source)
     assert "mint" not in result.code
-    assert result.api_converted < result.api_total
+    if companion is None:
+        assert result.api_converted < result.api_total
+    else:
+        assert f"ms_aux.{companion}" in result.code and "torch" not in result.code
+        assert result.companion == {companion}
 
 
 def _init_parameters(cls) -> list:

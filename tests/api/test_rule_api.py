@@ -162,32 +162,36 @@ def test_ascend_target_uses_mint() -> None:
 UNTOUCHED = [
     ("y = F.relu(x, inplace=True)", "TM941"),
     ("y = torch.add(a, b, out=c)", "TM941"),
-    ("m = nn.Conv2d(3, 8, 3, padding='same')", "TM941"),
-    ("m = nn.BatchNorm2d(8, track_running_stats=flag)", "TM941"),
-    ("m = nn.LayerNorm((4, 8))", "TM941"),
-    ("m = nn.Linear(*shape)", "TM941"),
+    # Refused calls of layers without a companion class (those with one become `ms_aux.X(...)`).
+    ("m = nn.Conv3d(3, 8, 3, padding='same')", "TM941"),
+    ("m = nn.BatchNorm3d(8, track_running_stats=flag)", "TM941"),
+    ("m = nn.ConvTranspose2d(3, 8, 3, padding_mode='reflect')", "TM941"),
+    ("m = nn.Bilinear(*shape)", "TM941"),
     ("ok = torch.cuda.is_available()", "TM940"),
     ("loader = torch.utils.data.DataLoader(ds, batch_size=4)", None),
     ("y = torch.take(x, idx)", "TM942"),
     ("y = x.std(1)", "TM941"),
     ("y = arr.dot(b)", "TM941"),
-    ("act = nn.GELU", "TM900"),
+    ("act = nn.Hardtanh", "TM900"),
     ("y = f(x).clamp_(0, 1)", "TM941"),
     ("y = x.view(-1).add_(1)", "TM941"),
     ("x[i].add_(1)", "TM941"),
-    ("norm = nn.BatchNorm2d", "TM900"),
-    # MindSpore's GELU takes a bool approximate (a no-argument call becomes an exact partial).
-    ("def mlp(act_layer=nn.GELU):\n    return act_layer(approximate='none')", "TM941"),
-    # MindSpore's ReLU takes no inplace argument.
-    ("def block(act_layer=nn.ReLU):\n    return act_layer(inplace=True)", "TM941"),
-    ("def block(norm=nn.BatchNorm2d, **dd):\n    return norm(8, **dd)", "TM941"),
-    ("def block(act_layer=nn.ReLU):\n    return Other(act_layer=act_layer)", "TM941"),
+    # Layer classes as values, without a companion class (those with one become `ms_aux.X`).
+    ("norm = nn.BatchNorm3d", "TM900"),
+    # MindSpore's HardTanh and CELU take no inplace argument.
     (
-        "def block(act_layer=nn.ReLU):\n    return act_layer() if act_layer is not None else None",
+        "def block(act_layer=nn.Hardtanh):\n    return act_layer(-0.5, 0.5, inplace=True)",
         "TM941",
     ),
-    ("def block(norm=nn.BatchNorm2d):\n    return norm(8, 1e-5, 0.01)", "TM941"),
-    ("m = Block(norm_layer=nn.LayerNorm)", "TM941"),
+    ("def block(act_layer=nn.CELU):\n    return act_layer(inplace=True)", "TM941"),
+    ("def block(norm=nn.BatchNorm3d, **dd):\n    return norm(8, **dd)", "TM941"),
+    ("def block(act_layer=nn.SELU):\n    return Other(act_layer=act_layer)", "TM941"),
+    (
+        "def block(act_layer=nn.CELU):\n    return act_layer() if act_layer is not None else None",
+        "TM941",
+    ),
+    ("def block(norm=nn.BatchNorm3d):\n    return norm(8, 1e-5, 0.01)", "TM941"),
+    ("m = Block(norm_layer=nn.BatchNorm3d)", "TM941"),
 ]
 
 

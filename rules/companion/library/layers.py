@@ -1,1 +1,739 @@
-"""Layer classes that take torch's constructor arguments, built on MindSpore's layers."""
+"""Layer classes that take torch's constructor arguments, built on MindSpore's layers.
+
+Each class derives from the MindSpore layer the API tables map the torch class to, so type checks
+against that layer hold and it runs the same kernels. Parameters keep MindSpore's names (BatchNorm
+`gamma`/`beta`/`moving_mean`/`moving_variance`, LayerNorm and GroupNorm `gamma`/`beta`, PReLU `w`,
+Embedding `embedding_table`), which is what `torch2ms weights` writes; torch's names (`weight`,
+`bias`, `running_mean`, `running_var`) are read-only properties that return the same Parameter, so
+code written for torch reads them (`self.weight`, `m.weight.set_data(...)`). Assigning to one of
+those names raises AttributeError (MindSpore's Cell would store a Parameter under the new name
+beside the real one): assign the MindSpore name, or `set_data` through torch's. A parameter torch
+does not have (`affine=False`, `bias=False`, `track_running_stats=False`) is a plain constant
+tensor here, so it is neither trained nor written to a checkpoint. `inplace`, `device` and
+`dtype` are accepted and change nothing. Like every Cell, these start with `training=False`:
+`set_train()` selects torch's training behaviour, and `self.training` reads it.
+"""
+
+from typing import ClassVar
+
+from mindspore import Tensor, nn, ops
+from mindspore import dtype as mstype
+from mindspore.common.initializer import Normal
+from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
+
+
+def _pair(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+
+
+def _single(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def _constant(value, shape):
+    """A constant that stands where torch has no parameter (it is neither trained nor saved)."""
+    return ops.fill(mstype.float32, shape, value)
+
+
+class _TorchNames:
+    """torch's parameter names (`weight`, `bias`, `running_mean`, ...) over MindSpore's (`gamma`,
+    `beta`, `moving_mean`, ...): the subclasses define them as read-only properties returning the
+    MindSpore Parameter, so reads and `.set_data(...)` through them work. Assigning to them is
+    refused: MindSpore's Cell would store an assigned Parameter under the torch name beside the
+    real one and leave the computation unchanged. Assign the MindSpore name instead."""
+
+    _torch_names: ClassVar[dict[str, str]] = {}
+
+    def __setattr__(self, name, value):
+        if name in self._torch_names:
+            raise AttributeError(
+                f"{type(self).__name__}.{name} is torch's name for the MindSpore parameter "
+                f"`{self._torch_names[name]}`: assign that name, or call `.{name}.set_data(value)`"
+            )
+        super().__setattr__(name, value)
+
+
+class _TorchBatchNorm(_TorchNames):
+    """torch's BatchNorm constructor, attributes and update rule, mixed into MindSpore's BatchNorm.
+
+    MindSpore's `momentum` weighs the old statistics, torch's the new batch: the MindSpore layer is
+    built with `1 - momentum`, and `self.momentum` holds torch's value (MindSpore's BatchNorm keeps
+    that value there too). `momentum=None` (torch's cumulative average) divides by the number of
+    batches seen. `track_running_stats=False` normalises with batch statistics in both modes.
+    `num_batches_tracked` is a plain int64 tensor (not a Parameter), counted in training mode; a
+    training step only counts in Python and the tensor is brought up to date when it is read (an
+    op per step would make MindSpore's BatchNorm step several times slower on CPU)."""
+
+    _torch_names: ClassVar[dict[str, str]] = {
+        "weight": "gamma",
+        "bias": "beta",
+        "running_mean": "moving_mean",
+        "running_var": "moving_variance",
+    }
+
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        device=None,
+        dtype=None,
+        *,
+        bias=True,
+    ):
+        super().__init__(
+            num_features,
+            eps=eps,
+            momentum=0.9 if momentum is None else 1.0 - momentum,
+            affine=affine,
+            use_batch_statistics=None if track_running_stats else True,
+        )
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        self._learns_bias = affine and bias
+        self._uncounted = 0
+        self.num_batches_tracked = (
+            Tensor(0, mstype.int64) if track_running_stats else None
+        )
+        if not affine:
+            del self.gamma
+            self.gamma = _constant(1.0, (num_features,))
+        if not self._learns_bias:
+            del self.beta
+            self.beta = _constant(0.0, (num_features,))
+        if not track_running_stats:
+            # Batch statistics only: the kernel still writes an average, into scratch tensors.
+            del self.moving_mean, self.moving_variance
+            self.moving_mean = _constant(0.0, (num_features,))
+            self.moving_variance = _constant(1.0, (num_features,))
+
+    @property
+    def weight(self):
+        return self.gamma if self.affine else None
+
+    @property
+    def bias(self):
+        return self.beta if self._learns_bias else None
+
+    @property
+    def running_mean(self):
+        return self.moving_mean if self.track_running_stats else None
+
+    @property
+    def running_var(self):
+        return self.moving_variance if self.track_running_stats else None
+
+    @property
+    def num_batches_tracked(self):
+        counter = self._batches
+        if self._uncounted and counter is not None:
+            ops.assign(counter, counter + self._uncounted)
+            self._uncounted = 0
+        return counter
+
+    @num_batches_tracked.setter
+    def num_batches_tracked(self, value):
+        self._batches = value
+        self._uncounted = 0
+
+    def construct(self, x):
+        if self.training and self.track_running_stats:
+            self._uncounted += 1
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked)
+                return ops.batch_norm(
+                    x,
+                    self.moving_mean,
+                    self.moving_variance,
+                    self.gamma,
+                    self.beta,
+                    True,
+                    factor,
+                    self.eps,
+                )
+        return super().construct(x)
+
+    def extend_repr(self):
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+            f"affine={self.affine}, track_running_stats={self.track_running_stats}"
+        )
+
+
+class BatchNorm1d(_TorchBatchNorm, nn.BatchNorm1d):
+    """`torch.nn.BatchNorm1d`: MindSpore's BatchNorm1d with torch's arguments and names
+    (see `_TorchBatchNorm`)."""
+
+
+class BatchNorm2d(_TorchBatchNorm, nn.BatchNorm2d):
+    """`torch.nn.BatchNorm2d`: MindSpore's BatchNorm2d with torch's arguments and names
+    (see `_TorchBatchNorm`)."""
+
+
+class SyncBatchNorm(_TorchBatchNorm, _MindSporeBatchNorm):
+    """`torch.nn.SyncBatchNorm` on one device: BatchNorm over (N, C), (N, C, L) or (N, C, H, W)
+    inputs with torch's arguments and names (see `_TorchBatchNorm`). A `process_group` would
+    synchronise statistics across devices, which this class does not do: it raises."""
+
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        process_group=None,
+        device=None,
+        dtype=None,
+        *,
+        bias=True,
+    ):
+        if process_group is not None:
+            raise NotImplementedError(
+                "SyncBatchNorm: process_group (statistics across devices) is not supported; "
+                "use mindspore.nn.SyncBatchNorm inside a communication group"
+            )
+        super().__init__(
+            num_features, eps, momentum, affine, track_running_stats, bias=bias
+        )
+
+    @staticmethod
+    def _check_input_dim(shape, cls_name):
+        if len(shape) not in (2, 3, 4):
+            raise ValueError(
+                f"For '{cls_name}', expected a 2-D to 4-D input, got {len(shape)}-D"
+            )
+
+
+class LayerNorm(_TorchNames, nn.LayerNorm):
+    """`torch.nn.LayerNorm`: MindSpore's LayerNorm with torch's `eps` default (1e-5). Over several
+    trailing axes, the input is flattened to one (MindSpore's kernel takes only -1 as a negative
+    axis). Without `elementwise_affine` (or without `bias`) the scale (or shift) is a constant, as
+    torch has no parameter there."""
+
+    _torch_names: ClassVar[dict[str, str]] = {"weight": "gamma", "bias": "beta"}
+
+    def __init__(
+        self,
+        normalized_shape,
+        eps=1e-5,
+        elementwise_affine=True,
+        bias=True,
+        device=None,
+        dtype=None,
+    ):
+        shape = _single(normalized_shape)
+        super().__init__(shape, epsilon=eps)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        self._learns_bias = elementwise_affine and bias
+        if not elementwise_affine:
+            del self.gamma
+            self.gamma = _constant(1.0, shape)
+        if not self._learns_bias:
+            del self.beta
+            self.beta = _constant(0.0, shape)
+
+    @property
+    def weight(self):
+        return self.gamma if self.elementwise_affine else None
+
+    def construct(self, x):
+        if len(self.normalized_shape) == 1:
+            return super().construct(x)
+        leading = x.shape[: x.ndim - len(self.normalized_shape)]
+        flat = x.reshape(leading + (-1,))
+        gamma = self.gamma.reshape(-1).astype(x.dtype)
+        beta = self.beta.reshape(-1).astype(x.dtype)
+        return self.layer_norm(flat, gamma, beta)[0].reshape(x.shape)
+
+    @property
+    def bias(self):
+        return self.beta if self._learns_bias else None
+
+
+class GroupNorm(_TorchNames, nn.GroupNorm):
+    """`torch.nn.GroupNorm`: MindSpore's GroupNorm with torch's arguments; without `affine` (or
+    `bias`) the scale (or shift) is a constant, as torch has no parameter there."""
+
+    _torch_names: ClassVar[dict[str, str]] = {"weight": "gamma", "bias": "beta"}
+
+    def __init__(
+        self,
+        num_groups,
+        num_channels,
+        eps=1e-5,
+        affine=True,
+        device=None,
+        dtype=None,
+        *,
+        bias=True,
+    ):
+        super().__init__(num_groups, num_channels, eps=float(eps), affine=affine)
+        self._learns_bias = affine and bias
+        if not affine:
+            del self.gamma
+            self.gamma = _constant(1.0, (num_channels,))
+        if not self._learns_bias:
+            del self.beta
+            self.beta = _constant(0.0, (num_channels,))
+
+    @property
+    def weight(self):
+        return self.gamma if self.affine else None
+
+    @property
+    def bias(self):
+        return self.beta if self._learns_bias else None
+
+
+class Linear(nn.Dense):
+    """`torch.nn.Linear`: MindSpore's Dense (same weight layout and initialisation)."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__(in_features, out_features, has_bias=bias)
+        self.in_features = in_features
+        self.out_features = out_features
+
+
+def _conv_padding(padding, kernel_size, stride, dilation, rank):
+    """torch's Conv padding as explicit (before, after) amounts per spatial axis."""
+    if not isinstance(padding, str):
+        padding = padding if isinstance(padding, (tuple, list)) else (padding,) * rank
+        return tuple((p, p) for p in padding)
+    if padding == "valid":
+        return ((0, 0),) * rank
+    if padding != "same":
+        raise ValueError(f"invalid padding {padding!r}, expected 'same' or 'valid'")
+    if any(s != 1 for s in stride):
+        raise ValueError("padding='same' is not supported for strided convolutions")
+    # torch puts the odd pixel after.
+    totals = [d * (k - 1) for k, d in zip(kernel_size, dilation)]
+    return tuple((total // 2, total - total // 2) for total in totals)
+
+
+_PAD_MODES = {"reflect": "reflect", "replicate": "replicate", "circular": "circular"}
+
+
+class _TorchConv:
+    """torch's Conv attributes and `padding_mode`, mixed into MindSpore's Conv layers: zero
+    padding is the kernel's own, other modes pad the input first (`ops.pad`) and convolve
+    without padding."""
+
+    def _torch_attributes(
+        self, kernel_size, stride, padding, dilation, groups, padding_mode
+    ):
+        if padding_mode != "zeros" and padding_mode not in _PAD_MODES:
+            raise ValueError(
+                "padding_mode must be one of zeros, reflect, replicate, circular, "
+                f"got {padding_mode!r}"
+            )
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.transposed = False
+
+    def _pad_input(self, x):
+        if self._input_pad is None:
+            return x
+        return ops.pad(
+            x, self._input_pad, mode=_PAD_MODES.get(self.padding_mode, "constant")
+        )
+
+
+class Conv2d(_TorchConv, nn.Conv2d):
+    """`torch.nn.Conv2d`: MindSpore's Conv2d with explicit per-side padding (torch's 'same' puts
+    the odd pixel after), torch's `bias=True` default and its attributes."""
+
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        kernel_size, stride, dilation = (
+            _pair(kernel_size),
+            _pair(stride),
+            _pair(dilation),
+        )
+        (top, bottom), (left, right) = _conv_padding(
+            padding, kernel_size, stride, dilation, 2
+        )
+        zeros = padding_mode == "zeros"
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride=stride,
+            pad_mode="pad",
+            padding=(top, bottom, left, right) if zeros else 0,
+            dilation=dilation,
+            group=groups,
+            has_bias=bias,
+        )
+        self._input_pad = None if zeros else (left, right, top, bottom)
+        if not isinstance(padding, str):
+            padding = _pair(padding)
+        self._torch_attributes(
+            kernel_size, stride, padding, dilation, groups, padding_mode
+        )
+        self.output_padding = (0, 0)
+
+    def construct(self, x):
+        return super().construct(self._pad_input(x))
+
+
+class Conv1d(_TorchConv, nn.Conv1d):
+    """`torch.nn.Conv1d`: MindSpore's Conv1d (its weight is (out, in, 1, k), as `torch2ms weights`
+    writes it) with explicit padding, torch's `bias=True` default and its attributes."""
+
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        kernel_size, stride, dilation = (
+            _single(kernel_size),
+            _single(stride),
+            _single(dilation),
+        )
+        ((left, right),) = _conv_padding(padding, kernel_size, stride, dilation, 1)
+        # MindSpore's Conv1d pads both sides alike: odd 'same' padding pads the input first.
+        kernel_pads = padding_mode == "zeros" and left == right
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size[0],
+            stride=stride[0],
+            pad_mode="pad",
+            padding=left if kernel_pads else 0,
+            dilation=dilation[0],
+            group=groups,
+            has_bias=bias,
+        )
+        self._input_pad = None if kernel_pads else (left, right)
+        if not isinstance(padding, str):
+            padding = _single(padding)
+        self._torch_attributes(
+            kernel_size, stride, padding, dilation, groups, padding_mode
+        )
+        self.output_padding = (0,)
+
+    def construct(self, x):
+        return super().construct(self._pad_input(x))
+
+
+class AvgPool2d(nn.AvgPool2d):
+    """`torch.nn.AvgPool2d`: MindSpore's AvgPool2d with torch's `stride=kernel_size` default."""
+
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode=False,
+        count_include_pad=True,
+        divisor_override=None,
+    ):
+        stride = kernel_size if stride is None else stride
+        # Without padding or ceil_mode every window lies inside the input: count_include_pad means
+        # nothing, and MindSpore's plain kernel runs. Otherwise its padded kernel (pad_mode='pad':
+        # the gradient of the 'valid' form with ceil_mode fails on CPU).
+        plain = padding in (0, (0, 0)) and not ceil_mode and divisor_override is None
+        super().__init__(
+            kernel_size=kernel_size,
+            stride=stride,
+            pad_mode="valid" if plain else "pad",
+            padding=padding,
+            ceil_mode=ceil_mode,
+            count_include_pad=True if plain else count_include_pad,
+            divisor_override=divisor_override,
+        )
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+
+class MaxPool2d(nn.MaxPool2d):
+    """`torch.nn.MaxPool2d`: MindSpore's MaxPool2d with torch's `stride=kernel_size` default; with
+    padding, dilation or ceil_mode it runs MindSpore's padded max-pool kernel. `return_indices`
+    is not supported (the indices differ): it raises."""
+
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        dilation=1,
+        return_indices=False,
+        ceil_mode=False,
+    ):
+        if return_indices:
+            raise NotImplementedError("MaxPool2d: return_indices is not supported")
+        stride = kernel_size if stride is None else stride
+        plain = padding in (0, (0, 0)) and dilation in (1, (1, 1)) and not ceil_mode
+        if plain:
+            super().__init__(kernel_size=kernel_size, stride=stride)
+        else:
+            super().__init__(
+                kernel_size=kernel_size,
+                stride=stride,
+                pad_mode="pad",
+                padding=padding,
+                dilation=dilation,
+                ceil_mode=ceil_mode,
+            )
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.ceil_mode = ceil_mode
+
+
+class AdaptiveAvgPool2d(nn.AdaptiveAvgPool2d):
+    """`torch.nn.AdaptiveAvgPool2d`: MindSpore's AdaptiveAvgPool2d (same arguments)."""
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+        self.output_size = output_size
+
+
+class Flatten(nn.Flatten):
+    """`torch.nn.Flatten`: MindSpore's Flatten (same arguments)."""
+
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__(start_dim, end_dim)
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+
+class Identity(nn.Identity):
+    """`torch.nn.Identity`: MindSpore's Identity; torch ignores its arguments, so does this."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+
+class Dropout(nn.Dropout):
+    """`torch.nn.Dropout`: MindSpore's Dropout with `p` (the probability of zeroing), active only
+    after `set_train()`."""
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__(p=p)
+        self.inplace = inplace
+
+
+class GELU(nn.GELU):
+    """`torch.nn.GELU`: MindSpore's GELU; torch's `approximate='none'` (erf, the default) or
+    `'tanh'`."""
+
+    def __init__(self, approximate="none"):
+        if approximate not in ("none", "tanh"):
+            raise ValueError(
+                f"approximate must be 'none' or 'tanh', got {approximate!r}"
+            )
+        super().__init__(approximate=approximate == "tanh")
+
+
+class ReLU(nn.ReLU):
+    """`torch.nn.ReLU`: MindSpore's ReLU (`inplace` is accepted and changes nothing)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class ReLU6(nn.ReLU6):
+    """`torch.nn.ReLU6`: MindSpore's ReLU6 (`inplace` is accepted and changes nothing)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class SiLU(nn.SiLU):
+    """`torch.nn.SiLU`: MindSpore's SiLU (`inplace` is accepted and changes nothing)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class Mish(nn.Mish):
+    """`torch.nn.Mish`: MindSpore's Mish (`inplace` is accepted and changes nothing)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class Hardswish(nn.HSwish):
+    """`torch.nn.Hardswish`: MindSpore's HSwish (`inplace` is accepted and changes nothing)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class Hardsigmoid(nn.HSigmoid):
+    """`torch.nn.Hardsigmoid`: MindSpore's HSigmoid (`inplace` is accepted and changes nothing)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class LeakyReLU(nn.LeakyReLU):
+    """`torch.nn.LeakyReLU`: MindSpore's LeakyReLU with `alpha=negative_slope` (torch's default
+    0.01; `inplace` is accepted and changes nothing)."""
+
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__(alpha=negative_slope)
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+
+class ELU(nn.ELU):
+    """`torch.nn.ELU`: MindSpore's ELU; its kernel takes only alpha=1, other values are computed
+    as relu(x) + alpha * expm1(min(x, 0)). `inplace` is accepted and changes nothing."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def construct(self, x):
+        if self.alpha == 1.0:
+            return super().construct(x)
+        return ops.relu(x) + self.alpha * ops.expm1(ops.minimum(x, 0.0))
+
+
+class Sigmoid(nn.Sigmoid):
+    """`torch.nn.Sigmoid`: MindSpore's Sigmoid; torch ignores its arguments, so does this."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+
+class Tanh(nn.Tanh):
+    """`torch.nn.Tanh`: MindSpore's Tanh; torch ignores its arguments, so does this."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+
+class Softmax(nn.Softmax):
+    """`torch.nn.Softmax`: MindSpore's Softmax over `dim`; without `dim`, torch's legacy choice
+    (axis 0 for 0-, 1- and 3-D inputs, else axis 1)."""
+
+    def __init__(self, dim=None):
+        super().__init__(axis=-1 if dim is None else dim)
+        self.dim = dim
+
+    def construct(self, x):
+        if self.dim is None:
+            return ops.softmax(x, 0 if x.ndim in (0, 1, 3) else 1)
+        return super().construct(x)
+
+
+class PReLU(_TorchNames, nn.PReLU):
+    """`torch.nn.PReLU`: MindSpore's PReLU; its slope Parameter is `w` (torch's `weight`, a
+    read-only property here)."""
+
+    _torch_names: ClassVar[dict[str, str]] = {"weight": "w"}
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__(channel=num_parameters, w=float(init))
+        self.num_parameters = num_parameters
+        self.init = init
+
+    @property
+    def weight(self):
+        return self.w
+
+
+class Embedding(_TorchNames, nn.Embedding):
+    """`torch.nn.Embedding`: MindSpore's Embedding with torch's N(0, 1) initialisation; the
+    `padding_idx` row starts at zero and receives no gradient, as in torch. `max_norm`,
+    `scale_grad_by_freq` and `sparse` are not supported: they raise."""
+
+    _torch_names: ClassVar[dict[str, str]] = {"weight": "embedding_table"}
+
+    def __init__(
+        self,
+        num_embeddings,
+        embedding_dim,
+        padding_idx=None,
+        max_norm=None,
+        norm_type=2.0,
+        scale_grad_by_freq=False,
+        sparse=False,
+        _weight=None,
+        _freeze=False,
+        device=None,
+        dtype=None,
+    ):
+        for name, value in (
+            ("max_norm", max_norm is not None),
+            ("scale_grad_by_freq", scale_grad_by_freq),
+            ("sparse", sparse),
+        ):
+            if value:
+                raise NotImplementedError(f"Embedding: {name} is not supported")
+        if padding_idx is not None and padding_idx < 0:
+            padding_idx += num_embeddings
+        super().__init__(
+            num_embeddings,
+            embedding_dim,
+            embedding_table=Normal(1.0) if _weight is None else _weight,
+            padding_idx=padding_idx,
+        )
+        self.embedding_table.requires_grad = not _freeze
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.sparse = sparse
+        if padding_idx is not None:
+            keep = ops.ones((num_embeddings, 1), mstype.float32)
+            keep[padding_idx] = 0.0
+            self._trained_rows = keep
+
+    @property
+    def weight(self):
+        return self.embedding_table
+
+    def construct(self, ids):
+        if self.padding_idx is None:
+            return super().construct(ids)
+        table = self.embedding_table
+        rows = self._trained_rows
+        table = table * rows + ops.stop_gradient(table) * (1.0 - rows)
+        return ops.gather(table, ids, 0)
