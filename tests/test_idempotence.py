@@ -224,6 +224,25 @@ def test_real_shapes_convert_the_same_twice(name: str) -> None:
     ]
 
 
+def test_each_statement_of_an_unwrapped_block_keeps_its_own_finding() -> None:
+    source = (
+        "import torch\n\n"
+        "def init(layers):\n"
+        "    with torch.no_grad():\n"
+        "        layers[0].bias.zero_()\n"
+        "        layers[1].bias.zero_()\n"
+    )
+    first = convert_source(source, "case.py", Options()).code
+    assert convert_source(first, "case.py", Options()).code == first
+    lines = first.splitlines()
+    for target in ("layers[0].bias.zero_()", "layers[1].bias.zero_()"):
+        at = next(i for i, line in enumerate(lines) if line.strip() == target)
+        above = []
+        while lines[at - 1 - len(above)].strip().startswith("# torch2ms:"):
+            above.append(lines[at - 1 - len(above)])
+        assert any("TM941" in line for line in above), lines
+
+
 def test_a_converted_squeeze_is_not_reported_as_a_leftover() -> None:
     source = "import torch\n\ndef f(x):\n    return x.squeeze(dim=0)\n"
     result = convert_source(source, "case.py", Options())
