@@ -19,7 +19,7 @@ from ..companion.table_plumbing import CONDITIONAL as AUTOCAST_ENTRIES
 
 _DECORATORS = frozenset({"torch.jit.script", "torch.compile"})
 # Calls whose only effect is on TorchScript or torch.fx; as statements they do nothing.
-_NO_EFFECT = frozenset({"torch.fx.wrap", "torch.jit.annotate"})
+_NO_EFFECT = frozenset({"torch.fx.wrap"})
 _NO_EFFECT_PREFIXES = ("torch._C._jit_",)
 # Where `enabled` stands among each autocast's positional parameters.
 _ENABLED_POSITION = {
@@ -104,7 +104,23 @@ class PlumbingRule(Rule):
         ):
             return updated
         ctx.applied.add(self.meta.id)
-        return updated.with_changes(func=ctx.companion(AUTOCAST_ENTRIES[name]))
+        args = [a for a in updated.args if not _read_device(a, ctx)]
+        if len(args) < len(updated.args):
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(
+            func=ctx.companion(AUTOCAST_ENTRIES[name]), args=args
+        )
+
+
+def _read_device(arg: cst.Arg, ctx: ModuleContext) -> bool:
+    """`device_type=x.device.type`: the no-op ignores it, and a MindSpore tensor's `.device` is a
+    string without `.type`, so the value, only read from names, is dropped."""
+    return (
+        arg.keyword is not None
+        and arg.keyword.value == "device_type"
+        and not isinstance(arg.value, cst.SimpleString)
+        and ctx.dotted(arg.value) is not None
+    )
 
 
 def _argument(call: cst.Call, keyword: str, position: int) -> cst.BaseExpression | None:

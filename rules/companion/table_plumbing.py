@@ -17,6 +17,8 @@ ENTRIES: dict[str, str] = {
     "torch.hub.load_state_dict_from_url": "load_state_dict_from_url",
     "torch.hub.load": "load_hub_model",
     "torch.hub.get_dir": "hub_get_dir",
+    "torch.hub.download_url_to_file": "download_url_to_file",
+    "torch.jit.annotate": "jit_annotate",
     "torch.hub._get_torch_home": "_torch_home",
     "torch.hub.HASH_REGEX": "HASH_REGEX",
     "torch.hub.urlparse": "hub_urlparse",

@@ -190,3 +190,33 @@ def test_hub_loaders_name_the_url_and_the_weights_command(aux) -> None:
     assert url in str(error.value)
     with pytest.raises(RuntimeError, match="torch2ms weights"):
         aux.load_hub_model("owner/repo", "model", pretrained=True)
+
+
+def test_download_url_to_file_copies_and_checks_the_hash(aux, fw, tmp_path) -> None:
+    torch, _ = fw
+    source = tmp_path / "weights.bin"
+    source.write_bytes(bytes(range(256)) * 300)
+    url = source.as_uri()
+    for module, name in ((torch.hub, "torch.bin"), (aux, "aux.bin")):
+        module.download_url_to_file(
+            url, str(tmp_path / name), hash_prefix="", progress=False
+        )
+    assert (tmp_path / "aux.bin").read_bytes() == (tmp_path / "torch.bin").read_bytes()
+    with pytest.raises(RuntimeError) as expected:
+        torch.hub.download_url_to_file(
+            url, str(tmp_path / "t2"), "00ff", progress=False
+        )
+    with pytest.raises(RuntimeError) as got:
+        aux.download_url_to_file(url, str(tmp_path / "a2"), "00ff", progress=False)
+    assert str(got.value) == str(expected.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "aux.bin",
+        "torch.bin",
+        "weights.bin",
+    ]
+
+
+def test_jit_annotate_returns_the_value(aux, fw) -> None:
+    torch, _ = fw
+    value = [1, 2]
+    assert aux.jit_annotate(list[int], value) is torch.jit.annotate(list[int], value)

@@ -97,6 +97,16 @@ def test_full_precision_autocast_becomes_the_no_op(region: str, entry: str) -> N
     source = f"import torch\n\ndef f(x):\n    with {region}:\n        return x * 2\n"
     result = convert_checked(source)
     assert f"with {entry}(" in result.code and "import torch" not in result.code
+    assert ".device" not in result.code  # a device read from a tensor is dropped
+
+
+def test_a_device_type_that_is_not_read_from_names_is_kept() -> None:
+    source = (
+        "import torch\n\ndef f(x):\n"
+        "    with torch.autocast(device_type=pick(), enabled=False):\n        return x\n"
+    )
+    code = convert_checked(source).code
+    assert "with ms_aux.autocast(device_type=pick(), enabled=False):" in code
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,12 @@ devices answer from MindSpore's context (the device a MindSpore process runs on)
 process group answer for the single process a converted program runs as.
 """
 
+import hashlib
 import os
 import re
+import shutil
 import urllib.parse
+from urllib.request import Request, urlopen
 
 import mindspore
 import numpy
@@ -25,6 +28,12 @@ def jit_script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None)
     how torch runs it. MindSpore compiles with `mindspore.jit` where the code is graph-compatible.
     """
     return obj
+
+
+def jit_annotate(the_type, the_value):
+    """`torch.jit.annotate(the_type, the_value)`: returns `the_value`; the type only informs
+    TorchScript."""
+    return the_value
 
 
 def compile(model=None, **options):
@@ -118,6 +127,31 @@ def load_hub_model(repo_or_dir, model, *args, **kwargs):
         f"torch.hub.load({repo_or_dir!r}, {model!r}) builds a PyTorch model: convert the "
         "repository's code with torch2ms and its weights with `torch2ms weights IN.pth OUT.ckpt`"
     )
+
+
+def download_url_to_file(url, dst, hash_prefix=None, progress=True):
+    """`torch.hub.download_url_to_file(url, dst, hash_prefix)`: downloads `url` to `dst` with the
+    standard library, through a partial file moved into place, and raises RuntimeError when the
+    file's SHA-256 does not start with `hash_prefix`, as torch does. No progress bar is drawn.
+    """
+    dst = os.path.expanduser(dst)
+    partial = dst + ".partial"
+    digest = hashlib.sha256()
+    try:
+        request = Request(url, headers={"User-Agent": "torch.hub"})
+        with urlopen(request) as source, open(partial, "wb") as target:
+            for block in iter(lambda: source.read(1 << 16), b""):
+                target.write(block)
+                digest.update(block)
+        found = digest.hexdigest()
+        if hash_prefix is not None and found[: len(hash_prefix)] != hash_prefix:
+            raise RuntimeError(
+                f'invalid hash value (expected "{hash_prefix}", got "{found}")'
+            )
+        shutil.move(partial, dst)
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
 
 
 def _torch_home():
@@ -247,12 +281,13 @@ class finfo:
             self.resolution = float(10.0 ** -numpy.floor(-numpy.log10(self.eps)))
 
 
-def autocast(device_type, dtype=None, enabled=True, cache_enabled=None):
+def autocast(device_type=None, dtype=None, enabled=True, cache_enabled=None):
     """`torch.autocast(device_type, enabled=False)`: a region where torch runs in full precision.
 
     MindSpore computes in the dtypes of its inputs unless mixed precision is set on the network, so
     such a region needs nothing. The converter uses this only where torch itself computes in full
-    precision: `enabled=False`, or a CUDA autocast on the CPU target, where torch disables it.
+    precision: `enabled=False`, or a CUDA autocast on the CPU target, where torch disables it; it
+    drops a `device_type` read from a tensor (`x.device.type`), which this ignores.
     """
     return _NoAutocast()
 
