@@ -6,8 +6,8 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
-from ...migrator.index import StatementInfo
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
+from ..common.unwrap import first_position
 from . import findings as tm9
 from .names import is_simple_assignment
 from .state import no_grad_statements
@@ -176,7 +176,7 @@ class GradModeRule(Rule):
                                     *first.leading_lines,
                                 ]
                             )
-                            _first_position(ctx, inner[0], first, statement)
+                            first_position(ctx, inner[0], first, statement)
                     if unknown and in_function:
                         ctx.report(
                             "TM103",
@@ -257,21 +257,6 @@ class GradModeRule(Rule):
 
 
 _SCOPES = (cst.For, cst.While, cst.FunctionDef)
-
-
-def _first_position(
-    ctx: ModuleContext, new: cst.CSTNode, first: cst.CSTNode, block: cst.With
-) -> None:
-    """The first statement of an unwrapped block stands from the `with` line to its own end, so
-    the findings of the statements after it stay with those statements."""
-    own = ctx.statements.get(id(first))
-    outer = ctx.statements.get(id(block))
-    if own is None or outer is None:
-        return
-    ctx.statements[id(new)] = StatementInfo(
-        outer.line, own.column, own.end_line, outer.relevant or own.relevant
-    )
-    ctx.keep.append(new)
 
 
 def _backward_in_scope(ctx: ModuleContext, block: cst.CSTNode) -> bool:
