@@ -21,6 +21,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from .companion import write_companion
 from .compare import Comparison, Difference, compare_observations
 from .corpus import Pair, convert_pair, discover, golden_difference, read_text
 from .sides import ZYGOTE, SideRun, run_side
@@ -160,6 +161,7 @@ def verify_pair(
         backend,
         timeout or DEFAULT_TIMEOUT[backend],
         transfer,
+        result.companion if result is not None else frozenset(),
     )
     report["sides_seconds"] = [
         round(original_side.seconds, 3),
@@ -208,15 +210,26 @@ def verify_pair(
 
 
 def _run_both(
-    pair: Pair, converted_code: str, backend: str, timeout: float, transfer: bool
+    pair: Pair,
+    converted_code: str,
+    backend: str,
+    timeout: float,
+    transfer: bool,
+    companion: frozenset[str] = frozenset(),
 ) -> tuple[SideRun, SideRun]:
-    """The original, then the conversion (given, or ``converted_code`` written to a temporary file)."""
+    """The original, then the conversion (given, or ``converted_code`` written to a temporary file,
+    with the companion module it imports beside it)."""
     with tempfile.TemporaryDirectory(prefix="torch2ms-verify-") as workdir:
         converted = pair.converted
-        if converted is None:
+        if converted is None or companion:
+            # A conversion that imports the companion runs beside it, in the work folder.
+            if converted is not None:
+                converted_code = read_text(converted)
             converted = os.path.join(workdir, "converted.py")
             with open(converted, "w", encoding="utf-8") as handle:
                 handle.write(converted_code)
+            if companion:
+                write_companion(workdir, companion)
         init = os.path.join(workdir, "init.npz")
         original_side = run_side(
             pair.original,
@@ -228,7 +241,11 @@ def _run_both(
         if original_side.status != "ok":
             return original_side, SideRun("skipped", {}, {}, "", "", 0.0)
         inject = ("--inject-init", init) if transfer and os.path.exists(init) else ()
-        paths = (os.path.dirname(os.path.abspath(pair.original)),)
+        # The conversion's own folder first: its companion module is there.
+        paths = (
+            os.path.dirname(os.path.abspath(converted)),
+            os.path.dirname(os.path.abspath(pair.original)),
+        )
         return original_side, run_side(
             converted,
             backend,

@@ -172,7 +172,7 @@ class ImportsRule(Rule):
         ctx.report(
             "TM900",
             f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch",
-            UNCONVERTED.use_instead,
+            _table_note(name) or UNCONVERTED.use_instead,
             line=line,
             column=column,
         )
@@ -575,6 +575,14 @@ class ImportsRule(Rule):
         for package in sorted(self.module_needs):
             statements.append(_import(package))
         return statements
+
+
+def _table_note(name: str) -> str:
+    """What the API table says to write by hand for a torch name it leaves as it is."""
+    from .api import BY_TORCH_NAME
+
+    mapping = BY_TORCH_NAME.get(name)
+    return mapping.note if mapping is not None and not mapping.translatable else ""
 
 
 def _comment_rule(comment: str) -> str | None:

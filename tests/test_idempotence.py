@@ -210,6 +210,10 @@ ONCE_DIFFERENT = {
         "        self.module = module\n"
         "        self.gen = torch.Generator(device=next(self.module.parameters()).device)\n"
     ),
+    "companion_call_in_a_loss_at_module_level": (
+        "import torch\n\na = b = model = optimizer = None\n\noptimizer.zero_grad()\n"
+        "loss = torch.cuda.is_available()\nloss.backward()\noptimizer.step()\n"
+    ),
 }
 
 
@@ -222,6 +226,50 @@ def test_real_shapes_convert_the_same_twice(name: str) -> None:
     assert [f.rule for f in second.findings if f.rule == "TM900"] == [
         f.rule for f in first.findings if f.rule == "TM900"
     ]
+
+
+UNWRAPPED_BLOCKS = {
+    "no_grad": (
+        (
+            "import torch\n\n"
+            "def init(layers):\n"
+            "    with torch.no_grad():\n"
+            "        layers[0].bias.zero_()\n"
+            "        layers[1].bias.zero_()\n"
+        ),
+        ("layers[0].bias.zero_()", "layers[1].bias.zero_()"),
+        "TM941",
+    ),
+    "cuda_autocast_in_a_training_step": (
+        (
+            "import torch\nimport torch.nn.functional as F\n\n"
+            "def train(model, loader, optimizer):\n"
+            "    for data, target in loader:\n"
+            "        optimizer.zero_grad()\n"
+            "        with torch.cuda.amp.autocast():\n"
+            "            out = model(data).normal_()\n"
+            "            loss = F.mse_loss(out.uniform_(), target)\n"
+            "        loss.backward()\n"
+            "        optimizer.step()\n"
+        ),
+        ("out = model(data).normal_()", "loss = ops.mse_loss(out.uniform_(), target)"),
+        "TM942",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNWRAPPED_BLOCKS))
+def test_each_statement_of_an_unwrapped_block_keeps_its_own_finding(name: str) -> None:
+    source, statements, rule = UNWRAPPED_BLOCKS[name]
+    first = convert_source(source, "case.py", Options()).code
+    assert convert_source(first, "case.py", Options()).code == first
+    lines = first.splitlines()
+    for target in statements:
+        at = next(i for i, line in enumerate(lines) if line.strip() == target)
+        above = []
+        while lines[at - 1 - len(above)].strip().startswith("# torch2ms:"):
+            above.append(lines[at - 1 - len(above)])
+        assert any(rule in line for line in above), lines
 
 
 def test_a_converted_squeeze_is_not_reported_as_a_leftover() -> None:

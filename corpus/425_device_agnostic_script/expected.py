@@ -4,10 +4,10 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
+import ms_aux
 import torch
 
-# torch2ms: TM940 `torch.cuda.is_available` has no certain MindSpore mapping
-use_cuda = torch.cuda.is_available()
+use_cuda = ms_aux.cuda_is_available()
 
 rng = np.random.default_rng(26)
 features = mindspore.tensor(rng.standard_normal((12, 4)), dtype=mindspore.float32)

@@ -4,7 +4,7 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
-import torch
+import ms_aux
 
 # torch2ms: TM905 torch is imported optionally here; the converted program runs the `except ImportError` fallback
 torchvision = None
@@ -16,8 +16,7 @@ labels = mindspore.tensor(rng.integers(0, 2, size=6), dtype=mindspore.int64)
 mindspore.manual_seed(0)
 model = nn.SequentialCell(nn.Flatten(), nn.Dense(16, 8), nn.ReLU(), nn.Dense(8, 2))
 # torch2ms: TM934 GPU placement removed: MindSpore runs on the device of its context
-# torch2ms: TM940 `torch.cuda.is_available` has no certain MindSpore mapping
-if torch.cuda.is_available():
+if ms_aux.cuda_is_available():
     pass
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
 def forward_fn():

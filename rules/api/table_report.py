@@ -63,6 +63,36 @@ TABLE = (
         check="exists",
         note="torch.jit.Final is typing.Final; a class attribute's annotation has no effect at run time",
     ),
+    # -- plumbing: constants, and torch-only APIs whose calls the companion stands in for -------
+    ApiMapping(
+        "torch.get_default_dtype",
+        "mindspore.float32",
+        form="constant",
+        params=(),
+        sample=(),
+        note="torch's default floating dtype is float32 unless `torch.set_default_dtype` changed "
+        "it, and the converter leaves that call on torch (a finding); MindSpore creates float32",
+    ),
+    report(
+        "torch.__version__",
+        "it names torch's version: code that compares it chooses a torch code path; decide the "
+        "branch by hand (`mindspore.__version__` is MindSpore's version, with other numbers)",
+        kind="name",
+    ),
+    report(
+        "torch.Generator",
+        "MindSpore's random operators on CPU draw from the global seed or a `seed=` argument, not "
+        "from a generator object; call `mindspore.set_seed(seed)` (or pass `seed=`) where the "
+        "generator was seeded, and drop `generator=`",
+        kind="class",
+    ),
+    report(
+        "torch.amp.autocast",
+        "torch computes this region in reduced precision; MindSpore sets mixed precision per "
+        "network: `mindspore.amp.auto_mixed_precision(network, 'O1')`. Regions with "
+        "`enabled=False` (and CUDA autocast on the CPU target) are converted (TM412)",
+        kind="class",
+    ),
     report("torch.device", _DEVICE, kind="class"),
     report(
         "torch.cuda.is_available",
@@ -102,11 +132,6 @@ TABLE = (
         "torch.cuda.amp.GradScaler",
         "use `mindspore.amp.DynamicLossScaler(scale_value, 2, 1000)` with "
         "`all_finite` in the train step (see the training rules)",
-        kind="class",
-    ),
-    report(
-        "torch.amp.autocast",
-        "use `mindspore.amp.auto_mixed_precision(network, 'O1')` on the network",
         kind="class",
     ),
     report(

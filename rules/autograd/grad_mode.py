@@ -7,6 +7,7 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
+from ..common.unwrap import first_position
 from . import findings as tm9
 from .names import is_simple_assignment
 from .state import no_grad_statements
@@ -168,12 +169,14 @@ class GradModeRule(Rule):
                             else [cst.SimpleStatementLine(list(statement.body.body))]
                         )
                         if inner:
-                            inner[0] = inner[0].with_changes(
+                            first = inner[0]
+                            inner[0] = first.with_changes(
                                 leading_lines=[
                                     *statement.leading_lines,
-                                    *inner[0].leading_lines,
+                                    *first.leading_lines,
                                 ]
                             )
+                            first_position(ctx, inner[0], first, statement)
                     if unknown and in_function:
                         ctx.report(
                             "TM103",

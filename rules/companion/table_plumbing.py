@@ -1,5 +1,45 @@
-"""Companion entries in library/plumbing.py: torch qualified name -> entry name."""
+"""Companion entries in library/plumbing.py: torch qualified name -> entry name.
+
+Most stand in for refused table entries (rules/api/table_report.py) and replace every call. The
+autocast entries are used only where torch itself computes in full precision (rules/api/plumbing.py
+decides), so they are not listed here.
+"""
 
 ENTRIES: dict[str, str] = {
     "torch.jit.is_scripting": "is_scripting",
+    "torch.jit.script": "jit_script",
+    "torch.compile": "compile",
+    "torch.compiler.is_compiling": "is_compiling",
+    "torch.compiler.is_exporting": "is_exporting",
+    "torch.fx.wrap": "fx_wrap",
+    "torch.utils.checkpoint.checkpoint": "checkpoint",
+    "torch.utils.checkpoint.checkpoint_sequential": "checkpoint_sequential",
+    "torch.hub.load_state_dict_from_url": "load_state_dict_from_url",
+    "torch.hub.load": "load_hub_model",
+    "torch.hub.get_dir": "hub_get_dir",
+    "torch.hub.download_url_to_file": "download_url_to_file",
+    "torch.jit.annotate": "jit_annotate",
+    "torch.hub._get_torch_home": "_torch_home",
+    "torch.hub.HASH_REGEX": "HASH_REGEX",
+    "torch.hub.urlparse": "hub_urlparse",
+    "torch.device": "device",
+    "torch.cuda.is_available": "cuda_is_available",
+    "torch.npu.is_available": "npu_is_available",
+    "torch.backends.mps.is_available": "mps_is_available",
+    "torch.accelerator.is_available": "accelerator_is_available",
+    "torch.accelerator.current_accelerator": "current_accelerator",
+    "torch.finfo": "finfo",
+    "torch.is_autocast_enabled": "is_autocast_enabled",
+    "torch.is_autocast_cpu_enabled": "is_autocast_enabled",
+    "torch.distributed.is_available": "dist_is_available",
+    "torch.distributed.is_initialized": "dist_is_initialized",
+    "torch.distributed.get_rank": "dist_get_rank",
+    "torch.distributed.get_world_size": "dist_get_world_size",
+}
+
+# Entries the converter writes only where a rule has checked the call's arguments.
+CONDITIONAL: dict[str, str] = {
+    "torch.autocast": "autocast",
+    "torch.amp.autocast": "autocast",
+    "torch.cuda.amp.autocast": "cuda_autocast",
 }

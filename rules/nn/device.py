@@ -6,7 +6,7 @@ import re
 
 import libcst as cst
 
-from ...migrator.context import ModuleContext
+from ...migrator.context import COMPANION, ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
@@ -164,6 +164,11 @@ class DeviceRule(Rule):
 
     # -- `device = torch.device(...)` once nothing reads it ------------------------------------
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        result = self._remove_unused_devices(updated, ctx)
+        _forget_removed_companions(result, ctx)
+        return result
+
+    def _remove_unused_devices(self, updated: cst.Module, ctx: ModuleContext):
         devices = facts(ctx).devices
         if not devices:
             return updated
@@ -182,6 +187,28 @@ class DeviceRule(Rule):
                 f for f in ctx.findings if not any(a <= f.line <= b for a, b in gone)
             ]
         return result
+
+
+def _forget_removed_companions(module: cst.Module, ctx: ModuleContext) -> None:
+    """Companion entries recorded for code this stage removed (an unused device definition, a
+    statement that did nothing) are not imported or written."""
+    entries = ctx.state.get(COMPANION)
+    if not entries:
+        return
+    uses = _CompanionUses(ctx.companion_import.module)
+    module.visit(uses)
+    entries &= uses.names
+
+
+class _CompanionUses(cst.CSTVisitor):
+    def __init__(self, module: str) -> None:
+        super().__init__()
+        self.module = module
+        self.names: set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == self.module:
+            self.names.add(node.attr.value)
 
 
 def _idle(small: cst.BaseSmallStatement) -> bool:

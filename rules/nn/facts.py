@@ -446,7 +446,7 @@ class _Analyser:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return bool(_DEVICE_STRING.match(node.value))
         if isinstance(node, ast.Call):
-            return _qualified(node.func, self.aliases) == "torch.device"
+            return _qualified(node.func, self.aliases) in _DEVICE_CALLS
         if isinstance(node, ast.IfExp):
             return self.device_expression(node.body) and self.device_expression(
                 node.orelse
@@ -454,6 +454,10 @@ class _Analyser:
         if isinstance(node, ast.Name):
             return node.id in self.facts.devices
         return False
+
+
+# Calls whose result is a device (the accelerator's, or None where there is none).
+_DEVICE_CALLS = frozenset({"torch.device", "torch.accelerator.current_accelerator"})
 
 
 def _freezes(node: ast.AST) -> bool:

@@ -166,6 +166,13 @@ class _Prep:
         return self.strict(node)
 
 
+def _imports_only(stmt: cst.CSTNode) -> bool:
+    """An import binds a module: a definition outside the forward region, never a computation."""
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
+    )
+
+
 def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
     last = backwards[-1]
     place = scope.places[id(last.stmt)]
@@ -205,7 +212,7 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
         defines_model = bool(
             found.writes & (scope.models | scope.losses | set(scope.owners))
         )
-        if is_prep[id(stmt)] or not diff or defines_model:
+        if is_prep[id(stmt)] or not diff or defines_model or _imports_only(stmt):
             for name in hit & found.writes:
                 needed.pop(name, None)
                 outside_defs.add(name)

@@ -9,6 +9,7 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ..common.dataflow import fresh_name, usage
+from ..common.unwrap import first_position
 from . import emit
 from .analysis import Plan
 from .events import Event
@@ -318,11 +319,12 @@ def _region_body(region: Region, ctx: ModuleContext) -> list:
         ):
             inner = list(stmt.body.body)
             if inner:
-                inner[0] = inner[0].with_changes(
-                    leading_lines=list(stmt.leading_lines)
-                    + list(inner[0].leading_lines)
+                first = inner[0]
+                inner[0] = first.with_changes(
+                    leading_lines=list(stmt.leading_lines) + list(first.leading_lines)
                 )
-                ctx.copy_position(inner[0], stmt)  # the autocast's findings go with it
+                # The autocast's findings go with the first statement, the others' with theirs.
+                first_position(ctx, inner[0], first, stmt)
             body.extend(inner)
         else:
             body.append(stmt)

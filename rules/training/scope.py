@@ -13,6 +13,7 @@ import libcst as cst
 
 from ...migrator.aliases import dotted, resolve
 from ..common.dataflow import parse, usage
+from ..companion import MODULE as COMPANION_MODULE
 from .events import Event
 from .gradstate import Place
 
@@ -199,11 +200,10 @@ class ScopeInfo:
 
 
 def library(name: str | None, aliases: dict[str, str]) -> bool:
-    """A torch name, or a MindSpore name another rule already emitted."""
+    """A torch name, or a MindSpore or companion name another rule already emitted."""
     return name is not None and (
         resolve(name, aliases) is not None
-        or name == "mindspore"
-        or name.startswith("mindspore.")
+        or name.split(".")[0] in ("mindspore", COMPANION_MODULE)
     )
 
 

@@ -167,7 +167,7 @@ UNTOUCHED = [
     ("m = nn.BatchNorm3d(8, track_running_stats=flag)", "TM941"),
     ("m = nn.ConvTranspose2d(3, 8, 3, padding_mode='reflect')", "TM941"),
     ("m = nn.Bilinear(*shape)", "TM941"),
-    ("ok = torch.cuda.is_available()", "TM940"),
+    ("torch.cuda.set_device(1)", "TM940"),
     ("loader = torch.utils.data.DataLoader(ds, batch_size=4)", None),
     ("y = torch.take(x, idx)", "TM942"),
     ("y = x.std(1)", "TM941"),

@@ -451,7 +451,13 @@ def run_name(mapping: ApiMapping, torch: Any, ms: Any) -> None:
 def run_eager_form(mapping: ApiMapping, torch: Any) -> None:
     """torch.jit forms that the converter replaces by what they do outside TorchScript."""
     torch_value = resolve(mapping.torch)
-    if mapping.form == "constant":
+    if mapping.form == "constant" and mapping.mindspore.startswith("mindspore."):
+        # A MindSpore name (a dtype): the same as what torch returns.
+        canonical = lambda text: text.lower().replace("torch.", "")
+        assert canonical(str(torch_value())) == canonical(
+            str(resolve(mapping.mindspore))
+        )
+    elif mapping.form == "constant":
         assert torch_value() == ast.literal_eval(mapping.mindspore)
     elif mapping.form == "decorator":
         # At a module's top level, as decorators stand (torch.fx.wrap insists on it).

@@ -1,6 +1,339 @@
-"""Stand-ins for torch-only plumbing whose MindSpore meaning is "nothing to do"."""
+"""Stand-ins for torch-only plumbing whose MindSpore meaning is "nothing to do".
+
+Each one says what it does and why that keeps the program's meaning on MindSpore. Queries about
+devices answer from MindSpore's context (the device a MindSpore process runs on); queries about a
+process group answer for the single process a converted program runs as.
+"""
+
+import hashlib
+import os
+import re
+import shutil
+import urllib.parse
+from urllib.request import Request, urlopen
+
+import mindspore
+import numpy
 
 
 def is_scripting():
     """`torch.jit.is_scripting()`: MindSpore never runs TorchScript, so this is always False."""
     return False
+
+
+def jit_script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
+    """`torch.jit.script(obj)`: returns `obj` itself.
+
+    A scripted module or function computes what the Python one computes; TorchScript only changes
+    how torch runs it. MindSpore compiles with `mindspore.jit` where the code is graph-compatible.
+    """
+    return obj
+
+
+def jit_annotate(the_type, the_value):
+    """`torch.jit.annotate(the_type, the_value)`: returns `the_value`; the type only informs
+    TorchScript."""
+    return the_value
+
+
+def compile(model=None, **options):
+    """`torch.compile(model, ...)`: returns `model` itself (or, without one, a decorator that does).
+
+    Compilation changes how torch runs the model, not what it computes; the options (backend, mode,
+    fullgraph, dynamic) only steer the compiler. MindSpore compiles with `mindspore.jit`.
+    """
+    if model is None:
+        return lambda fn: fn
+    return model
+
+
+def is_compiling():
+    """`torch.compiler.is_compiling()`: False, since no torch compiler traces MindSpore code."""
+    return False
+
+
+def is_exporting():
+    """`torch.compiler.is_exporting()`: False, since torch.export never traces MindSpore code."""
+    return False
+
+
+def fx_wrap(fn_or_name):
+    """`torch.fx.wrap(fn_or_name)`: returns its argument, as torch does.
+
+    It only marks a function for torch.fx symbolic tracing, which never traces MindSpore code.
+    """
+    return fn_or_name
+
+
+def checkpoint(
+    function,
+    *args,
+    use_reentrant=None,
+    context_fn=None,
+    determinism_check="default",
+    debug=False,
+    early_stop=True,
+    **kwargs,
+):
+    """`torch.utils.checkpoint.checkpoint(function, *args)`: calls `function(*args, **kwargs)`.
+
+    Activation checkpointing recomputes the forward pass during the backward pass to save memory;
+    the values and gradients are those of the plain call. The memory trade on MindSpore is
+    `cell.recompute()` on the sub-cell.
+    """
+    return function(*args, **kwargs)
+
+
+def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
+    """`torch.utils.checkpoint.checkpoint_sequential(functions, segments, input)`: runs the
+    functions (or the children of a sequential cell) one after another on `input`.
+
+    Like `checkpoint`, the segments only decide what is recomputed in the backward pass.
+    """
+    if isinstance(functions, mindspore.nn.SequentialCell):
+        functions = list(functions.cells())
+    for function in functions:
+        input = function(input)
+    return input
+
+
+def load_state_dict_from_url(
+    url,
+    model_dir=None,
+    map_location=None,
+    progress=True,
+    check_hash=False,
+    file_name=None,
+    weights_only=False,
+):
+    """`torch.hub.load_state_dict_from_url(url)`: raises, naming the URL.
+
+    The file at the URL is a torch checkpoint, which MindSpore cannot read. Download it, convert it
+    with `torch2ms weights IN.pth OUT.ckpt`, and load the result with `mindspore.load_checkpoint`.
+    """
+    raise RuntimeError(
+        f"{url} is a PyTorch checkpoint: download it, convert it with "
+        "`torch2ms weights IN.pth OUT.ckpt` and load it with mindspore.load_checkpoint"
+    )
+
+
+def load_hub_model(repo_or_dir, model, *args, **kwargs):
+    """`torch.hub.load(repo_or_dir, model)`: raises, naming the repository.
+
+    torch.hub builds a torch model from the repository's code; convert that code with torch2ms and
+    its weights with `torch2ms weights`.
+    """
+    raise RuntimeError(
+        f"torch.hub.load({repo_or_dir!r}, {model!r}) builds a PyTorch model: convert the "
+        "repository's code with torch2ms and its weights with `torch2ms weights IN.pth OUT.ckpt`"
+    )
+
+
+def download_url_to_file(url, dst, hash_prefix=None, progress=True):
+    """`torch.hub.download_url_to_file(url, dst, hash_prefix)`: downloads `url` to `dst` with the
+    standard library, through a partial file moved into place, and raises RuntimeError when the
+    file's SHA-256 does not start with `hash_prefix`, as torch does. No progress bar is drawn.
+    """
+    dst = os.path.expanduser(dst)
+    partial = dst + ".partial"
+    digest = hashlib.sha256()
+    try:
+        request = Request(url, headers={"User-Agent": "torch.hub"})
+        with urlopen(request) as source, open(partial, "wb") as target:
+            for block in iter(lambda: source.read(1 << 16), b""):
+                target.write(block)
+                digest.update(block)
+        found = digest.hexdigest()
+        if hash_prefix is not None and found[: len(hash_prefix)] != hash_prefix:
+            raise RuntimeError(
+                f'invalid hash value (expected "{hash_prefix}", got "{found}")'
+            )
+        shutil.move(partial, dst)
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+
+
+def _torch_home():
+    """`torch.hub._get_torch_home()`: `$TORCH_HOME`, else `$XDG_CACHE_HOME/torch` (`~/.cache`)."""
+    cache = os.getenv("XDG_CACHE_HOME", os.path.join("~", ".cache"))
+    return os.path.expanduser(os.getenv("TORCH_HOME", os.path.join(cache, "torch")))
+
+
+def hub_get_dir():
+    """`torch.hub.get_dir()`: the directory torch.hub caches into, computed as torch computes it
+    (`$TORCH_HOME/hub`); it is only a path, so it needs no torch."""
+    return os.path.join(_torch_home(), "hub")
+
+
+# `torch.hub.HASH_REGEX`: the hash prefix in a checkpoint file name, `name-<hex>.pth`.
+HASH_REGEX = re.compile(r"-([a-f0-9]*)\.")
+
+# `torch.hub.urlparse` is the standard library's `urllib.parse.urlparse`.
+hub_urlparse = urllib.parse.urlparse
+
+
+class device:
+    """`torch.device(type, index)`: the name of a device, kept as data.
+
+    MindSpore places work by its context (`mindspore.set_device`), not per tensor, so a device
+    object only names a device: it compares, prints and reports `.type`/`.index` as torch's does.
+    """
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        elif isinstance(type, int):
+            # An index alone names a device of the current accelerator, as in torch.
+            accelerator = current_accelerator()
+            if accelerator is None:
+                raise RuntimeError(
+                    "Cannot access accelerator device when none is available."
+                )
+            type, index = accelerator.type, type
+        elif ":" in type:
+            type, _, number = type.partition(":")
+            index = int(number)
+        self.type = type
+        self.index = index
+
+    def __eq__(self, other):
+        return isinstance(other, device) and (self.type, self.index) == (
+            other.type,
+            other.index,
+        )
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self):
+        if self.index is None:
+            return f"device(type={self.type!r})"
+        return f"device(type={self.type!r}, index={self.index})"
+
+
+def _device_target():
+    return mindspore.get_context("device_target")
+
+
+def cuda_is_available():
+    """`torch.cuda.is_available()`: whether MindSpore runs on a GPU (its context's device target)."""
+    return _device_target() == "GPU"
+
+
+def npu_is_available():
+    """`torch.npu.is_available()`: whether MindSpore runs on Ascend (its context's device target)."""
+    return _device_target() == "Ascend"
+
+
+def mps_is_available():
+    """`torch.backends.mps.is_available()`: False, since MindSpore has no Metal backend."""
+    return False
+
+
+def accelerator_is_available():
+    """`torch.accelerator.is_available()`: whether MindSpore's context runs on an accelerator."""
+    return _device_target() != "CPU"
+
+
+def current_accelerator(check_available=False):
+    """`torch.accelerator.current_accelerator()`: the accelerator MindSpore's context runs on, as a
+    `device` ('cuda' for GPU, 'npu' for Ascend), or None on the CPU, as torch returns."""
+    names = {"GPU": "cuda", "Ascend": "npu"}
+    target = _device_target()
+    return device(names[target]) if target in names else None
+
+
+class finfo:
+    """`torch.finfo(dtype)`: the limits of a MindSpore floating dtype, from numpy's finfo.
+
+    bfloat16, which numpy lacks, is float32 with 7 fraction bits: float32's range and exponent
+    limits with an epsilon of 2**-7.
+    """
+
+    def __init__(self, type=None):
+        type = mindspore.float32 if type is None else type
+        numpy_types = {
+            mindspore.float16: numpy.float16,
+            mindspore.float32: numpy.float32,
+            mindspore.float64: numpy.float64,
+            mindspore.bfloat16: numpy.float32,
+        }
+        if type not in numpy_types:
+            raise TypeError(f"finfo takes a floating dtype, not {type}")
+        info = numpy.finfo(numpy_types[type])
+        self.dtype = str(type).lower()
+        self.bits = info.bits
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = float(info.tiny)
+        self.smallest_normal = self.tiny
+        self.resolution = float(10.0 ** -numpy.floor(-numpy.log10(self.eps)))
+        if type == mindspore.bfloat16:
+            self.bits = 16
+            self.eps = 2.0**-7
+            self.max = float((2 - 2.0**-7) * 2.0**127)
+            self.min = -self.max
+            self.resolution = float(10.0 ** -numpy.floor(-numpy.log10(self.eps)))
+
+
+def autocast(device_type=None, dtype=None, enabled=True, cache_enabled=None):
+    """`torch.autocast(device_type, enabled=False)`: a region where torch runs in full precision.
+
+    MindSpore computes in the dtypes of its inputs unless mixed precision is set on the network, so
+    such a region needs nothing. The converter uses this only where torch itself computes in full
+    precision: `enabled=False`, or a CUDA autocast on the CPU target, where torch disables it; it
+    drops a `device_type` read from a tensor (`x.device.type`), which this ignores.
+    """
+    return _NoAutocast()
+
+
+def cuda_autocast(enabled=True, dtype=None, cache_enabled=True):
+    """`torch.cuda.amp.autocast(...)`: nothing on the CPU target, where torch disables CUDA
+    autocast; the region runs in full precision, as MindSpore runs it."""
+    return _NoAutocast()
+
+
+class _NoAutocast:
+    """A context manager and decorator that does nothing."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __call__(self, fn):
+        return fn
+
+
+def is_autocast_enabled(device_type=None):
+    """`torch.is_autocast_enabled()`: False, since a converted program never autocasts (autocast
+    regions are either full precision or reported)."""
+    return False
+
+
+def dist_is_available():
+    """`torch.distributed.is_available()`: False, since the converted program runs as one process
+    (distributed runs are set up by hand: msrun and `mindspore.communication.init()`)."""
+    return False
+
+
+def dist_is_initialized():
+    """`torch.distributed.is_initialized()`: False, for the one process the converted program runs
+    as (no process group is ever initialised by it)."""
+    return False
+
+
+def dist_get_rank(group=None):
+    """`torch.distributed.get_rank()`: 0, the rank of the one process the converted program runs as."""
+    return 0
+
+
+def dist_get_world_size(group=None):
+    """`torch.distributed.get_world_size()`: 1, the converted program runs as one process."""
+    return 1

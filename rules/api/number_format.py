@@ -1,0 +1,306 @@
+"""TM413: a tensor formatted as a number (`'{:.4f}'.format(loss)`) gets `.item()`.
+
+torch formats a 0-d tensor with its number's format; a MindSpore tensor refuses any format spec
+(`TypeError: unsupported format string passed to Tensor.__format__`). Where the value is certainly
+a tensor (see `tensor_names`), the conversion formats its number: `loss.item()`, which both
+frameworks give as a Python number. `%` formatting, `str()` and `{}` without a spec work on MindSpore
+tensors as they are and are left alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.rule import API, Example, Rule, RuleMeta, register
+from . import BY_TORCH_NAME, METHODS
+from .tensor_names import Kinds, is_tensor, scope_line, scopes, tensor_names
+from .tm401 import _TENSOR_ONLY_METHODS
+
+# MindSpore namespaces whose functions compute tensors.
+_TENSOR_NAMESPACES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
+_NOT_TENSORS = frozenset({"numel", "rank", "size", "shape", "dtype"})
+
+
+def _torch_function(qualified: str) -> bool:
+    mapping = BY_TORCH_NAME.get(qualified)
+    if mapping is None or mapping.kind != "function" or not mapping.translatable:
+        return False
+    leaf = qualified.rsplit(".", 1)[1]
+    return (
+        mapping.mindspore.startswith(_TENSOR_NAMESPACES)
+        and leaf not in _NOT_TENSORS
+        and not leaf.startswith("is_")
+    )
+
+
+@register
+class NumberFormatRule(Rule):
+    meta = RuleMeta(
+        id="TM413",
+        title="A tensor formatted as a number is formatted through `.item()`",
+        what="Adds `.item()` to a value that is certainly a tensor (a torch call's result, a name "
+        "bound only to those, a loss `.backward()` was called on) where `str.format`, an f-string or "
+        "`format()` applies a format spec to it.",
+        why="torch formats a 0-d tensor as its number; MindSpore's Tensor refuses every format spec "
+        "(`TypeError: unsupported format string passed to Tensor.__format__`).",
+        use_instead="Format the number: `'{:.4f}'.format(loss.item())`.",
+        examples=(
+            Example(
+                before="import torch\n\ndef report(x):\n    m = torch.mean(x)\n"
+                "    print('mean {:.4f}'.format(m), f'{torch.amax(x):.2f}')\n",
+                after="from mindspore import ops\n\ndef report(x):\n    m = ops.mean(x)\n"
+                "    print('mean {:.4f}'.format(m.item()), f'{ops.amax(x).item():.2f}')\n",
+            ),
+        ),
+        family="api",
+    )
+    stage = API
+    order = 30
+
+    def __init__(self) -> None:
+        self.names: dict[int, frozenset[str]] = {}
+        self.kinds: Kinds | None = None
+
+    def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        tree = ctx.state.get("ast")
+        if not isinstance(tree, ast.Module):
+            return
+        self.kinds = Kinds(
+            lambda name: _torch_function(_qualify(name, ctx)),
+            lambda method: method in _TENSOR_ONLY_METHODS,
+            lambda method: method in METHODS,
+        )
+        self.names = {
+            scope_line(scope): tensor_names(scope, self.kinds) for scope in scopes(tree)
+        }
+
+    # -- where formats are ----------------------------------------------------------------
+    def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        if self.kinds is None or any(a.star for a in original.args):
+            return updated
+        fields = _call_fields(original)
+        if fields is None:
+            return updated
+        return self._wrap_args(original, updated, *fields, ctx)
+
+    def leave_FormattedStringExpression(
+        self, original, updated: cst.FormattedStringExpression, ctx: ModuleContext
+    ):
+        if (
+            self.kinds is None
+            or original.format_spec is None
+            or original.conversion is not None
+        ):
+            return updated
+        if not self._certain(original.expression, ctx):
+            return updated
+        ctx.applied.add(self.meta.id)
+        return updated.with_changes(expression=_item(updated.expression))
+
+    # -- statements without torch uses, which the engine does not walk ----------------------
+    def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
+        info = ctx.statements.get(id(original))
+        names = (
+            self.names.get(info.line, frozenset()) if info is not None else frozenset()
+        )
+        if not names or self.kinds is None:
+            return updated
+        return updated.with_changes(
+            body=self._plain_statements(updated.body, names, ctx)
+        )
+
+    def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        names = self.names.get(0, frozenset())
+        if not names or self.kinds is None:
+            return updated
+        return self._plain_statements(updated, names, ctx)
+
+    def _plain_statements(self, node, names: frozenset[str], ctx: ModuleContext):
+        rule = self
+
+        def certain(expression: cst.BaseExpression) -> bool:
+            return rule._certain_in(expression, names)
+
+        wrapper = _PlainStatements(ctx, certain)
+        result = node.visit(wrapper)
+        if not wrapper.changed:
+            return node
+        ctx.applied.add(self.meta.id)
+        return result
+
+    def _wrap_args(self, original, updated, positions, keywords, ctx: ModuleContext):
+        args = list(updated.args)
+        index = 0
+        changed = False
+        for i, arg in enumerate(original.args):
+            if arg.keyword is None:
+                wanted = index in positions
+                index += 1
+            else:
+                wanted = arg.keyword.value in keywords
+            if wanted and self._certain(arg.value, ctx):
+                args[i] = args[i].with_changes(value=_item(args[i].value))
+                changed = True
+        if not changed:
+            return updated
+        ctx.applied.add(self.meta.id)
+        return updated.with_changes(args=args)
+
+    def _certain(self, expression: cst.BaseExpression, ctx: ModuleContext) -> bool:
+        return self._certain_in(expression, self._scope_names(ctx))
+
+    def _certain_in(
+        self, expression: cst.BaseExpression, names: frozenset[str]
+    ) -> bool:
+        code = cst.Module([]).code_for_node(expression)
+        try:
+            node = ast.parse(f"({code})", mode="eval").body
+        except SyntaxError:
+            return False
+        return is_tensor(node, self.kinds, names)
+
+    def _scope_names(self, ctx: ModuleContext) -> frozenset[str]:
+        for statement in reversed(ctx.stack):
+            if isinstance(statement, cst.FunctionDef):
+                info = ctx.statements.get(id(statement))
+                if info is not None:
+                    return self.names.get(info.line, frozenset())
+                return frozenset()  # a function a rule wrote: nothing is known there
+        return self.names.get(0, frozenset())
+
+
+def _qualify(name: str, ctx: ModuleContext) -> str:
+    head, _, rest = name.partition(".")
+    target = ctx.aliases.get(head)
+    if target is None:
+        return ""
+    return f"{target}.{rest}" if rest else target
+
+
+def _has_spec(node: cst.BaseExpression) -> bool:
+    value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+    return isinstance(value, str) and value != ""
+
+
+def _formatted_fields(text: str) -> tuple[set[int], set[str]]:
+    """The positional indexes and keywords that `text.format` formats with a spec."""
+    positions: set[int] = set()
+    keywords: set[str] = set()
+    automatic = 0
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError:
+        return positions, keywords
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        numbered = name == "" or name.isdigit()
+        index = automatic if name == "" else (int(name) if name.isdigit() else None)
+        if name == "":
+            automatic += 1
+        if not spec or conversion is not None:
+            continue
+        if numbered and index is not None:
+            positions.add(index)
+        elif name.isidentifier():
+            keywords.add(name)
+    return positions, keywords
+
+
+def _item(expression: cst.BaseExpression) -> cst.Call:
+    if (
+        not isinstance(expression, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))
+        and not expression.lpar
+    ):
+        expression = expression.with_changes(
+            lpar=[cst.LeftParen()], rpar=[cst.RightParen()]
+        )
+    return cst.Call(cst.Attribute(expression, cst.Name("item")))
+
+
+class _PlainStatements(cst.CSTTransformer):
+    """Formats in the statements of one scope that hold no torch use (the engine skips those)."""
+
+    def __init__(self, ctx: ModuleContext, certain) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.certain = certain
+        self.depth = 0  # > 0 inside a statement without torch uses
+        self.changed = False
+
+    def _plain(self, node: cst.CSTNode) -> bool:
+        info = self.ctx.statements.get(id(node))
+        return info is not None and not info.relevant
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return False  # its own scope
+        if isinstance(node, cst.BaseStatement) and self._plain(node):
+            self.depth += 1
+        return super().on_visit(node)
+
+    def on_leave(self, original, updated):
+        if isinstance(original, cst.BaseStatement) and self._plain(original):
+            self.depth -= 1
+        result = super().on_leave(original, updated)
+        # LibCST rebuilds every node it walks: the statements keep their positions.
+        info = self.ctx.statements.get(id(original))
+        if (
+            info is not None
+            and isinstance(result, cst.CSTNode)
+            and result is not original
+        ):
+            self.ctx.statements[id(result)] = info
+            self.ctx.keep.append(result)
+        return result
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call):
+        if self.depth <= 0 or any(a.star for a in original.args):
+            return updated
+        fields = _call_fields(original)
+        if fields is None:
+            return updated
+        positions, keywords = fields
+        args = list(updated.args)
+        index = 0
+        for i, arg in enumerate(original.args):
+            if arg.keyword is None:
+                wanted = index in positions
+                index += 1
+            else:
+                wanted = arg.keyword.value in keywords
+            if wanted and self.certain(arg.value):
+                args[i] = args[i].with_changes(value=_item(args[i].value))
+                self.changed = True
+        return updated.with_changes(args=args)
+
+    def leave_FormattedStringExpression(self, original, updated):
+        if (
+            self.depth <= 0
+            or original.format_spec is None
+            or original.conversion is not None
+            or not self.certain(original.expression)
+        ):
+            return updated
+        self.changed = True
+        return updated.with_changes(expression=_item(updated.expression))
+
+
+def _call_fields(call: cst.Call) -> tuple[set[int], set[str]] | None:
+    """The arguments a `format(...)` or `'...'.format(...)` call formats with a spec."""
+    func = call.func
+    if isinstance(func, cst.Name) and func.value == "format":
+        if len(call.args) == 2 and _has_spec(call.args[1].value):
+            return {0}, set()
+        return None
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "format"):
+        return None
+    template = func.value
+    if not isinstance(template, (cst.SimpleString, cst.ConcatenatedString)):
+        return None
+    text = template.evaluated_value
+    return _formatted_fields(text) if isinstance(text, str) else None

@@ -1,0 +1,179 @@
+"""Which expressions and local names of the original source are certainly tensors.
+
+Read from the original ``ast`` tree, per function, before any rule has rewritten it:
+
+- a call of a torch function (`torch.mean(x)`, `F.nll_loss(...)`) or of a Tensor-only method
+  (`x.sum(dim=1)`, `out.argmax()`), and arithmetic with one of them;
+- a local name whose every binding in its function is such an expression, or a name the function
+  calls `.backward()` on, as long as no binding makes it a Python number (`loss = loss.item()`,
+  `float(...)`, a literal).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+# Methods whose results are Python values, not tensors.
+PYTHON_RESULTS = frozenset(
+    {"item", "tolist", "numpy", "asnumpy", "dim", "ndimension", "numel", "size"}
+    | {"nelement", "element_size", "data_ptr", "is_contiguous", "type"}
+)
+_TORCH_KEYWORDS = frozenset({"dim", "keepdim"})
+_PYTHON_BUILTINS = frozenset({"float", "int", "bool", "str", "round", "len", "abs"})
+
+# A function of a name telling whether it gives a tensor.
+Classifier = Callable[[str], bool]
+
+
+class Kinds:
+    """What gives a tensor: torch calls by dotted name, Tensor-only methods (by name, whatever the
+    receiver), and Tensor methods (by name, on a receiver that is a tensor)."""
+
+    def __init__(
+        self, torch_call: Classifier, only_method: Classifier, method: Classifier
+    ) -> None:
+        self.torch_call = torch_call
+        self.only_method = only_method
+        self.method = method
+
+
+def scopes(tree: ast.Module) -> list[ast.AST]:
+    """The module and every function in it."""
+    return [tree] + [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+
+
+def scope_line(node: ast.AST) -> int:
+    """The line a scope is known by: its first decorator's or its `def` line; 0 for the module."""
+    if isinstance(node, ast.Module):
+        return 0
+    lines = [node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]
+    return min(lines)
+
+
+def _own_nodes(scope: ast.AST):
+    """The nodes of a scope, not of the functions and classes nested in it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+        ):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def tensor_names(scope: ast.AST, kinds: Kinds) -> frozenset[str]:
+    bindings: dict[str, list[ast.AST | None]] = {}
+    backward: set[str] = set()
+    for node in _own_nodes(scope):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                _bind(target, node.value, bindings)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            _bind(node.target, getattr(node, "value", None), bindings)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            _bind(node.target, None, bindings)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            _bind(node.optional_vars, None, bindings)
+        elif isinstance(node, ast.NamedExpr):
+            _bind(node.target, node.value, bindings)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bindings.setdefault(name, []).append(ast.Constant(0))  # never certain
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "backward"
+            and isinstance(node.func.value, ast.Name)
+        ):
+            backward.add(node.func.value.id)
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        arguments = scope.args
+        for arg in (
+            *arguments.posonlyargs,
+            *arguments.args,
+            *arguments.kwonlyargs,
+            arguments.vararg,
+            arguments.kwarg,
+        ):
+            if arg is not None:
+                bindings.setdefault(arg.arg, []).append(None)
+    certain: frozenset[str] = frozenset()
+    while True:
+        found = set()
+        for name, values in bindings.items():
+            results = [_kind(v, kinds, certain) for v in values]
+            if "python" in results:
+                continue
+            if all(k == "tensor" for k in results) or (
+                name in backward and "unknown" in results
+            ):
+                found.add(name)
+        if found == certain:
+            return certain
+        certain = frozenset(found)
+
+
+def _bind(target: ast.AST, value: ast.AST | None, bindings) -> None:
+    if isinstance(target, ast.Name):
+        bindings.setdefault(target.id, []).append(value)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            _bind(element, None, bindings)
+    elif isinstance(target, ast.Starred):
+        _bind(target.value, None, bindings)
+
+
+def _kind(value: ast.AST | None, kinds: Kinds, names: frozenset[str]) -> str:
+    """'tensor', 'python' (a Python value for certain) or 'unknown'."""
+    if value is None:
+        return "unknown"
+    if is_tensor(value, kinds, names):
+        return "tensor"
+    if isinstance(value, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict, ast.Tuple)):
+        return "python"
+    if isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in PYTHON_RESULTS:
+            return "python"
+        if isinstance(func, ast.Name) and func.id in _PYTHON_BUILTINS:
+            return "python"
+    return "unknown"
+
+
+def dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def is_tensor(node: ast.AST, kinds: Kinds, names: frozenset[str]) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.BinOp):
+        return is_tensor(node.left, kinds, names) or is_tensor(node.right, kinds, names)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return is_tensor(node.operand, kinds, names)
+    if not isinstance(node, ast.Call):
+        return False
+    name = dotted(node.func)
+    if name is not None and kinds.torch_call(name):
+        return True
+    func = node.func
+    if not isinstance(func, ast.Attribute) or func.attr in PYTHON_RESULTS:
+        return False
+    if kinds.method(func.attr) and any(k.arg in _TORCH_KEYWORDS for k in node.keywords):
+        return True  # only torch's methods take `dim=`/`keepdim=`
+    return kinds.only_method(func.attr) or (
+        kinds.method(func.attr) and is_tensor(func.value, kinds, names)
+    )
