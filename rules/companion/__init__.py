@@ -48,14 +48,15 @@ class _Entry:
 class _Library:
     entries: dict[str, _Entry]
     order: tuple[str, ...]
-    imports: dict[str, str]  # bound name -> import statement
+    # bound name -> (module it is imported from, "" for `import x`; the imported name as written)
+    imports: dict[str, tuple[str, str]]
 
 
 @lru_cache(maxsize=1)
 def _library() -> _Library:
     entries: dict[str, _Entry] = {}
     order: list[str] = []
-    imports: dict[str, str] = {}
+    imports: dict[str, tuple[str, str]] = {}
     for filename in LIBRARY_FILES:
         path = os.path.join(LIBRARY, filename)
         if not os.path.exists(path):
@@ -64,11 +65,15 @@ def _library() -> _Library:
             text = handle.read()
         tree = ast.parse(text, filename=path)
         for node in tree.body:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                statement = ast.get_source_segment(text, node)
+            if isinstance(node, ast.Import):
                 for alias in node.names:
                     bound = alias.asname or alias.name.split(".")[0]
-                    imports[bound] = statement
+                    imports[bound] = ("", _alias(alias))
+                continue
+            if isinstance(node, ast.ImportFrom):
+                module = "." * node.level + (node.module or "")
+                for alias in node.names:
+                    imports[alias.asname or alias.name] = (module, _alias(alias))
                 continue
             names = _bound(node)
             if not names:
@@ -127,23 +132,33 @@ def assemble(names) -> str:
     """The text of a companion module holding ``names`` and what they need."""
     library = _library()
     selected = closure(names)
-    needed_imports: list[str] = []
+    plain: set[str] = set()
+    froms: dict[str, set[str]] = {}
     for name in selected:
-        for bound in sorted(library.entries[name].needs):
-            statement = library.imports.get(bound)
-            if statement is not None and statement not in needed_imports:
-                needed_imports.append(statement)
+        for bound in library.entries[name].needs:
+            found = library.imports.get(bound)
+            if found is None:
+                continue
+            module, imported = found
+            if module:
+                froms.setdefault(module, set()).add(imported)
+            else:
+                plain.add(imported)
+    lines = [f"import {name}" for name in sorted(plain)] + [
+        f"from {module} import {', '.join(sorted(names))}"
+        for module, names in sorted(froms.items())
+    ]
     public = [n for n in selected if not n.startswith("_")]
     parts = [HEADER.format(names=", ".join(public) or "none")]
-    if needed_imports:
-        parts.append("\n".join(sorted(needed_imports, key=_import_order)) + "\n")
+    if lines:
+        parts.append("\n".join(lines) + "\n")
     for name in selected:
         parts.append("\n" + library.entries[name].source + "\n")
     return "\n".join(parts)
 
 
-def _import_order(statement: str) -> tuple[int, str]:
-    return (0 if statement.startswith("import ") else 1, statement)
+def _alias(alias: ast.alias) -> str:
+    return f"{alias.name} as {alias.asname}" if alias.asname else alias.name
 
 
 def entries_in(text: str) -> set[str]:
