@@ -28,6 +28,8 @@ from .gradstate import INIT, GradFlow, Liveness, index_scope, leaves, liveness
 from .scope import Region, ScopeInfo, is_pure
 from .shared import merge_exclusive
 
+CALL_KINDS = frozenset({"call_step", "call_read"})  # calls of summarised helpers
+
 
 @dataclass
 class Problem:
@@ -96,12 +98,20 @@ def split_event_lines(
     origin: dict[int, cst.CSTNode],
 ) -> Sequence[cst.CSTNode]:
     """``model.train(); opt.zero_grad()`` as one statement per line, so each event stands alone."""
+    from .callsite import expand as expand_call
     from .emit import rebuild
     from .gradstate import child_blocks
 
     replace: dict[int, list] = {}
     taken = set(ctx.bound_names)
     for stmt in leaves(body):
+        expanded = expand_call(stmt, ctx, facts)
+        if expanded is not None:
+            replace[id(stmt)] = expanded
+            for line in expanded:
+                if line is not stmt:
+                    origin[id(line)] = stmt
+            continue
         extracted = _extract_random_args(stmt, ctx, taken)
         if extracted is not None:
             replace[id(stmt)] = extracted
@@ -263,7 +273,8 @@ def analyze(
     manual: set[str] = set()
     for event in events.values():
         if (
-            event.kind in ("step", "scaler_step", "unscale", "closure_step")
+            event.kind
+            in CALL_KINDS | {"step", "scaler_step", "unscale", "closure_step"}
             and event.target
             and event.target not in optimizers
             or event.kind == "reset"
@@ -308,7 +319,7 @@ def analyze(
             )
         )
     for event in events.values():
-        if event.kind in ("step", "scaler_step", "unscale"):
+        if event.kind in CALL_KINDS | {"step", "scaler_step", "unscale"}:
             event.psets = (
                 (canonical.get(event.target, event.target),) if event.target else ()
             )

@@ -28,8 +28,10 @@ CLIP_NORM = frozenset(
 CLIP_VALUE = frozenset(
     {"torch.nn.utils.clip_grad_value_", "torch.nn.utils.clip_grad.clip_grad_value_"}
 )
-READS = frozenset({"step", "scaler_step", "manual"})
-TRANSFORMS = frozenset({"clip_norm", "clip_value", "unscale"})
+# ``call_read``/``call_step``: the call of a summarised helper that steps (and changes) G.
+READS = frozenset({"step", "scaler_step", "manual", "call_read"})
+TRANSFORMS = frozenset({"clip_norm", "clip_value", "unscale", "call_step"})
+SYNTHETIC = "training.synthetic_events"
 
 
 @dataclass(eq=False)
@@ -87,6 +89,9 @@ def is_optimizer(name: str, facts: ModuleFacts) -> bool:
 
 def event_of(stmt: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts) -> Event | None:
     """The event a simple statement is, if any."""
+    synthetic = ctx.state.get(SYNTHETIC)
+    if synthetic and id(stmt) in synthetic and synthetic[id(stmt)].stmt is stmt:
+        return synthetic[id(stmt)]
     small = _single(stmt)
     call, target = _call_of(small)
     if call is None:

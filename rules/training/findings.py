@@ -118,3 +118,23 @@ GRAD_READ = define(
     severity=ERROR,
     family="training",
 )
+HELPER_STEP = define(
+    "TM928",
+    "Training step inside a helper that cannot be summarised",
+    "Reports a helper, closure, method or object `__call__` that runs `backward()` on a loss it "
+    "receives (a loss scaler such as timm's `NativeScaler`, a `_backward(loss)` closure), and the "
+    "calls of it, when the helper's effect on the gradients cannot be summarised with certainty: "
+    "its backward runs only on some paths, it builds a higher-order graph (`create_graph`) through "
+    "a loss scaler, a value the summary needs (the clipping mode) is known only at run time, it "
+    "reads the loss after its backward, or its callers are in other files.",
+    "MindSpore differentiates a function; a helper that receives a loss already computed has no "
+    "tape to run backward on. The caller must differentiate the loss's forward computation and "
+    "pass the gradients to the helper, which needs to know exactly what the helper does to them.",
+    "Differentiate in the caller and give the helper the gradients: `(loss, out), grads = "
+    "grad_fn(samples, targets)`, then in the helper `grads = scaler.unscale(grads)`, clip, "
+    "`finite = mindspore.amp.all_finite(grads)`, `if finite: optimizer(grads)`, "
+    "`scaler.adjust(finite)` (seed 003); accumulate with `accum = tuple(map(ops.add, accum, "
+    "grads))` and step when the update flag is set (seed 004).",
+    severity=ERROR,
+    family="training",
+)

@@ -14,8 +14,9 @@ from ...migrator.context import ModuleContext
 from ...migrator.findings import ERROR, NOTE, WARNING
 from ...migrator.rule import GRADIENT, Rule, RuleMeta, register
 from ..common.tree import module_tree
-from . import examples, findings
+from . import examples, findings, step_calls
 from .analysis import Plan, analyze, scope_body, step_closures
+from .callee import rewrite_callee
 from .facts import collect
 from .gradstate import leaves
 from .rewrite import AUTOCAST, apply, cuda_autocast
@@ -119,7 +120,7 @@ class TrainingStepRule(Rule):
     )
     stage = GRADIENT
     order = 50
-    triggers = ("backward", "GradScaler")
+    triggers = ("backward", "GradScaler", *step_calls.LIBRARY_HINTS)
     methods = frozenset({"backward", "zero_grad", "get_scale"})
     torch_only_methods = frozenset({"backward", "zero_grad"})
 
@@ -130,6 +131,7 @@ class TrainingStepRule(Rule):
         # lines of the GradScalers a reported step still uses
         self.kept_scalers: set[int] = set()
         self.kept_names: set[str] = set()
+        self.helpers: dict = {}  # id(def) -> summary of a helper rewritten to take gradients
 
     # -- analysis on the original tree: claims and findings ---------------------------------------
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
@@ -137,15 +139,20 @@ class TrainingStepRule(Rule):
         # A scope without a `.backward(...)` call has no training step to analyse; the facts are
         # still needed for `scaler.get_scale()`.
         backward = _backward_lines(ctx)
-        if not backward and "get_scale" not in ctx.source:
+        library = step_calls.has_library_hint(ctx.source)
+        if not backward and not library and "get_scale" not in ctx.source:
             return
         tree = module_tree(ctx)
         self.facts = collect(tree, ctx.aliases)
-        if not backward:
+        if not backward and not library:
             return
+        found = step_calls.prepare(node, ctx, self.facts)
+        summarised = step_calls.active(found)
         self.closures = step_closures(tree)
         for scope in _scopes(node):
-            if not _holds_line(scope, backward, ctx):
+            if not summarised and not _holds_line(scope, backward, ctx):
+                continue
+            if summarised and step_calls.is_helper(scope, found):
                 continue
             try:
                 plan = analyze(scope, ctx, self.facts, self.closures)
@@ -169,10 +176,18 @@ class TrainingStepRule(Rule):
                 continue
             self.plans[id(scope)] = plan
             _report_notes(plan, ctx)
+        if summarised:
+            self.helpers = step_calls.settle_helpers(
+                node, ctx, self.facts, self.plans, lambda stmt: _claim(claimed, stmt)
+            )
 
     # -- rewrite on the updated tree --------------------------------------------------------------
     def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
         _propagate_claims(original, updated, ctx)
+        helper = self.helpers.get(id(original))
+        if helper is not None:
+            ctx.applied.add("TM207")
+            return rewrite_callee(updated, helper, ctx, self.facts.step_summaries)
         return self._rewrite(original, updated, ctx)
 
     def leave_Module(self, original, updated, ctx: ModuleContext):

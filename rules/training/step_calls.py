@@ -1,0 +1,167 @@
+"""The module-level part of the helper summaries: which helpers are rewritten to take gradients, and
+the findings for helpers and call sites that stay as they are (TM928)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.findings import ERROR
+from .callsite import failed_call, resolve_call
+from .findings import HELPER_STEP
+from .gradstate import leaves
+from .summaries import StepSummary, Summaries, summarize
+
+# Words that make a module worth summarising even without a `.backward` of its own.
+LIBRARY_HINTS = ("NativeScaler", "ApexScaler")
+
+
+def has_library_hint(source: str) -> bool:
+    return any(hint in source for hint in LIBRARY_HINTS)
+
+
+def prepare(module: cst.Module, ctx: ModuleContext, facts) -> Summaries:
+    found = summarize(module, ctx)
+    facts.step_summaries = found
+    return found
+
+
+def active(found: Summaries | None) -> bool:
+    return bool(
+        found is not None
+        and (
+            found.functions
+            or found.callables
+            or found.library_instances
+            or found.failures
+        )
+    )
+
+
+def is_helper(scope: cst.CSTNode, found: Summaries | None) -> bool:
+    return found is not None and (
+        found.of_node(scope) is not None or id(scope) in found.failed_nodes
+    )
+
+
+def call_sites(
+    module: cst.Module, ctx: ModuleContext, found: Summaries
+) -> dict[int, list]:
+    """Every call of each summarised helper in the module, by id of the summary."""
+    sites: dict[int, list] = {}
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call) -> None:
+            summary = resolve_call(call, ctx, found)
+            if summary is not None and not summary.library:
+                sites.setdefault(id(summary), []).append(call)
+
+    module.visit(_Calls())
+    return sites
+
+
+def settle_helpers(
+    module: cst.Module, ctx: ModuleContext, facts, plans: dict, claim
+) -> dict[int, StepSummary]:
+    """The helpers to rewrite (every call of them in the module became a call with gradients),
+    with findings for the others and for the calls left as they are."""
+    found: Summaries = facts.step_summaries
+    converted: set[int] = set()
+    for plan in plans.values():
+        for event in plan.events.values():
+            if (
+                event.kind in ("call_step", "call_read")
+                and not event.detail["summary"].library
+            ):
+                converted.add(id(event.call))
+    for stmt in leaves(module.body):
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        reason = failed_call(stmt, ctx, facts)
+        if reason is not None:
+            claim(stmt)
+            ctx.report(
+                "TM928",
+                reason + "; the training step is left unconverted",
+                HELPER_STEP.use_instead,
+                node=stmt,
+                severity=ERROR,
+            )
+    sites = call_sites(module, ctx, found)
+    rewrite: dict[int, StepSummary] = {}
+    for summary in (*found.functions.values(), *found.callables.values()):
+        calls = sites.get(id(summary), [])
+        left = [c for c in calls if id(c) not in converted]
+        if calls and not left:
+            rewrite[id(summary.node)] = summary
+            _claim_events(summary.node, claim)
+            continue
+        reason = (
+            "it is not called in this module (its callers, in other files, pass it a loss)"
+            if not calls
+            else "a call of it in this module is left unconverted"
+        )
+        _report_helper(summary.node, summary.qualname, reason, ctx, claim)
+    for qualname, reason in found.failures.items():
+        node = next(
+            (
+                n
+                for q, n in _named_defs(module)
+                if q == qualname and id(n) in found.failed_nodes
+            ),
+            None,
+        )
+        if node is not None:
+            _report_helper(node, qualname, reason, ctx, claim)
+    return rewrite
+
+
+def _named_defs(module):
+    from .summaries import _definitions
+
+    for qualname, node, _ in _definitions(module):
+        yield qualname, node
+
+
+def _report_helper(node, qualname: str, reason: str, ctx: ModuleContext, claim) -> None:
+    for stmt in leaves(node.body.body):
+        if isinstance(stmt, cst.SimpleStatementLine) and _runs_backward(stmt):
+            claim(stmt)
+            ctx.report(
+                "TM928",
+                f"`{qualname}` runs backward() on the loss it receives and is left as it is: {reason}",
+                HELPER_STEP.use_instead,
+                node=stmt,
+                severity=ERROR,
+            )
+
+
+def _runs_backward(stmt) -> bool:
+    found = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Attribute(self, node) -> None:
+            if node.attr.value == "backward":
+                found.append(node)
+
+    stmt.visit(_Find())
+    return bool(found)
+
+
+_EVENT_ATTRS = frozenset({"backward", "zero_grad", "step", "unscale_", "update"})
+
+
+def _claim_events(node: cst.FunctionDef, claim) -> None:
+    for stmt in leaves(node.body.body):
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        small = stmt.body[0]
+        call = small.value if isinstance(small, cst.Expr) else None
+        if isinstance(call, cst.Call):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in _EVENT_ATTRS
+                or "clip_grad" in cst.Module([]).code_for_node(func)
+            ):
+                claim(stmt)
