@@ -27,6 +27,7 @@ from .forward import build_region
 from .gradstate import INIT, GradFlow, Liveness, index_scope, leaves, liveness
 from .scope import Region, ScopeInfo, is_pure
 from .shared import merge_exclusive
+from .summaries import forward_callables
 
 CALL_KINDS = frozenset({"call_step", "call_read"})  # calls of summarised helpers
 
@@ -134,7 +135,16 @@ def split_event_lines(
                     ctx.copy_position(line, stmt)
     if not replace:
         return body
-    new_body = rebuild(body, replace, {})
+    from . import emit
+
+    keep_position = emit.POSITION
+    emit.POSITION = (
+        ctx.copy_position
+    )  # a statement made for a helper call stands at its line
+    try:
+        new_body = rebuild(body, replace, {})
+    finally:
+        emit.POSITION = keep_position
 
     def align(old_block, new_block) -> None:
         new_iter = iter(new_block)
@@ -246,6 +256,7 @@ def analyze(
         dict(facts.optimizers),
         set(facts.losses),
         set(facts.data_sources),
+        forward_callables(facts),
     )
     if isinstance(node, cst.FunctionDef) and node.name.value in closures:
         plan = Plan(

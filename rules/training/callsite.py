@@ -105,7 +105,7 @@ def expand(stmt, ctx: ModuleContext, facts) -> list | None:
             args=[cst.Arg(loss)],
         )
     backward = _line(cst.Call(func=cst.Attribute(differentiated, cst.Name("backward"))))
-    synthetic[id(backward)] = Event(
+    synthetic[id(backward.body[0].value)] = Event(
         "backward",
         backward,
         call=backward.body[0].value,
@@ -115,7 +115,7 @@ def expand(stmt, ctx: ModuleContext, facts) -> list | None:
     )
     lines.append(backward)
     kind = "call_step" if summary.transforms else "call_read"
-    synthetic[id(stmt)] = Event(
+    synthetic[id(call)] = Event(
         kind,
         stmt,
         optimizer,

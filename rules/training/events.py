@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -89,10 +89,12 @@ def is_optimizer(name: str, facts: ModuleFacts) -> bool:
 
 def event_of(stmt: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts) -> Event | None:
     """The event a simple statement is, if any."""
-    synthetic = ctx.state.get(SYNTHETIC)
-    if synthetic and id(stmt) in synthetic and synthetic[id(stmt)].stmt is stmt:
-        return synthetic[id(stmt)]
     small = _single(stmt)
+    synthetic = ctx.state.get(SYNTHETIC)
+    if synthetic and isinstance(small, cst.Expr):
+        made = synthetic.get(id(small.value))
+        if made is not None and made.call is small.value:
+            return replace(made, stmt=stmt, psets=(), detail=dict(made.detail))
     call, target = _call_of(small)
     if call is None:
         return None

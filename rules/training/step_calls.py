@@ -10,7 +10,12 @@ from ...migrator.findings import ERROR
 from .callsite import failed_call, resolve_call
 from .findings import HELPER_STEP
 from .gradstate import leaves
-from .summaries import StepSummary, Summaries, summarize
+from .summaries import (
+    StepSummary,
+    Summaries,
+    collect_forward_callables,
+    summarize,
+)
 
 # Words that make a module worth summarising even without a `.backward` of its own.
 LIBRARY_HINTS = ("NativeScaler", "ApexScaler")
@@ -22,6 +27,7 @@ def has_library_hint(source: str) -> bool:
 
 def prepare(module: cst.Module, ctx: ModuleContext, facts) -> Summaries:
     found = summarize(module, ctx)
+    collect_forward_callables(module, set(facts.models), found)
     facts.step_summaries = found
     return found
 

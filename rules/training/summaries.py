@@ -62,6 +62,8 @@ class Summaries:
     failures: dict[str, str] = field(default_factory=dict)  # qualname -> reason
     failed_nodes: dict[int, str] = field(default_factory=dict)  # id(def) -> reason
     library_instances: dict[str, StepSummary] = field(default_factory=dict)
+    # functions of the module without a backward whose body calls a model (``_forward()``)
+    forward_callables: set[str] = field(default_factory=set)
 
     def of_node(self, node: cst.CSTNode) -> StepSummary | None:
         for summary in (*self.functions.values(), *self.callables.values()):
@@ -545,3 +547,23 @@ def _merge_inner(summary: StepSummary, inner: StepSummary, site: dict) -> str | 
     if inner_flag not in (None, "True"):
         summary.flag = inner_flag
     return None
+
+
+def forward_callables(facts) -> set[str]:
+    found = getattr(facts, "step_summaries", None)
+    return set(found.forward_callables) if found is not None else set()
+
+
+def collect_forward_callables(
+    module: cst.Module, models: set[str], found: Summaries
+) -> None:
+    """Functions that compute with a model and run no backward: calling one is a forward pass."""
+    for qualname, node, cls in _definitions(module):
+        if cls is not None or _has_backward(node):
+            continue
+        for call in _walk_calls(node):
+            name = ModuleContext.dotted(call.func)
+            root = name.split(".")[0] if name else None
+            if name in models or root in models:
+                found.forward_callables.add(node.name.value)
+                break
