@@ -118,6 +118,8 @@ GRAD_READ = define(
     severity=ERROR,
     family="training",
 )
+HELPER_BEFORE = "import torch\n\n\ndef backward_step(loss, optimizer, scaler, create_graph=False):\n    scaler.scale(loss).backward(create_graph=create_graph)\n    scaler.step(optimizer)\n    scaler.update()\n\n\ndef train(model, loader, optimizer, scaler):\n    for x, y in loader:\n        loss = (model(x) - y).pow(2).mean()\n        optimizer.zero_grad()\n        backward_step(loss, optimizer, scaler, create_graph=True)\n"
+HELPER_AFTER = "import torch\n\n\ndef backward_step(loss, optimizer, scaler, create_graph=False):\n    # torch2ms: TM928 `backward_step` runs backward() on the loss it receives and is left as it is: its call at line 14 is left unconverted and still passes it a loss\n    scaler.scale(loss).backward(create_graph=create_graph)\n    scaler.step(optimizer)\n    scaler.update()\n\n\ndef train(model, loader, optimizer, scaler):\n    for x, y in loader:\n        loss = (model(x) - y).pow(2).mean()\n        # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch\n        optimizer.zero_grad()\n        # torch2ms: TM928 `backward_step` runs a higher-order backward (`create_graph=True`) through its loss scaling, which gradient values do not carry; the training step is left unconverted\n        backward_step(loss, optimizer, scaler, create_graph=True)\n"
 HELPER_STEP = define(
     "TM928",
     "Training step inside a helper that cannot be summarised",
@@ -137,4 +139,11 @@ HELPER_STEP = define(
     "grads))` and step when the update flag is set (seed 004).",
     severity=ERROR,
     family="training",
+    examples=(
+        Example(
+            before=HELPER_BEFORE,
+            after=HELPER_AFTER,
+            findings=("TM928", "TM928"),
+        ),
+    ),
 )

@@ -14,7 +14,7 @@ from ...migrator.context import ModuleContext
 from ...migrator.findings import ERROR, NOTE, WARNING
 from ...migrator.rule import GRADIENT, Rule, RuleMeta, register
 from ..common.tree import module_tree
-from . import examples, findings, step_calls
+from . import examples, findings, helper_examples, step_calls
 from .analysis import Plan, analyze, scope_body, step_closures
 from .callee import rewrite_callee
 from .facts import collect
@@ -104,6 +104,16 @@ class TrainingStepRule(Rule):
             examples.MANUAL_WHY,
             examples.MANUAL_USE,
             examples.TM206,
+            WARNING,
+            "training",
+        ),
+        RuleMeta(
+            "TM207",
+            "A helper that runs the training step takes gradients",
+            helper_examples.WHAT,
+            helper_examples.WHY,
+            helper_examples.USE,
+            helper_examples.EXAMPLES,
             WARNING,
             "training",
         ),

@@ -57,10 +57,15 @@ def call_sites(
     sites: dict[int, list] = {}
 
     class _Calls(cst.CSTVisitor):
+        line: cst.CSTNode | None = None
+
+        def visit_SimpleStatementLine(self, node) -> None:
+            self.line = node
+
         def visit_Call(self, call) -> None:
             summary = resolve_call(call, ctx, found)
             if summary is not None and not summary.library:
-                sites.setdefault(id(summary), []).append(call)
+                sites.setdefault(id(summary), []).append((call, self.line))
 
     module.visit(_Calls())
     return sites
@@ -80,9 +85,7 @@ def settle_helpers(
                 and not event.detail["summary"].library
             ):
                 converted.add(id(event.call))
-    for stmt in leaves(module.body):
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            continue
+    for stmt in _all_lines(module):
         reason = failed_call(stmt, ctx, facts)
         if reason is not None:
             claim(stmt)
@@ -97,7 +100,7 @@ def settle_helpers(
     rewrite: dict[int, StepSummary] = {}
     for summary in (*found.functions.values(), *found.callables.values()):
         calls = sites.get(id(summary), [])
-        left = [c for c in calls if id(c) not in converted]
+        left = [line for call, line in calls if id(call) not in converted]
         if calls and not left:
             rewrite[id(summary.node)] = summary
             _claim_events(summary.node, claim)
@@ -105,7 +108,8 @@ def settle_helpers(
         reason = (
             "it is not called in this module (its callers, in other files, pass it a loss)"
             if not calls
-            else "a call of it in this module is left unconverted"
+            else f"its call at line {ctx.position(left[0])[0]} is left unconverted and still "
+            "passes it a loss"
         )
         _report_helper(summary.node, summary.qualname, reason, ctx, claim)
     for qualname, reason in found.failures.items():
@@ -171,3 +175,15 @@ def _claim_events(node: cst.FunctionDef, claim) -> None:
                 or "clip_grad" in cst.Module([]).code_for_node(func)
             ):
                 claim(stmt)
+
+
+def _all_lines(module: cst.Module) -> list[cst.SimpleStatementLine]:
+    lines: list = []
+
+    class _Lines(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, node) -> bool:
+            lines.append(node)
+            return False
+
+    module.visit(_Lines())
+    return lines
