@@ -20,6 +20,7 @@ from .stepbody import BodyEmitter, StepProblem
 from .summaries import (
     StepSummary,
     Summaries,
+    assumed_class,
     backward_site,
     bind,
     expr_call,
@@ -142,10 +143,11 @@ def _call_problem(summary: StepSummary, bound: dict) -> str | None:
         value = bound.get(summary.create_graph)
         text = code_of(value) if value is not None else "False"
         if text != "False":
-            known = "" if text == "True" else " (a value known only at run time)"
+            known = "" if text == "True" else ", a value known only at run time"
+            through = "its loss scaling" if summary.scaler else "it"
             return (
-                f"`{summary.qualname}` runs a higher-order backward (`create_graph={text}`{known}) "
-                "through its loss scaling, which gradient values do not carry"
+                f"`{summary.qualname}` runs a higher-order backward through {through} "
+                f"(`create_graph={text}`{known}), which gradient values do not carry"
             )
     if summary.optimizer and summary.optimizer.partition(".")[0] in summary.params:
         value = bound.get(summary.optimizer.partition(".")[0])
@@ -330,7 +332,7 @@ def failed_call(stmt, ctx: ModuleContext, facts) -> str | None:
     unmapped = ctx.state.get("training.unmapped_steps", {})
     if name in unmapped:
         return f"`{name}(...)` runs backward and the optimizer step inside a library call: {unmapped[name]}"
-    cls = found.instances.get(name)
+    cls = found.instances.get(name) or assumed_class(name, found)
     candidates = [f"{cls}.__call__"] if cls else []
     candidates.append(name)
     if name.startswith("self."):
@@ -342,6 +344,18 @@ def failed_call(stmt, ctx: ModuleContext, facts) -> str | None:
                 f"`{qualname}` runs backward() on the loss it receives, but its step cannot be "
                 f"summarised: {found.failures[qualname]}"
             )
+    if (
+        resolve_call(call, ctx, found) is None
+        and not found.step_classes
+        and "scaler" in name.rsplit(".", 1)[-1].lower()
+        and len(call.args) >= 2
+        and all(a.keyword is None for a in call.args[:2])
+    ):
+        return (
+            f"`{name}(...)` looks like a loss-scaler step (NativeScaler-style: it receives the "
+            "loss and the optimizer) whose definition is not in this file, so the backward and "
+            "the optimizer step it runs cannot be followed from here"
+        )
     return None
 
 

@@ -187,8 +187,12 @@ class TrainingStepRule(Rule):
             self.plans[id(scope)] = plan
             _report_notes(plan, ctx)
         if summarised:
-            self.helpers = step_calls.settle_helpers(
+            self.helpers, kept = step_calls.settle_helpers(
                 node, ctx, self.facts, self.plans, lambda stmt: _claim(claimed, stmt)
+            )
+            self.kept_names.update(kept)
+            self.kept_scalers.update(
+                self.facts.scalers[n].lineno for n in kept if n in self.facts.scalers
             )
 
     # -- rewrite on the updated tree --------------------------------------------------------------
@@ -196,7 +200,7 @@ class TrainingStepRule(Rule):
         _propagate_claims(original, updated, ctx)
         helper = self.helpers.get(id(original))
         if helper is not None:
-            ctx.applied.add("TM207")
+            ctx.applied.update(step_calls.applied_ids(helper))
             return rewrite_callee(updated, helper, ctx, self.facts.step_summaries)
         return self._rewrite(original, updated, ctx)
 
@@ -241,6 +245,9 @@ class TrainingStepRule(Rule):
         ctx.applied.add("TM201")
         kinds = {e.kind for e in plan.events.values()}
         ctx.applied.update(_FAMILY_IDS[k] for k in kinds if k in _FAMILY_IDS)
+        for event in plan.events.values():
+            if event.kind in ("call_step", "call_read"):
+                ctx.applied.update(step_calls.applied_ids(event.detail["summary"]))
         if plan.accumulating:
             ctx.applied.add("TM202")
         if len(plan.psets) > 1:

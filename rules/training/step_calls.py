@@ -7,7 +7,7 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.findings import ERROR
-from .callsite import failed_call, resolve_call
+from .callsite import bind, failed_call, resolve_call
 from .findings import HELPER_STEP
 from .gradstate import leaves
 from .summaries import (
@@ -64,7 +64,8 @@ def call_sites(
 
         def visit_Call(self, call) -> None:
             summary = resolve_call(call, ctx, found)
-            if summary is not None and not summary.library:
+            bound = bind(summary, call) if summary is not None else None
+            if summary is not None and not summary.library and bound is not None:
                 sites.setdefault(id(summary), []).append((call, self.line))
 
     module.visit(_Calls())
@@ -73,9 +74,10 @@ def call_sites(
 
 def settle_helpers(
     module: cst.Module, ctx: ModuleContext, facts, plans: dict, claim
-) -> dict[int, StepSummary]:
-    """The helpers to rewrite (every call of them in the module became a call with gradients),
-    with findings for the others and for the calls left as they are."""
+) -> tuple[dict[int, StepSummary], set[str]]:
+    """The helpers to rewrite (every call of them in the module became a call with gradients), and
+    the GradScalers the others still use; findings for the others and for the calls left as they
+    are."""
     found: Summaries = facts.step_summaries
     converted: set[int] = set()
     for plan in plans.values():
@@ -98,6 +100,7 @@ def settle_helpers(
             )
     sites = call_sites(module, ctx, found)
     rewrite: dict[int, StepSummary] = {}
+    kept: set[str] = set()
     for summary in (*found.functions.values(), *found.callables.values()):
         calls = sites.get(id(summary), [])
         left = [line for call, line in calls if id(call) not in converted]
@@ -112,6 +115,7 @@ def settle_helpers(
             "passes it a loss"
         )
         _report_helper(summary.node, summary.qualname, reason, ctx, claim)
+        kept.update(_scalers_in(summary.node, ctx))
     for qualname, reason in found.failures.items():
         node = next(
             (
@@ -123,7 +127,24 @@ def settle_helpers(
         )
         if node is not None:
             _report_helper(node, qualname, reason, ctx, claim)
-    return rewrite
+            kept.update(_scalers_in(node, ctx))
+    return rewrite, kept
+
+
+def _scalers_in(node: cst.FunctionDef, ctx: ModuleContext) -> set[str]:
+    """``X`` for each ``X.scale(...)`` in a helper left as it is: its GradScaler stays torch's."""
+    names: set[str] = set()
+
+    class _Scales(cst.CSTVisitor):
+        def visit_Call(self, call) -> None:
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "scale":
+                name = ctx.dotted(func.value)
+                if name is not None:
+                    names.add(name)
+
+    node.visit(_Scales())
+    return names
 
 
 def _named_defs(module):
@@ -187,3 +208,13 @@ def _all_lines(module: cst.Module) -> list[cst.SimpleStatementLine]:
 
     module.visit(_Lines())
     return lines
+
+
+def applied_ids(summary: StepSummary) -> set[str]:
+    """The rule ids a rewritten helper (or a call of it) applies."""
+    ids = {"TM207"}
+    if summary.clip_arg is not None:
+        ids.add("TM203")
+    if summary.scaler is not None:
+        ids.add("TM204")
+    return ids

@@ -64,6 +64,8 @@ class Summaries:
     library_instances: dict[str, StepSummary] = field(default_factory=dict)
     # functions of the module without a backward whose body calls a model (``_forward()``)
     forward_callables: set[str] = field(default_factory=set)
+    # classes whose ``__call__`` runs backward (summarised or not)
+    step_classes: set[str] = field(default_factory=set)
 
     def of_node(self, node: cst.CSTNode) -> StepSummary | None:
         for summary in (*self.functions.values(), *self.callables.values()):
@@ -165,6 +167,9 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
         _collect_instances(node, defs, found, ctx)
     _collect_instances(module, defs, found, ctx)
     pending = [(q, n, c) for q, n, c in defs if _has_backward(n)]
+    found.step_classes = {
+        q.rsplit(".", 1)[0] for q, n, c in pending if c and q.endswith(".__call__")
+    }
     # Helpers that call other helpers are summarised after them.
     for _ in range(4):
         left = []
@@ -360,6 +365,9 @@ def resolve_call(
         return found.callables[found.instances[name]]
     if name in found.functions:
         return found.functions[name]
+    assumed = assumed_class(name, found)
+    if assumed is not None:
+        return found.callables.get(assumed)
     tail = name.rsplit(".", 1)[-1]
     if name.startswith("self.") and name.count(".") == 1:
         matches = [
@@ -567,3 +575,19 @@ def collect_forward_callables(
             if name in models or root in models:
                 found.forward_callables.add(node.name.value)
                 break
+
+
+def assumed_class(name: str, found: Summaries) -> str | None:
+    """The module's one loss-scaler class, for a call of a name it does not bind to an instance
+    (``loss_scaler`` received as a parameter, as in DeiT's ``train_one_epoch``): the name must say
+    it is a scaler, as it does for GradScalers."""
+    if (
+        name in found.instances
+        or name in found.functions
+        or name in found.step_classes
+        or len(found.step_classes) != 1
+    ):
+        return None
+    if "scaler" not in name.rsplit(".", 1)[-1].lower():
+        return None
+    return next(iter(found.step_classes))
