@@ -206,7 +206,10 @@ class TrainingStepRule(Rule):
 
     def leave_Module(self, original, updated, ctx: ModuleContext):
         _propagate_claims(original, updated, ctx)
-        return self._rewrite(original, updated, ctx)
+        updated = self._rewrite(original, updated, ctx)
+        if self.facts is not None and self.facts.step_summaries is not None:
+            updated = step_calls.convert_library_scalers(updated, ctx)
+        return updated
 
     def _leave_compound(self, original, updated, ctx: ModuleContext):
         _propagate_claims(original, updated, ctx)

@@ -310,14 +310,16 @@ def called_models(stmt: cst.CSTNode, scope: ScopeInfo) -> set[str] | None:
             continue
         name = dotted(node.func)
         if name is None:
-            if (
-                isinstance(node.func, ast.Attribute)
-                and node.func.attr in PREP_METHODS | TENSOR_MATH
+            if isinstance(node.func, ast.Attribute) and (
+                node.func.attr in PREP_METHODS | TENSOR_MATH
+                or isinstance(node.func.value, ast.Constant)  # "...".format(...)
             ):
                 continue
             return None
         if name in scope.forward_callables:
             return None  # runs models this statement does not name
+        if name.split(".")[0] in scope.data_sources or name in ("sys.exit", "exit"):
+            continue  # computes on numbers (math.isfinite), or ends the program
         if (
             library(name, scope.aliases)
             or name in PREP_BUILTINS

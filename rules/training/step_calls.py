@@ -17,6 +17,7 @@ from .summaries import (
     summarize,
 )
 
+LIBRARY_LEFT = "training.library_steps_left"
 # Words that make a module worth summarising even without a `.backward` of its own.
 LIBRARY_HINTS = ("NativeScaler", "ApexScaler")
 
@@ -65,8 +66,9 @@ def call_sites(
         def visit_Call(self, call) -> None:
             summary = resolve_call(call, ctx, found)
             bound = bind(summary, call) if summary is not None else None
-            if summary is not None and not summary.library and bound is not None:
-                sites.setdefault(id(summary), []).append((call, self.line))
+            if summary is not None and bound is not None:
+                key = "library" if summary.library else id(summary)
+                sites.setdefault(key, []).append((call, self.line))
 
     module.visit(_Calls())
     return sites
@@ -80,6 +82,7 @@ def settle_helpers(
     are."""
     found: Summaries = facts.step_summaries
     converted: set[int] = set()
+    converted_library: set[int] = set()
     for plan in plans.values():
         for event in plan.events.values():
             if (
@@ -87,6 +90,8 @@ def settle_helpers(
                 and not event.detail["summary"].library
             ):
                 converted.add(id(event.call))
+            elif event.kind in ("call_step", "call_read"):
+                converted_library.add(id(event.call))
     for stmt in _all_lines(module):
         reason = failed_call(stmt, ctx, facts)
         if reason is not None:
@@ -99,6 +104,14 @@ def settle_helpers(
                 severity=ERROR,
             )
     sites = call_sites(module, ctx, found)
+    library_calls = [
+        call
+        for call, _ in sites.get("library", [])
+        if id(call) not in converted_library
+    ]
+    ctx.state[LIBRARY_LEFT] = bool(library_calls) or bool(
+        ctx.state.get("training.unmapped_steps")
+    )
     rewrite: dict[int, StepSummary] = {}
     kept: set[str] = set()
     for summary in (*found.functions.values(), *found.callables.values()):
@@ -218,3 +231,80 @@ def applied_ids(summary: StepSummary) -> set[str]:
     if summary.scaler is not None:
         ids.add("TM204")
     return ids
+
+
+def convert_library_scalers(module: cst.Module, ctx: ModuleContext) -> cst.Module:
+    """``NativeScaler(...)`` -> the MindSpore loss scaler its GradScaler becomes, and its import
+    dropped, once every call of a library step callable was written on gradient values."""
+    from .library_steps import constructor, imported_names
+    from .scaler import scaler_call
+
+    imported = imported_names(module, ctx)
+    if not imported or ctx.state.get(LIBRARY_LEFT, True):
+        return module
+    changes: list[tuple[cst.CSTNode, cst.CSTNode | None]] = []
+    for stmt in _all_lines(module):
+        small = stmt.body[0] if len(stmt.body) == 1 else None
+        if isinstance(small, cst.ImportFrom) and not isinstance(
+            small.names, cst.ImportStar
+        ):
+            names = [
+                a
+                for a in small.names
+                if (a.asname.name.value if a.asname else a.name.value) not in imported
+            ]
+            if len(names) != len(small.names):
+                if not names:
+                    changes.append((stmt, None))
+                else:
+                    names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                    changes.append(
+                        (
+                            stmt,
+                            stmt.with_changes(body=[small.with_changes(names=names)]),
+                        )
+                    )
+            continue
+        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
+            built = constructor(small.value, imported, ctx)
+            if built is None:
+                continue
+            new, problem = scaler_call(built, ctx)
+            if new is None:
+                ctx.report(
+                    "TM204", problem, HELPER_STEP.use_instead, node=stmt, severity=ERROR
+                )
+                continue
+            ctx.applied.add("TM204")
+            changes.append(
+                (stmt, stmt.with_changes(body=[small.with_changes(value=new)]))
+            )
+    if not changes:
+        return module
+    replaced = {id(old): new for old, new in changes}
+
+    class _Replace(cst.CSTTransformer):
+        def leave_SimpleStatementLine(self, original, updated):
+            if id(original) not in replaced:
+                return updated
+            new = replaced[id(original)]
+            return cst.RemoveFromParent() if new is None else new
+
+    new_module = module.visit(_Replace())
+    _keep_positions(module.body, new_module.body, replaced, ctx)
+    return new_module
+
+
+def _keep_positions(old_block, new_block, removed: dict, ctx: ModuleContext) -> None:
+    """Give the statements a transformer rebuilt the positions of the ones they came from."""
+    from .gradstate import child_blocks
+
+    kept = [s for s in old_block if not (id(s) in removed and removed[id(s)] is None)]
+    for old, new in zip(kept, new_block):
+        ctx.copy_position(new, old)
+        if isinstance(old, (cst.FunctionDef, cst.ClassDef)):
+            if isinstance(old.body, cst.IndentedBlock):
+                _keep_positions(old.body.body, new.body.body, removed, ctx)
+            continue
+        for a, b in zip(child_blocks(old), child_blocks(new)):
+            _keep_positions(a, b, removed, ctx)
