@@ -175,3 +175,16 @@ def constructor(
         func=cst.parse_expression("torch.amp.GradScaler"),
         args=[cst.Arg(device, keyword=cst.Name("device"))],
     )
+
+
+def library_classes(module: cst.Module, ctx: ModuleContext) -> list:
+    """The summaries of the library step classes the module imports (unmapped ones left out)."""
+    kinds = sorted(
+        {
+            LIBRARY_CLASSES[q]
+            for q in imported_names(module, ctx).values()
+            if q in LIBRARY_CLASSES
+        }
+    )
+    summaries = [library_summary(kind, ctx) for kind in kinds]
+    return [s for s in summaries if s is not None]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ...migrator.findings import ERROR
+from ...migrator.findings import ERROR, WARNING
 from .callsite import bind, failed_call, resolve_call
 from .findings import HELPER_STEP
 from .gradstate import leaves
@@ -66,7 +66,7 @@ def call_sites(
         def visit_Call(self, call) -> None:
             summary = resolve_call(call, ctx, found)
             bound = bind(summary, call) if summary is not None else None
-            if summary is not None and bound is not None:
+            if summary is not None and bound is not None and summary.loss in bound:
                 key = "library" if summary.library else id(summary)
                 sites.setdefault(key, []).append((call, self.line))
 
@@ -276,6 +276,21 @@ def convert_library_scalers(module: cst.Module, ctx: ModuleContext) -> cst.Modul
                 )
                 continue
             ctx.applied.add("TM204")
+            device = built.args[0].value
+            if (
+                ctx.options.target == "cpu"
+                and isinstance(device, cst.SimpleString)
+                and device.evaluated_value.split(":")[0] == "cuda"
+            ):
+                ctx.report(
+                    "TM204",
+                    "this loss scaler builds a CUDA GradScaler, which torch disables on a machine "
+                    "without CUDA; MindSpore's loss scaler scales by powers of two (exact in "
+                    "float32) but skips a step whose gradients overflow, which torch would take",
+                    HELPER_STEP.use_instead,
+                    node=stmt,
+                    severity=WARNING,
+                )
             changes.append(
                 (stmt, stmt.with_changes(body=[small.with_changes(value=new)]))
             )

@@ -64,6 +64,11 @@ class Summaries:
     library_instances: dict[str, StepSummary] = field(default_factory=dict)
     # functions of the module without a backward whose body calls a model (``_forward()``)
     forward_callables: set[str] = field(default_factory=set)
+    # summaries of the library step classes the module imports
+    library_classes: list = field(default_factory=list)
+    library_names: set[str] = field(
+        default_factory=set
+    )  # the names they are imported as
     # classes whose ``__call__`` runs backward (summarised or not)
     step_classes: set[str] = field(default_factory=set)
 
@@ -158,10 +163,12 @@ def _definitions(
 
 def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
     """The summaries of every helper of the module, callees before callers."""
-    from .library_steps import library_instances
+    from .library_steps import imported_names, library_classes, library_instances
 
     found = Summaries()
     found.library_instances = library_instances(module, ctx)
+    found.library_classes = library_classes(module, ctx)
+    found.library_names = set(imported_names(module, ctx))
     defs = list(_definitions(module))
     for _, node, cls in defs:
         _collect_instances(node, defs, found, ctx)
@@ -230,7 +237,7 @@ def _summarize_one(
                 found,
                 qualname,
                 node,
-                "its backward() runs only on some paths (inside a branch or a loop)",
+                _branch_reason(node, ctx, found, set(params)),
             )
         return "none"
     if len(sites) > 1 or len(nested) > counted:
@@ -361,6 +368,14 @@ def resolve_call(
         return None
     if name in found.library_instances:
         return found.library_instances[name]
+    if (
+        len(found.library_classes) == 1
+        and not found.step_classes
+        and "scaler" in name.rsplit(".", 1)[-1].lower()
+        and name not in found.library_names
+    ):
+        # a loss scaler received as a parameter, in a module that imports one library scaler
+        return found.library_classes[0]
     if name in found.instances and found.instances[name] in found.callables:
         return found.callables[found.instances[name]]
     if name in found.functions:
@@ -591,3 +606,53 @@ def assumed_class(name: str, found: Summaries) -> str | None:
     if "scaler" not in name.rsplit(".", 1)[-1].lower():
         return None
     return next(iter(found.step_classes))
+
+
+def _branch_reason(
+    node: cst.FunctionDef, ctx, found: Summaries, params: set[str]
+) -> str:
+    """Why a backward (or a loss-scaler call) nested in a branch or a loop cannot be summarised,
+    naming the test that chooses it."""
+    from .gradstate import child_blocks
+
+    def walk(block, tests: list[str]) -> str | None:
+        for stmt in block:
+            if isinstance(stmt, cst.SimpleStatementLine) and tests:
+                call = expr_call(stmt)
+                if call is not None and (
+                    backward_site(stmt, ctx, found, params) is not None
+                    or isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value == "backward"
+                ):
+                    return tests[-1]
+            if isinstance(stmt, cst.If):
+                test = cst.Module([]).code_for_node(stmt.test)
+                found_in = walk(stmt.body.body, [*tests, f"if {test}:"])
+                if found_in is None and stmt.orelse is not None:
+                    found_in = walk(
+                        child_blocks(stmt)[-1], [*tests, f"the `else` of `if {test}:`"]
+                    )
+                if found_in is not None:
+                    return found_in
+            elif isinstance(stmt, (cst.For, cst.While, cst.With, cst.Try)):
+                label = {
+                    cst.For: "a loop",
+                    cst.While: "a loop",
+                    cst.With: "a `with` block",
+                }.get(type(stmt), "a `try` block")
+                for child in child_blocks(stmt):
+                    inner = walk(child, [*tests, label])
+                    if inner is not None:
+                        return inner
+        return None
+
+    where = walk(_body(node), [])
+    if where is None:
+        return "its backward() runs only on some paths"
+    if where.startswith(("if ", "the `else`")):
+        shown = f"`{where}`" if where.startswith("if ") else where
+        return (
+            f"its backward() runs under {shown}, so which backward runs (scaled by a loss scaler "
+            "or not, and with which arguments) is known only at run time"
+        )
+    return f"its backward() runs inside {where}, so how often it runs is known only at run time"
