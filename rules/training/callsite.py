@@ -14,8 +14,10 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.findings import NOTE
 from ..common.dataflow import code_of
 from .events import SYNTHETIC, Event
+from .helper_examples import USE as HELPER_USE
 from .stepbody import BodyEmitter, StepProblem
 from .summaries import (
     StepSummary,
@@ -88,6 +90,21 @@ def expand(stmt, ctx: ModuleContext, facts) -> list | None:
         problems[id(stmt)] = problem
         return None
     problems.pop(id(stmt), None)
+    name = ctx.dotted(call.func)
+    if summary.qualname.endswith(".__call__") and name not in {
+        **found.instances,
+        **found.library_instances,
+    }:
+        kind = summary.qualname.rsplit(".", 1)[0]
+        ctx.report(
+            "TM207",
+            f"assumes `{name}` is a `{kind}` (the one loss scaler this module "
+            + ("imports" if summary.library else "defines")
+            + f"); its callers must pass the converted `{kind}`",
+            HELPER_USE,
+            node=stmt,
+            severity=NOTE,
+        )
     loss = bound[summary.loss]
     optimizer = caller_name(summary.optimizer, summary, bound, receiver)
     scaler = caller_name(summary.scaler, summary, bound, receiver)

@@ -40,6 +40,7 @@ def active(found: Summaries | None) -> bool:
             found.functions
             or found.callables
             or found.library_instances
+            or found.library_classes
             or found.failures
         )
     )
@@ -243,6 +244,20 @@ def convert_library_scalers(module: cst.Module, ctx: ModuleContext) -> cst.Modul
     if not imported or ctx.state.get(LIBRARY_LEFT, True):
         return module
     changes: list[tuple[cst.CSTNode, cst.CSTNode | None]] = []
+    uses = _name_uses(module, set(imported))
+    built_count = {name: 0 for name in imported}
+    for stmt in _all_lines(module):
+        small = stmt.body[0] if len(stmt.body) == 1 else None
+        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
+            name = ctx.dotted(small.value.func)
+            if name in built_count:
+                built_count[name] += 1
+    # An import is dropped only when converted constructions are all its uses.
+    imported = {
+        name: q
+        for name, q in imported.items()
+        if uses.get(name, 0) == built_count[name]
+    }
     for stmt in _all_lines(module):
         small = stmt.body[0] if len(stmt.body) == 1 else None
         if isinstance(small, cst.ImportFrom) and not isinstance(
@@ -323,3 +338,22 @@ def _keep_positions(old_block, new_block, removed: dict, ctx: ModuleContext) -> 
             continue
         for a, b in zip(child_blocks(old), child_blocks(new)):
             _keep_positions(a, b, removed, ctx)
+
+
+def _name_uses(module: cst.Module, names: set[str]) -> dict[str, int]:
+    """How often each name is used outside import statements."""
+    counts: dict[str, int] = {}
+
+    class _Uses(cst.CSTVisitor):
+        def visit_Import(self, node) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node) -> bool:
+            return False
+
+        def visit_Name(self, node) -> None:
+            if node.value in names:
+                counts[node.value] = counts.get(node.value, 0) + 1
+
+    module.visit(_Uses())
+    return counts

@@ -41,6 +41,7 @@ class BodyEmitter:
 
     # -- the body ---------------------------------------------------------------------------------
     def body(self, stmts: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        stmts = _fold(stmts)
         self.mixed = _unscale_nested(stmts, self)
         out = self.block(stmts, depth=0)
         if self.mixed:
@@ -186,6 +187,25 @@ class BodyEmitter:
         raise StepProblem(
             f"clip_mode {mode!r} (adaptive gradient clipping) has no gradient-value form here"
         )
+
+
+def _fold(stmts) -> list:
+    """The statements with the branches that literals decide (``if None is not None:``) resolved."""
+    out: list = []
+    for stmt in stmts:
+        if isinstance(stmt, cst.If):
+            decided = _constant(stmt.test)
+            if decided is True:
+                out.extend(_fold(stmt.body.body))
+                continue
+            if decided is False:
+                if isinstance(stmt.orelse, cst.Else):
+                    out.extend(_fold(stmt.orelse.body.body))
+                continue
+            body = _fold(stmt.body.body) or [cst.SimpleStatementLine([cst.Pass()])]
+            stmt = stmt.with_changes(body=stmt.body.with_changes(body=body))
+        out.append(stmt)
+    return out
 
 
 def _constant(test: cst.BaseExpression) -> bool | None:
