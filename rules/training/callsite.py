@@ -340,9 +340,11 @@ def failed_call(stmt, ctx: ModuleContext, facts) -> str | None:
     if id(stmt) in problems:
         return problems[id(stmt)]
     found = summaries_of(facts)
-    call = expr_call(stmt)
-    if found is None or call is None:
+    if found is None:
         return None
+    call = expr_call(stmt)
+    if call is None:
+        return _used_value(stmt, ctx, found)
     name = ctx.dotted(call.func)
     if name is None:
         return None
@@ -378,3 +380,28 @@ def failed_call(stmt, ctx: ModuleContext, facts) -> str | None:
 
 def first_backward(stmt) -> bool:
     return expr_call(stmt) is not None
+
+
+def _used_value(stmt, ctx: ModuleContext, found: Summaries) -> str | None:
+    """A helper call whose value is used (``result = step(loss, opt)``): it cannot become a call
+    with gradients."""
+    for node in _calls_in(stmt):
+        summary = resolve_call(node, ctx, found)
+        bound = bind(summary, node) if summary is not None else None
+        if summary is not None and bound is not None and summary.loss in bound:
+            return (
+                f"the value of this call of `{summary.qualname}` is used, and the call runs "
+                "backward() on the loss it passes; only a call standing as a statement is rewritten"
+            )
+    return None
+
+
+def _calls_in(stmt) -> list[cst.Call]:
+    calls: list[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, node) -> None:
+            calls.append(node)
+
+    stmt.visit(_Calls())
+    return calls

@@ -186,7 +186,7 @@ class TrainingStepRule(Rule):
                 continue
             self.plans[id(scope)] = plan
             _report_notes(plan, ctx)
-        if summarised:
+        if summarised or library:
             self.helpers, kept = step_calls.settle_helpers(
                 node, ctx, self.facts, self.plans, lambda stmt: _claim(claimed, stmt)
             )

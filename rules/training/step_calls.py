@@ -19,10 +19,12 @@ from .summaries import (
 
 LIBRARY_LEFT = "training.library_steps_left"
 # Words that make a module worth summarising even without a `.backward` of its own.
-LIBRARY_HINTS = ("NativeScaler", "ApexScaler")
+LIBRARY_HINTS = ("NativeScaler", "ApexScaler", "scaler(")
 
 
 def has_library_hint(source: str) -> bool:
+    """A library loss scaler, or a call of a name ending in ``scaler`` (a loss scaler whose class
+    may live in another file)."""
     return any(hint in source for hint in LIBRARY_HINTS)
 
 
@@ -42,6 +44,7 @@ def active(found: Summaries | None) -> bool:
             or found.library_instances
             or found.library_classes
             or found.failures
+            or found.unmapped
         )
     )
 

@@ -69,6 +69,7 @@ class Summaries:
     library_names: set[str] = field(
         default_factory=set
     )  # the names they are imported as
+    unmapped: dict[str, str] = field(default_factory=dict)  # instance -> why unmapped
     # classes whose ``__call__`` runs backward (summarised or not)
     step_classes: set[str] = field(default_factory=set)
 
@@ -169,6 +170,7 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
     found.library_instances = library_instances(module, ctx)
     found.library_classes = library_classes(module, ctx)
     found.library_names = set(imported_names(module, ctx))
+    found.unmapped = dict(ctx.state.get("training.unmapped_steps", {}))
     defs = list(_definitions(module))
     for _, node, cls in defs:
         _collect_instances(node, defs, found, ctx)
@@ -459,6 +461,10 @@ def _after(stmts, summary: StepSummary, ctx, found: Summaries, params) -> str | 
             continue
         if isinstance(small, cst.Return) and small.value is None:
             continue
+        if isinstance(small, cst.Return) and summary.loss in _names_in(small):
+            return f"it reads the loss `{summary.loss}` after its backward() (in its return value)"
+        if isinstance(small, cst.Return):
+            return "it returns a value after its backward(), which its callers may use"
         call = expr_call(stmt)
         if call is None:
             return "it runs other statements after its backward()"
