@@ -85,6 +85,8 @@ def settle_helpers(
     the GradScalers the others still use; findings for the others and for the calls left as they
     are."""
     found: Summaries = facts.step_summaries
+    sites = call_sites(module, ctx, found)
+    cascade = _drop_plans_of_kept_helpers(plans, sites, found, ctx, claim)
     converted: set[int] = set()
     converted_library: set[int] = set()
     for plan in plans.values():
@@ -107,7 +109,6 @@ def settle_helpers(
                 node=stmt,
                 severity=ERROR,
             )
-    sites = call_sites(module, ctx, found)
     library_calls = [
         call
         for call, _ in sites.get("library", [])
@@ -121,6 +122,8 @@ def settle_helpers(
     for summary in (*found.functions.values(), *found.callables.values()):
         calls = sites.get(id(summary), [])
         left = [line for call, line in calls if id(call) not in converted]
+        # name a call that is left for its own reason, not one left because of the helper
+        left.sort(key=lambda line: id(line) in cascade)
         if calls and not left:
             rewrite[id(summary.node)] = summary
             _claim_events(summary.node, claim)
@@ -360,3 +363,56 @@ def _name_uses(module: cst.Module, names: set[str]) -> dict[str, int]:
 
     module.visit(_Uses())
     return counts
+
+
+def _helper_calls(plan) -> list:
+    return [
+        e
+        for e in plan.events.values()
+        if e.kind in ("call_step", "call_read") and not e.detail["summary"].library
+    ]
+
+
+def _drop_plans_of_kept_helpers(
+    plans: dict, sites: dict, found: Summaries, ctx, claim
+) -> set[int]:
+    """A helper is rewritten only when every call of it is; the training steps that call a helper
+    which keeps taking a loss are left as they are (to a fixpoint: leaving one may keep another).
+    Returns the statements left that way."""
+    cascade: set[int] = set()
+    while True:
+        converted = {id(e.call) for plan in plans.values() for e in _helper_calls(plan)}
+        kept = {
+            id(summary)
+            for summary in (*found.functions.values(), *found.callables.values())
+            if any(id(call) not in converted for call, _ in sites.get(id(summary), []))
+        }
+        dropped = [
+            key
+            for key, plan in plans.items()
+            if any(id(e.detail["summary"]) in kept for e in _helper_calls(plan))
+        ]
+        if not dropped:
+            return cascade
+        for key in dropped:
+            for event in _helper_calls(plans[key]):
+                summary = event.detail["summary"]
+                if id(summary) not in kept:
+                    continue
+                left = next(
+                    line
+                    for call, line in sites[id(summary)]
+                    if id(call) not in converted
+                )
+                claim(event.stmt)
+                cascade.add(id(event.stmt))
+                ctx.report(
+                    "TM928",
+                    f"`{summary.qualname}` keeps taking the loss, because its call at line "
+                    f"{ctx.position(left)[0]} is left unconverted; the training step is left "
+                    "unconverted",
+                    HELPER_STEP.use_instead,
+                    node=event.stmt,
+                    severity=ERROR,
+                )
+            del plans[key]
