@@ -134,7 +134,7 @@ def settle_helpers(
             else f"its call at line {ctx.position(left[0])[0]} is left unconverted and still "
             "passes it a loss"
         )
-        _report_helper(summary.node, summary.qualname, reason, ctx, claim)
+        _report_helper(summary.node, summary.qualname, reason, ctx, claim, found)
         kept.update(_scalers_in(summary.node, ctx))
     for qualname, reason in found.failures.items():
         node = next(
@@ -146,7 +146,7 @@ def settle_helpers(
             None,
         )
         if node is not None:
-            _report_helper(node, qualname, reason, ctx, claim)
+            _report_helper(node, qualname, reason, ctx, claim, found)
             kept.update(_scalers_in(node, ctx))
     return rewrite, kept
 
@@ -174,9 +174,13 @@ def _named_defs(module):
         yield qualname, node
 
 
-def _report_helper(node, qualname: str, reason: str, ctx: ModuleContext, claim) -> None:
+def _report_helper(
+    node, qualname: str, reason: str, ctx: ModuleContext, claim, found: Summaries
+) -> None:
     for stmt in leaves(node.body.body):
-        if isinstance(stmt, cst.SimpleStatementLine) and _runs_backward(stmt):
+        if isinstance(stmt, cst.SimpleStatementLine) and (
+            _runs_backward(stmt) or _calls_helper(stmt, ctx, found)
+        ):
             claim(stmt)
             ctx.report(
                 "TM928",
@@ -416,3 +420,15 @@ def _drop_plans_of_kept_helpers(
                     severity=ERROR,
                 )
             del plans[key]
+
+
+def _calls_helper(stmt, ctx: ModuleContext, found: Summaries) -> bool:
+    """A statement that calls a summarised helper (or a library loss scaler) with a loss."""
+    from .summaries import expr_call
+
+    call = expr_call(stmt)
+    if call is None:
+        return False
+    summary = resolve_call(call, ctx, found)
+    bound = bind(summary, call) if summary is not None else None
+    return bound is not None and summary.loss in bound

@@ -241,6 +241,9 @@ def _summarize_one(
                 node,
                 _branch_reason(node, ctx, found, set(params)),
             )
+        derived = _derived_loss(node, nested, set(params), ctx)
+        if derived is not None:
+            return _fail(found, qualname, node, derived)
         return "none"
     if len(sites) > 1 or len(nested) > counted:
         return _fail(
@@ -484,7 +487,10 @@ def _after(stmts, summary: StepSummary, ctx, found: Summaries, params) -> str | 
             summary.clip_arg = ctx.dotted(bound)
             continue
         if not isinstance(func, cst.Attribute):
-            return "it calls something after its backward() whose effect on the gradients is not known"
+            return (
+                f"it calls `{ctx.dotted(func) or cst.Module([]).code_for_node(func)}` after its backward(), whose "
+                "effect on the gradients is not known"
+            )
         receiver = ctx.dotted(func.value)
         attr = func.attr.value
         if receiver is not None and receiver == scaler:
@@ -662,3 +668,40 @@ def _branch_reason(
             "or not, and with which arguments) is known only at run time"
         )
     return f"its backward() runs inside {where}, so how often it runs is known only at run time"
+
+
+def _derived_loss(node: cst.FunctionDef, nested, params: set[str], ctx) -> str | None:
+    """A backward on a name the helper derives from a parameter through a call it cannot follow
+    (``with amp.scale_loss(loss, optimizer) as scaled_loss: scaled_loss.backward()``)."""
+    receivers = {ctx.dotted(c.func.value) for c in nested} - {None}
+    if not receivers:
+        return None
+    found: list[str] = []
+
+    class _Bindings(cst.CSTVisitor):
+        def visit_WithItem(self, item) -> None:
+            if (
+                item.asname is not None
+                and ctx.dotted(item.asname.name) in receivers
+                and _names_in(item.item) & params
+            ):
+                found.append(
+                    f"with {cst.Module([]).code_for_node(item.item)} as "
+                    f"{ctx.dotted(item.asname.name)}"
+                )
+
+        def visit_Assign(self, assign) -> None:
+            for target in assign.targets:
+                if (
+                    ctx.dotted(target.target) in receivers
+                    and _names_in(assign.value) & params
+                ):
+                    found.append(cst.Module([]).code_for_node(assign).strip())
+
+    node.visit(_Bindings())
+    if not found:
+        return None
+    return (
+        f"the loss it receives flows into its backward() through `{found[0]}`, a path the rule "
+        "cannot follow"
+    )
