@@ -192,7 +192,7 @@ class TrainingStepRule(Rule):
             )
             self.kept_names.update(kept)
             self.kept_scalers.update(
-                self.facts.scalers[n].lineno for n in kept if n in self.facts.scalers
+                step_calls.assignment_lines(module_tree(ctx), kept)
             )
 
     # -- rewrite on the updated tree --------------------------------------------------------------

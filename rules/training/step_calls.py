@@ -432,3 +432,22 @@ def _calls_helper(stmt, ctx: ModuleContext, found: Summaries) -> bool:
     summary = resolve_call(call, ctx, found)
     bound = bind(summary, call) if summary is not None else None
     return bound is not None and summary.loss in bound
+
+
+def assignment_lines(tree, names: set[str]) -> set[int]:
+    """Lines of the calls assigned to ``names`` (every GradScaler a kept helper may use)."""
+    import ast
+
+    from ...migrator.aliases import dotted
+
+    lines: set[int] = set()
+    if not names:
+        return lines
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and any(dotted(t) in names for t in node.targets)
+        ):
+            lines.add(node.value.lineno)
+    return lines

@@ -690,14 +690,6 @@ def _derived_loss(node: cst.FunctionDef, nested, params: set[str], ctx) -> str |
                     f"{ctx.dotted(item.asname.name)}"
                 )
 
-        def visit_Assign(self, assign) -> None:
-            for target in assign.targets:
-                if (
-                    ctx.dotted(target.target) in receivers
-                    and _names_in(assign.value) & params
-                ):
-                    found.append(cst.Module([]).code_for_node(assign).strip())
-
     node.visit(_Bindings())
     if not found:
         return None
