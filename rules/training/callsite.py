@@ -69,8 +69,12 @@ def caller_name(
 def expand(stmt, ctx: ModuleContext, facts) -> list | None:
     """The statements the analysis sees in place of a call of a summarised helper."""
     found = summaries_of(facts)
+    if found is None:
+        return None
+    if found.accelerators:
+        _accelerator_event(stmt, ctx, found)
     call = expr_call(stmt)
-    if found is None or call is None:
+    if call is None:
         return None
     summary = resolve_call(call, ctx, found)
     if summary is None:
@@ -405,3 +409,43 @@ def _calls_in(stmt) -> list[cst.Call]:
 
     stmt.visit(_Calls())
     return calls
+
+
+def _accelerator_event(stmt, ctx: ModuleContext, found: Summaries) -> None:
+    """``accelerator.backward(loss)`` is a backward of ``loss``; ``accelerator.clip_grad_norm_(p,
+    n)`` clips as torch's does (a plain accelerator: see ``library_steps.accelerators``)."""
+    from .events import _call_of, _parameters_owner
+
+    small = (
+        stmt.body[0]
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+        else None
+    )
+    call, target = _call_of(small)
+    if call is None or not isinstance(call.func, cst.Attribute):
+        return
+    receiver = ctx.dotted(call.func.value)
+    if receiver not in found.accelerators:
+        return
+    method = call.func.attr.value
+    if method not in ("backward", "clip_grad_norm_"):
+        return
+    reason = found.accelerators[receiver]
+    problems = ctx.state.setdefault(PROBLEMS, {})
+    if reason is not None:
+        problems[id(stmt)] = f"`{receiver}.{method}(...)`: {reason}"
+        return
+    synthetic = ctx.state.setdefault(SYNTHETIC, {})
+    positional = [a for a in call.args if a.keyword is None]
+    if method == "backward" and target is None and len(call.args) == 1 and positional:
+        loss = positional[0].value
+        synthetic[id(call)] = Event("backward", stmt, call=call, loss=loss)
+    elif method == "clip_grad_norm_" and len(positional) >= 2:
+        model = _parameters_owner(positional[0].value, ctx)
+        synthetic[id(call)] = Event(
+            "clip_norm", stmt, model, call=call, assign_to=target
+        )
+    else:
+        problems[id(stmt)] = (
+            f"`{receiver}.{method}(...)` takes arguments the rule does not map"
+        )

@@ -91,7 +91,7 @@ def event_of(stmt: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts) -> Event
     """The event a simple statement is, if any."""
     small = _single(stmt)
     synthetic = ctx.state.get(SYNTHETIC)
-    if synthetic and isinstance(small, cst.Expr):
+    if synthetic and isinstance(small, (cst.Expr, cst.Assign)):
         made = synthetic.get(id(small.value))
         if made is not None and made.call is small.value:
             return replace(made, stmt=stmt, psets=(), detail=dict(made.detail))

@@ -188,3 +188,83 @@ def library_classes(module: cst.Module, ctx: ModuleContext) -> list:
     )
     summaries = [library_summary(kind, ctx) for kind in kinds]
     return [s for s in summaries if s is not None]
+
+
+# ``accelerate.Accelerator``: ``backward(loss)`` is ``loss.backward()`` and ``clip_grad_norm_(p, n)``
+# is torch's, when the accelerator neither accumulates (it would divide the loss and skip steps
+# inside ``accumulate()``) nor runs mixed precision (it would scale the loss with its own scaler).
+ACCELERATOR_CLASSES = frozenset(
+    {"accelerate.Accelerator", "accelerate.accelerator.Accelerator"}
+)
+ACCELERATOR_PLAIN = {
+    "gradient_accumulation_steps": ("1",),
+    "mixed_precision": ("None", "'no'", '"no"'),
+}
+
+
+def accelerators(module: cst.Module, ctx: ModuleContext) -> dict[str, str | None]:
+    """Names bound to an ``Accelerator(...)``: None where its ``backward`` is a plain backward, else
+    why it is not."""
+    local: set[str] = set()
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if (
+                isinstance(small, cst.ImportFrom)
+                and small.module is not None
+                and not small.relative
+            ):
+                origin = ctx.dotted(small.module)
+                if isinstance(small.names, cst.ImportStar):
+                    continue
+                for alias in small.names:
+                    if f"{origin}.{ctx.dotted(alias.name)}" in ACCELERATOR_CLASSES:
+                        local.add(
+                            alias.asname.name.value
+                            if alias.asname
+                            else alias.name.value
+                        )
+            elif isinstance(small, cst.Import):
+                for alias in small.names:
+                    if ctx.dotted(alias.name) == "accelerate":
+                        head = alias.asname.name.value if alias.asname else "accelerate"
+                        local.add(f"{head}.Accelerator")
+    if not local:
+        return {}
+    found: dict[str, str | None] = {}
+
+    class _Assigns(cst.CSTVisitor):
+        def visit_Assign(self, assign) -> None:
+            value = assign.value
+            if not isinstance(value, cst.Call) or ctx.dotted(value.func) not in local:
+                return
+            reason = _accelerator_reason(value)
+            for target in assign.targets:
+                name = ctx.dotted(target.target)
+                if name is not None:
+                    found[name] = reason
+
+    module.visit(_Assigns())
+    return found
+
+
+def _accelerator_reason(call: cst.Call) -> str | None:
+    for arg in call.args:
+        if arg.star:
+            return "its `Accelerator(...)` takes arguments the rule cannot read"
+        if arg.keyword is None:
+            continue
+        plain = ACCELERATOR_PLAIN.get(arg.keyword.value)
+        if plain is None:
+            continue
+        text = cst.Module([]).code_for_node(arg.value)
+        if text not in plain:
+            what = (
+                "divides the loss by the accumulation steps and skips optimizer steps inside "
+                "`accumulate()`"
+                if arg.keyword.value == "gradient_accumulation_steps"
+                else "scales the loss with its own GradScaler"
+            )
+            return f"`Accelerator({arg.keyword.value}={text})` {what}"
+    return None

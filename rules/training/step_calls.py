@@ -19,7 +19,7 @@ from .summaries import (
 
 LIBRARY_LEFT = "training.library_steps_left"
 # Words that make a module worth summarising even without a `.backward` of its own.
-LIBRARY_HINTS = ("NativeScaler", "ApexScaler", "scaler(")
+LIBRARY_HINTS = ("NativeScaler", "ApexScaler", "scaler(", "Accelerator")
 
 
 def has_library_hint(source: str) -> bool:
@@ -45,6 +45,7 @@ def active(found: Summaries | None) -> bool:
             or found.library_classes
             or found.failures
             or found.unmapped
+            or found.accelerators
         )
     )
 

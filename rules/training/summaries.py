@@ -69,6 +69,9 @@ class Summaries:
     library_names: set[str] = field(
         default_factory=set
     )  # the names they are imported as
+    accelerators: dict[str, str | None] = field(
+        default_factory=dict
+    )  # name -> why not plain
     unmapped: dict[str, str] = field(default_factory=dict)  # instance -> why unmapped
     # classes whose ``__call__`` runs backward (summarised or not)
     step_classes: set[str] = field(default_factory=set)
@@ -164,13 +167,19 @@ def _definitions(
 
 def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
     """The summaries of every helper of the module, callees before callers."""
-    from .library_steps import imported_names, library_classes, library_instances
+    from .library_steps import (
+        accelerators,
+        imported_names,
+        library_classes,
+        library_instances,
+    )
 
     found = Summaries()
     found.library_instances = library_instances(module, ctx)
     found.library_classes = library_classes(module, ctx)
     found.library_names = set(imported_names(module, ctx))
     found.unmapped = dict(ctx.state.get("training.unmapped_steps", {}))
+    found.accelerators = accelerators(module, ctx)
     defs = list(_definitions(module))
     for _, node, cls in defs:
         _collect_instances(node, defs, found, ctx)

@@ -340,3 +340,46 @@ def test_native_scaler_matches_timm(tmp_path, device) -> None:
     assert report["status"] == "pass", report
     assert report["compared"] >= 9
     assert "TM207" in report["rules"]
+
+
+ACCELERATE = (
+    "import torch\n"
+    "from accelerate import Accelerator\n"
+    "\n"
+    "accelerator = Accelerator(cpu=True)\n"
+    "\n"
+    "\n"
+    "def train(model, batches, optimizer, criterion):\n"
+    "    for inputs, targets in batches:\n"
+    "        optimizer.zero_grad()\n"
+    "        loss = criterion(model(inputs), targets)\n"
+    "        accelerator.backward(loss)\n"
+    "        accelerator.clip_grad_norm_(model.parameters(), max_norm)\n"
+    "        optimizer.step()\n"
+)
+
+
+def test_plain_accelerator_backward_and_clipping() -> None:
+    """A plain accelerator's backward is the loss's backward and its clipping is torch's."""
+    code, findings = convert(ACCELERATE)
+    assert "accelerator.backward" not in code
+    assert "accelerator.clip_grad_norm_" not in code
+    assert "loss, grads = grad_fn(inputs, targets)" in code
+    assert "grad_norm = ops.norm(ops.stack([ops.norm(g) for g in grads]))" in code
+    assert code.index("grad_norm = ") < code.index("optimizer(grads)")
+    assert not [f for f in findings if f.severity == ERROR], findings
+
+
+@pytest.mark.parametrize(
+    ("arguments", "reason"),
+    [
+        ('cpu=True, mixed_precision="fp16"', "scales the loss with its own GradScaler"),
+        ("gradient_accumulation_steps=4", "divides the loss by the accumulation steps"),
+    ],
+)
+def test_accelerator_that_changes_the_loss_is_reported(arguments, reason) -> None:
+    source = ACCELERATE.replace("Accelerator(cpu=True)", f"Accelerator({arguments})")
+    code, findings = convert(source)
+    assert "accelerator.backward(loss)" in code
+    messages = [f.message for f in findings if f.rule == "TM928"]
+    assert any(reason in m for m in messages), messages
