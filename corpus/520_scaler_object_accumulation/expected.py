@@ -63,5 +63,5 @@ criterion = nn.SmoothL1Loss(reduction='mean')
 optimizer = optim.AdamW(model.trainable_params(), lr=0.01, weight_decay=0.05)
 loss_scaler = ScaledStep()
 for epoch in range(2):
-    train_one_epoch(model, criterion, batches, optimizer, loss_scaler, epoch, max_norm=0.5)
+    train_one_epoch(model, criterion, batches, optimizer, loss_scaler, epoch, max_norm=0.05)
 print("scale", float(loss_scaler._scaler.scale_value))
