@@ -15,7 +15,7 @@ from ..common.dataflow import fresh_name
 from . import emit
 from .callsite import emit_inner
 from .stepbody import BodyEmitter
-from .summaries import StepSummary, Summaries, _is_zero, _names_in, backward_site
+from .summaries import StepSummary, Summaries, backward_site, is_zero, names_in
 
 
 def rewrite_callee(
@@ -28,7 +28,7 @@ def rewrite_callee(
         for i, stmt in enumerate(body)
         if backward_site(stmt, ctx, found, params) is not None
     )
-    taken = _names_in(node) | set(ctx.bound_names)
+    taken = names_in(node) | set(ctx.bound_names)
     gvar = fresh_name("grads", taken - {summary.loss})
     taken.add(gvar)
 
@@ -43,7 +43,7 @@ def rewrite_callee(
         return emit_inner(site_, stmt, g, namer, ctx, found)
 
     emitter = BodyEmitter(summary, gvar, namer, ctx, found, emit_site=inner)
-    head = [s for s in body[:index] if not (summary.zeroes_first and _is_zero(s, ctx))]
+    head = [s for s in body[:index] if not (summary.zeroes_first and is_zero(s, ctx))]
     if site is not None and not site.get("direct"):
         rest = [body[index], *body[index + 1 :]]
     else:

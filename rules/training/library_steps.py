@@ -92,13 +92,13 @@ _TEMPLATES: dict[str, object] = {}
 
 def library_summary(kind: str, ctx: ModuleContext):
     """The summary of a library step callable, from its body in ``STEP_CALLABLES``."""
-    from .summaries import Summaries, _summarize_one
+    from .summaries import Summaries, summarize_one
 
     found = Summaries()
     node = _TEMPLATES.get(kind)
     if node is None:
         node = _TEMPLATES[kind] = template(kind)
-    _summarize_one(f"{kind}.__call__", node, kind, found, _TemplateContext(ctx))
+    summarize_one(f"{kind}.__call__", node, kind, found, _TemplateContext(ctx))
     summary = found.callables.get(kind)
     if summary is not None:
         summary.library = True

@@ -169,9 +169,9 @@ def _scalers_in(node: cst.FunctionDef, ctx: ModuleContext) -> set[str]:
 
 
 def _named_defs(module):
-    from .summaries import _definitions
+    from .summaries import definitions
 
-    for qualname, node, _ in _definitions(module):
+    for qualname, node, _ in definitions(module):
         yield qualname, node
 
 

@@ -15,7 +15,8 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from . import emit
 from .events import CLIP_NORM, CLIP_VALUE
-from .summaries import DISPATCH_CLIP, StepSummary, _clip_bound, backward_site, expr_call
+from .summaries import DISPATCH_CLIP, StepSummary, backward_site, expr_call
+from .summary_events import clip_bound
 
 
 class StepProblem(Exception):
@@ -150,7 +151,7 @@ class BodyEmitter:
         return [new]
 
     def _clip(self, call: cst.Call, qualified: str) -> list[cst.BaseStatement]:
-        bound = _clip_bound(call, qualified)
+        bound = clip_bound(call, qualified)
         mode = "value" if qualified in CLIP_VALUE else "norm"
         if qualified in DISPATCH_CLIP:
             given = next(

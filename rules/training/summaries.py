@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from .events import CLIP_NORM, CLIP_VALUE
 
 DISPATCH_CLIP = frozenset(
     {"timm.utils.dispatch_clip_grad", "timm.utils.clip_grad.dispatch_clip_grad"}
@@ -97,24 +96,24 @@ def _params(node: cst.FunctionDef, method: bool) -> tuple[tuple[str, ...], dict]
     return tuple(names), defaults
 
 
-def _body(node: cst.FunctionDef) -> list[cst.BaseStatement]:
+def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:
     return list(node.body.body) if isinstance(node.body, cst.IndentedBlock) else []
 
 
-def _small(stmt: cst.CSTNode) -> cst.BaseSmallStatement | None:
+def single(stmt: cst.CSTNode) -> cst.BaseSmallStatement | None:
     if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
         return stmt.body[0]
     return None
 
 
 def expr_call(stmt: cst.CSTNode) -> cst.Call | None:
-    small = _small(stmt)
+    small = single(stmt)
     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
         return small.value
     return None
 
 
-def _walk_calls(node: cst.CSTNode) -> Iterator[cst.Call]:
+def walk_calls(node: cst.CSTNode) -> Iterator[cst.Call]:
     found: list[cst.Call] = []
 
     class _Calls(cst.CSTVisitor):
@@ -128,7 +127,7 @@ def _walk_calls(node: cst.CSTNode) -> Iterator[cst.Call]:
     return iter(found)
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
+def names_in(node: cst.CSTNode) -> set[str]:
     found: set[str] = set()
 
     class _Names(cst.CSTVisitor):
@@ -139,7 +138,7 @@ def _names_in(node: cst.CSTNode) -> set[str]:
     return found
 
 
-def _definitions(
+def definitions(
     module: cst.Module,
 ) -> Iterator[tuple[str, cst.FunctionDef, str | None]]:
     """Every function in the module as (qualname, def, enclosing class name)."""
@@ -149,7 +148,7 @@ def _definitions(
             if isinstance(stmt, cst.FunctionDef):
                 name = prefix + stmt.name.value
                 yield name, stmt, cls
-                yield from walk(_body(stmt), name + ".", None)
+                yield from walk(body_of(stmt), name + ".", None)
             elif isinstance(stmt, cst.ClassDef) and isinstance(
                 stmt.body, cst.IndentedBlock
             ):
@@ -180,7 +179,7 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
     found.library_names = set(imported_names(module, ctx))
     found.unmapped = dict(ctx.state.get("training.unmapped_steps", {}))
     found.accelerators = accelerators(module, ctx)
-    defs = list(_definitions(module))
+    defs = list(definitions(module))
     for _, node, cls in defs:
         _collect_instances(node, defs, found, ctx)
     _collect_instances(module, defs, found, ctx)
@@ -192,7 +191,7 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
     for _ in range(4):
         left = []
         for qualname, node, cls in pending:
-            result = _summarize_one(qualname, node, cls, found, ctx)
+            result = summarize_one(qualname, node, cls, found, ctx)
             if result is None:
                 left.append((qualname, node, cls))
         if len(left) == len(pending):
@@ -204,7 +203,7 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
 def _has_backward(node: cst.FunctionDef) -> bool:
     return any(
         isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
-        for c in _walk_calls(node)
+        for c in walk_calls(node)
     )
 
 
@@ -223,14 +222,14 @@ def _collect_instances(node, defs, found: Summaries, ctx: ModuleContext) -> None
     node.visit(_Assigns())
 
 
-def _summarize_one(
+def summarize_one(
     qualname, node: cst.FunctionDef, cls, found: Summaries, ctx
 ) -> str | None:
     """Record the summary (or the failure) of one definition; None when it depends on a helper not
     summarised yet."""
     method = cls is not None
     params, defaults = _params(node, method)
-    body = _body(node)
+    body = body_of(node)
     sites = []
     for i, stmt in enumerate(body):
         site = backward_site(stmt, ctx, found, set(params))
@@ -238,19 +237,21 @@ def _summarize_one(
             sites.append((i, site))
     nested = [
         c
-        for c in _walk_calls(node)
+        for c in walk_calls(node)
         if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
     ]
     counted = sum(1 for _, s in sites if s.get("direct"))
     if not sites:
+        from .summary_events import branch_reason, derived_loss
+
         if any(_loss_param_backward(c, params, ctx) for c in nested):
             return _fail(
                 found,
                 qualname,
                 node,
-                _branch_reason(node, ctx, found, set(params)),
+                branch_reason(node, ctx, found, set(params)),
             )
-        derived = _derived_loss(node, nested, set(params), ctx)
+        derived = derived_loss(node, nested, set(params), ctx)
         if derived is not None:
             return _fail(found, qualname, node, derived)
         return "none"
@@ -270,19 +271,21 @@ def _summarize_one(
     summary.create_graph = site.get("create_graph")
     inner: StepSummary | None = site.get("callee")
     for stmt in body[:index]:
-        if _is_zero(stmt, ctx):
+        if is_zero(stmt, ctx):
             summary.zeroes_first = True
             continue
-        if loss in _names_in(stmt):
+        if loss in names_in(stmt):
             return _fail(
                 found,
                 qualname,
                 node,
                 f"it changes the loss `{loss}` before its backward()",
             )
-    problem = _after(body[index + 1 :], summary, ctx, found, params)
+    from .summary_events import merge_inner, read_events
+
+    problem = read_events(body[index + 1 :], summary, ctx, found, params)
     if inner is not None and problem is None:
-        problem = _merge_inner(summary, inner, site)
+        problem = merge_inner(summary, inner, site)
     if problem is not None:
         return _fail(found, qualname, node, problem)
     if not summary.optimizer:
@@ -433,164 +436,13 @@ def bind(summary: StepSummary, call: cst.Call) -> dict[str, cst.BaseExpression] 
     return bound
 
 
-def _is_zero(stmt, ctx) -> bool:
+def is_zero(stmt, ctx) -> bool:
     call = expr_call(stmt)
     return (
         call is not None
         and isinstance(call.func, cst.Attribute)
         and call.func.attr.value == "zero_grad"
     )
-
-
-def _after(stmts, summary: StepSummary, ctx, found: Summaries, params) -> str | None:
-    """Read the events after the backward; a reason when one cannot be summarised."""
-    scaler = summary.scaler
-    for stmt in stmts:
-        if isinstance(stmt, cst.If):
-            test = ctx.dotted(stmt.test)
-            if (
-                test is not None
-                and summary.flag is None
-                and test not in ("True", "False")
-            ):
-                summary.flag = test
-            elif not _plain_test(stmt.test, summary.loss):
-                return (
-                    "a branch after its backward() tests a value the rule cannot follow"
-                )
-            blocks = [stmt.body.body]
-            if stmt.orelse is not None:
-                if not isinstance(stmt.orelse, cst.Else):
-                    return "an `elif` after its backward()"
-                blocks.append(stmt.orelse.body.body)
-            for block in blocks:
-                problem = _after(block, summary, ctx, found, params)
-                if problem is not None:
-                    return problem
-            continue
-        small = _small(stmt)
-        if isinstance(small, (cst.Assert, cst.Pass)):
-            continue
-        if isinstance(small, cst.Return) and small.value is None:
-            continue
-        if isinstance(small, cst.Return) and summary.loss in _names_in(small):
-            return f"it reads the loss `{summary.loss}` after its backward() (in its return value)"
-        if isinstance(small, cst.Return):
-            return "it returns a value after its backward(), which its callers may use"
-        call = expr_call(stmt)
-        if call is None:
-            return "it runs other statements after its backward()"
-        if summary.loss in _names_in(call):
-            return f"it reads the loss `{summary.loss}` after its backward()"
-        func = call.func
-        qualified = ctx.qualname(func) or ctx.dotted(func) or ""
-        if (
-            qualified in CLIP_NORM
-            or qualified in CLIP_VALUE
-            or qualified in DISPATCH_CLIP
-        ):
-            summary.transforms = True
-            bound = _clip_bound(call, qualified)
-            if bound is None:
-                return "it clips with arguments the rule does not map"
-            summary.clip_arg = ctx.dotted(bound)
-            continue
-        if not isinstance(func, cst.Attribute):
-            return (
-                f"it calls `{ctx.dotted(func) or cst.Module([]).code_for_node(func)}` after its backward(), whose "
-                "effect on the gradients is not known"
-            )
-        receiver = ctx.dotted(func.value)
-        attr = func.attr.value
-        if receiver is not None and receiver == scaler:
-            if attr == "unscale_" and len(call.args) == 1:
-                summary.transforms = True
-                if not _set_optimizer(summary, ctx.dotted(call.args[0].value)):
-                    return "it steps two optimizers"
-                continue
-            if attr == "step" and len(call.args) == 1:
-                if not _set_optimizer(summary, ctx.dotted(call.args[0].value)):
-                    return "it steps two optimizers"
-                continue
-            if attr == "update" and not call.args:
-                continue
-            return f"`{receiver}.{attr}(...)` after its backward() has no mapping"
-        if attr == "step" and not call.args:
-            if not _set_optimizer(summary, receiver):
-                return "it steps two optimizers"
-            continue
-        if attr == "zero_grad":
-            summary.transforms = True
-            if not _set_optimizer(summary, receiver):
-                return "it zeroes another optimizer than it steps"
-            continue
-        return f"it calls `{ctx.dotted(func) or attr}` after its backward(), whose effect on the gradients is not known"
-    return None
-
-
-def _plain_test(test, loss: str) -> bool:
-    """``x is not None``, ``not x``: tests without calls that do not read the loss, which the
-    rewrite keeps as they are."""
-    has_call = (
-        any(True for _ in _walk_calls(test)) if isinstance(test, cst.CSTNode) else True
-    )
-    return not has_call and loss not in _names_in(test)
-
-
-def _clip_bound(call: cst.Call, qualified: str) -> cst.BaseExpression | None:
-    positional = [a.value for a in call.args if a.keyword is None]
-    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-    key = (
-        "clip_value"
-        if qualified in CLIP_VALUE
-        else ("value" if qualified in DISPATCH_CLIP else "max_norm")
-    )
-    if len(positional) > 1:
-        return positional[1]
-    return keywords.get(key)
-
-
-def _set_optimizer(summary: StepSummary, name: str | None) -> bool:
-    if name is None:
-        return False
-    if summary.optimizer and summary.optimizer != name:
-        return False
-    summary.optimizer = name
-    return True
-
-
-def _merge_inner(summary: StepSummary, inner: StepSummary, site: dict) -> str | None:
-    """A helper whose backward is a call of another helper takes over that helper's summary."""
-    bound = site["bound"]
-
-    def outer(name: str | None) -> str | None:
-        if name is None:
-            return None
-        value = bound.get(name)
-        return cst.Module([]).code_for_node(value) if value is not None else name
-
-    optimizer = outer(inner.optimizer)
-    if summary.optimizer and summary.optimizer != optimizer:
-        return "it steps two optimizers"
-    summary.optimizer = optimizer or ""
-    if inner.create_graph is not None:
-        value = outer(inner.create_graph)
-        if value not in (None, "False"):
-            if value in summary.params:
-                summary.create_graph = value
-            else:
-                return (
-                    f"it passes `create_graph={value}` to a loss scaler: a higher-order backward "
-                    "through a scaler is not rewritten"
-                )
-    summary.scaler = inner.scaler
-    if inner.scaler == "self" and inner.library:
-        summary.scaler = cst.Module([]).code_for_node(site["call"].func)
-    summary.transforms = summary.transforms or inner.transforms
-    inner_flag = outer(inner.flag)
-    if inner_flag not in (None, "True"):
-        summary.flag = inner_flag
-    return None
 
 
 def forward_callables(facts) -> set[str]:
@@ -602,10 +454,10 @@ def collect_forward_callables(
     module: cst.Module, models: set[str], found: Summaries
 ) -> None:
     """Functions that compute with a model and run no backward: calling one is a forward pass."""
-    for qualname, node, cls in _definitions(module):
+    for qualname, node, cls in definitions(module):
         if cls is not None or _has_backward(node):
             continue
-        for call in _walk_calls(node):
+        for call in walk_calls(node):
             name = ModuleContext.dotted(call.func)
             root = name.split(".")[0] if name else None
             if name in models or root in models:
@@ -627,82 +479,3 @@ def assumed_class(name: str, found: Summaries) -> str | None:
     if "scaler" not in name.rsplit(".", 1)[-1].lower():
         return None
     return next(iter(found.step_classes))
-
-
-def _branch_reason(
-    node: cst.FunctionDef, ctx, found: Summaries, params: set[str]
-) -> str:
-    """Why a backward (or a loss-scaler call) nested in a branch or a loop cannot be summarised,
-    naming the test that chooses it."""
-    from .gradstate import child_blocks
-
-    def walk(block, tests: list[str]) -> str | None:
-        for stmt in block:
-            if isinstance(stmt, cst.SimpleStatementLine) and tests:
-                call = expr_call(stmt)
-                if call is not None and (
-                    backward_site(stmt, ctx, found, params) is not None
-                    or isinstance(call.func, cst.Attribute)
-                    and call.func.attr.value == "backward"
-                ):
-                    return tests[-1]
-            if isinstance(stmt, cst.If):
-                test = cst.Module([]).code_for_node(stmt.test)
-                found_in = walk(stmt.body.body, [*tests, f"if {test}:"])
-                if found_in is None and stmt.orelse is not None:
-                    found_in = walk(
-                        child_blocks(stmt)[-1], [*tests, f"the `else` of `if {test}:`"]
-                    )
-                if found_in is not None:
-                    return found_in
-            elif isinstance(stmt, (cst.For, cst.While, cst.With, cst.Try)):
-                label = {
-                    cst.For: "a loop",
-                    cst.While: "a loop",
-                    cst.With: "a `with` block",
-                }.get(type(stmt), "a `try` block")
-                for child in child_blocks(stmt):
-                    inner = walk(child, [*tests, label])
-                    if inner is not None:
-                        return inner
-        return None
-
-    where = walk(_body(node), [])
-    if where is None:
-        return "its backward() runs only on some paths"
-    if where.startswith(("if ", "the `else`")):
-        shown = f"`{where}`" if where.startswith("if ") else where
-        return (
-            f"its backward() runs under {shown}, so which backward runs (scaled by a loss scaler "
-            "or not, and with which arguments) is known only at run time"
-        )
-    return f"its backward() runs inside {where}, so how often it runs is known only at run time"
-
-
-def _derived_loss(node: cst.FunctionDef, nested, params: set[str], ctx) -> str | None:
-    """A backward on a name the helper derives from a parameter through a call it cannot follow
-    (``with amp.scale_loss(loss, optimizer) as scaled_loss: scaled_loss.backward()``)."""
-    receivers = {ctx.dotted(c.func.value) for c in nested} - {None}
-    if not receivers:
-        return None
-    found: list[str] = []
-
-    class _Bindings(cst.CSTVisitor):
-        def visit_WithItem(self, item) -> None:
-            if (
-                item.asname is not None
-                and ctx.dotted(item.asname.name) in receivers
-                and _names_in(item.item) & params
-            ):
-                found.append(
-                    f"with {cst.Module([]).code_for_node(item.item)} as "
-                    f"{ctx.dotted(item.asname.name)}"
-                )
-
-    node.visit(_Bindings())
-    if not found:
-        return None
-    return (
-        f"the loss it receives flows into its backward() through `{found[0]}`, a path the rule "
-        "cannot follow"
-    )
