@@ -27,6 +27,9 @@ from .forward import build_region
 from .gradstate import INIT, GradFlow, Liveness, index_scope, leaves, liveness
 from .scope import Region, ScopeInfo, is_pure
 from .shared import merge_exclusive
+from .summaries import forward_callables
+
+CALL_KINDS = frozenset({"call_step", "call_read"})  # calls of summarised helpers
 
 
 @dataclass
@@ -96,12 +99,20 @@ def split_event_lines(
     origin: dict[int, cst.CSTNode],
 ) -> Sequence[cst.CSTNode]:
     """``model.train(); opt.zero_grad()`` as one statement per line, so each event stands alone."""
+    from .callsite import expand as expand_call
     from .emit import rebuild
     from .gradstate import child_blocks
 
     replace: dict[int, list] = {}
     taken = set(ctx.bound_names)
     for stmt in leaves(body):
+        expanded = expand_call(stmt, ctx, facts)
+        if expanded is not None:
+            replace[id(stmt)] = expanded
+            for line in expanded:
+                if line is not stmt:
+                    origin[id(line)] = stmt
+            continue
         extracted = _extract_random_args(stmt, ctx, taken)
         if extracted is not None:
             replace[id(stmt)] = extracted
@@ -124,7 +135,16 @@ def split_event_lines(
                     ctx.copy_position(line, stmt)
     if not replace:
         return body
-    new_body = rebuild(body, replace, {})
+    from . import emit
+
+    keep_position = emit.POSITION
+    emit.POSITION = (
+        ctx.copy_position
+    )  # a statement made for a helper call stands at its line
+    try:
+        new_body = rebuild(body, replace, {})
+    finally:
+        emit.POSITION = keep_position
 
     def align(old_block, new_block) -> None:
         new_iter = iter(new_block)
@@ -236,6 +256,7 @@ def analyze(
         dict(facts.optimizers),
         set(facts.losses),
         set(facts.data_sources),
+        forward_callables(facts),
     )
     if isinstance(node, cst.FunctionDef) and node.name.value in closures:
         plan = Plan(
@@ -263,7 +284,8 @@ def analyze(
     manual: set[str] = set()
     for event in events.values():
         if (
-            event.kind in ("step", "scaler_step", "unscale", "closure_step")
+            event.kind
+            in CALL_KINDS | {"step", "scaler_step", "unscale", "closure_step"}
             and event.target
             and event.target not in optimizers
             or event.kind == "reset"
@@ -308,7 +330,7 @@ def analyze(
             )
         )
     for event in events.values():
-        if event.kind in ("step", "scaler_step", "unscale"):
+        if event.kind in CALL_KINDS | {"step", "scaler_step", "unscale"}:
             event.psets = (
                 (canonical.get(event.target, event.target),) if event.target else ()
             )

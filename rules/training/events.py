@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -28,8 +28,10 @@ CLIP_NORM = frozenset(
 CLIP_VALUE = frozenset(
     {"torch.nn.utils.clip_grad_value_", "torch.nn.utils.clip_grad.clip_grad_value_"}
 )
-READS = frozenset({"step", "scaler_step", "manual"})
-TRANSFORMS = frozenset({"clip_norm", "clip_value", "unscale"})
+# ``call_read``/``call_step``: the call of a summarised helper that steps (and changes) G.
+READS = frozenset({"step", "scaler_step", "manual", "call_read"})
+TRANSFORMS = frozenset({"clip_norm", "clip_value", "unscale", "call_step"})
+SYNTHETIC = "training.synthetic_events"
 
 
 @dataclass(eq=False)
@@ -88,6 +90,11 @@ def is_optimizer(name: str, facts: ModuleFacts) -> bool:
 def event_of(stmt: cst.CSTNode, ctx: ModuleContext, facts: ModuleFacts) -> Event | None:
     """The event a simple statement is, if any."""
     small = _single(stmt)
+    synthetic = ctx.state.get(SYNTHETIC)
+    if synthetic and isinstance(small, (cst.Expr, cst.Assign)):
+        made = synthetic.get(id(small.value))
+        if made is not None and made.call is small.value:
+            return replace(made, stmt=stmt, psets=(), detail=dict(made.detail))
     call, target = _call_of(small)
     if call is None:
         return None

@@ -161,6 +161,8 @@ class ModuleFacts:
         default_factory=set
     )  # non-torch modules and objects made by them (np, rng)
     mindspore_names: dict[str, str] = field(default_factory=dict)
+    # summaries.Summaries: the helpers of the module that run a training step on a loss they receive
+    step_summaries: object = None
 
     def models_of(self, optimizer: str) -> set[str]:
         model = self.optimizers.get(optimizer)

@@ -118,3 +118,32 @@ GRAD_READ = define(
     severity=ERROR,
     family="training",
 )
+HELPER_BEFORE = "import torch\n\n\ndef backward_step(loss, optimizer, scaler, create_graph=False):\n    scaler.scale(loss).backward(create_graph=create_graph)\n    scaler.step(optimizer)\n    scaler.update()\n\n\ndef train(model, loader, optimizer, scaler):\n    for x, y in loader:\n        loss = (model(x) - y).pow(2).mean()\n        optimizer.zero_grad()\n        backward_step(loss, optimizer, scaler, create_graph=True)\n"
+HELPER_AFTER = "import torch\n\n\ndef backward_step(loss, optimizer, scaler, create_graph=False):\n    # torch2ms: TM928 `backward_step` runs backward() on the loss it receives and is left as it is: its call at line 14 is left unconverted and still passes it a loss\n    scaler.scale(loss).backward(create_graph=create_graph)\n    scaler.step(optimizer)\n    scaler.update()\n\n\ndef train(model, loader, optimizer, scaler):\n    for x, y in loader:\n        loss = (model(x) - y).pow(2).mean()\n        # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch\n        optimizer.zero_grad()\n        # torch2ms: TM928 `backward_step` runs a higher-order backward through its loss scaling (`create_graph=True`), which gradient values do not carry; the training step is left unconverted\n        backward_step(loss, optimizer, scaler, create_graph=True)\n"
+HELPER_STEP = define(
+    "TM928",
+    "Training step inside a helper that cannot be summarised",
+    "Reports a helper, closure, method or object `__call__` that runs `backward()` on a loss it "
+    "receives (a loss scaler such as timm's `NativeScaler`, a `_backward(loss)` closure), and the "
+    "calls of it, when the helper's effect on the gradients cannot be summarised with certainty: "
+    "its backward runs only on some paths, it builds a higher-order graph (`create_graph`) through "
+    "a loss scaler, a value the summary needs (the clipping mode) is known only at run time, it "
+    "reads the loss after its backward, or its callers are in other files.",
+    "MindSpore differentiates a function; a helper that receives a loss already computed has no "
+    "tape to run backward on. The caller must differentiate the loss's forward computation and "
+    "pass the gradients to the helper, which needs to know exactly what the helper does to them.",
+    "Differentiate in the caller and give the helper the gradients: `(loss, out), grads = "
+    "grad_fn(samples, targets)`, then in the helper `grads = scaler.unscale(grads)`, clip, "
+    "`finite = mindspore.amp.all_finite(grads)`, `if finite: optimizer(grads)`, "
+    "`scaler.adjust(finite)` (seed 003); accumulate with `accum = tuple(map(ops.add, accum, "
+    "grads))` and step when the update flag is set (seed 004).",
+    severity=ERROR,
+    family="training",
+    examples=(
+        Example(
+            before=HELPER_BEFORE,
+            after=HELPER_AFTER,
+            findings=("TM928", "TM928"),
+        ),
+    ),
+)

@@ -60,6 +60,8 @@ class _Prep:
         self.scope = scope
 
     def statement(self, stmt: cst.CSTNode) -> bool:
+        if isinstance(stmt, cst.FunctionDef) and not stmt.decorators:
+            return True  # binds a function; what it computes runs where it is called
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             return False
         tree = parse(stmt).body

@@ -14,8 +14,9 @@ from ...migrator.context import ModuleContext
 from ...migrator.findings import ERROR, NOTE, WARNING
 from ...migrator.rule import GRADIENT, Rule, RuleMeta, register
 from ..common.tree import module_tree
-from . import examples, findings
+from . import examples, findings, helper_examples, step_calls
 from .analysis import Plan, analyze, scope_body, step_closures
+from .callee import rewrite_callee
 from .cell import apply
 from .facts import collect
 from .gradstate import leaves
@@ -108,6 +109,16 @@ class TrainingStepRule(Rule):
             "training",
         ),
         RuleMeta(
+            "TM210",
+            "A helper that runs the training step takes gradients",
+            helper_examples.WHAT,
+            helper_examples.WHY,
+            helper_examples.USE,
+            helper_examples.EXAMPLES,
+            WARNING,
+            "training",
+        ),
+        RuleMeta(
             "TM208",
             "--style cell: TrainOneStepCell for a plain training loop",
             examples.CELL_WHAT,
@@ -120,7 +131,7 @@ class TrainingStepRule(Rule):
     )
     stage = GRADIENT
     order = 50
-    triggers = ("backward", "GradScaler")
+    triggers = ("backward", "GradScaler", *step_calls.LIBRARY_HINTS)
     methods = frozenset({"backward", "zero_grad", "get_scale"})
     torch_only_methods = frozenset({"backward", "zero_grad"})
 
@@ -131,6 +142,7 @@ class TrainingStepRule(Rule):
         # lines of the GradScalers a reported step still uses
         self.kept_scalers: set[int] = set()
         self.kept_names: set[str] = set()
+        self.helpers: dict = {}  # id(def) -> summary of a helper rewritten to take gradients
 
     # -- analysis on the original tree: claims and findings ---------------------------------------
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
@@ -138,15 +150,20 @@ class TrainingStepRule(Rule):
         # A scope without a `.backward(...)` call has no training step to analyse; the facts are
         # still needed for `scaler.get_scale()`.
         backward = _backward_lines(ctx)
-        if not backward and "get_scale" not in ctx.source:
+        library = step_calls.has_library_hint(ctx.source)
+        if not backward and not library and "get_scale" not in ctx.source:
             return
         tree = module_tree(ctx)
         self.facts = collect(tree, ctx.aliases)
-        if not backward:
+        if not backward and not library:
             return
+        found = step_calls.prepare(node, ctx, self.facts)
+        summarised = step_calls.active(found)
         self.closures = step_closures(tree)
         for scope in _scopes(node):
-            if not _holds_line(scope, backward, ctx):
+            if not summarised and not _holds_line(scope, backward, ctx):
+                continue
+            if summarised and step_calls.is_helper(scope, found):
                 continue
             try:
                 plan = analyze(scope, ctx, self.facts, self.closures)
@@ -170,15 +187,30 @@ class TrainingStepRule(Rule):
                 continue
             self.plans[id(scope)] = plan
             _report_notes(plan, ctx)
+        if summarised or library:
+            self.helpers, kept = step_calls.settle_helpers(
+                node, ctx, self.facts, self.plans, lambda stmt: _claim(claimed, stmt)
+            )
+            self.kept_names.update(kept)
+            self.kept_scalers.update(
+                step_calls.assignment_lines(module_tree(ctx), kept)
+            )
 
     # -- rewrite on the updated tree --------------------------------------------------------------
     def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
         _propagate_claims(original, updated, ctx)
+        helper = self.helpers.get(id(original))
+        if helper is not None:
+            ctx.applied.update(step_calls.applied_ids(helper))
+            return rewrite_callee(updated, helper, ctx, self.facts.step_summaries)
         return self._rewrite(original, updated, ctx)
 
     def leave_Module(self, original, updated, ctx: ModuleContext):
         _propagate_claims(original, updated, ctx)
-        return self._rewrite(original, updated, ctx)
+        updated = self._rewrite(original, updated, ctx)
+        if self.facts is not None and self.facts.step_summaries is not None:
+            updated = step_calls.convert_library_scalers(updated, ctx)
+        return updated
 
     def _leave_compound(self, original, updated, ctx: ModuleContext):
         _propagate_claims(original, updated, ctx)
@@ -217,6 +249,9 @@ class TrainingStepRule(Rule):
         ctx.applied.add("TM201")
         kinds = {e.kind for e in plan.events.values()}
         ctx.applied.update(_FAMILY_IDS[k] for k in kinds if k in _FAMILY_IDS)
+        for event in plan.events.values():
+            if event.kind in ("call_step", "call_read"):
+                ctx.applied.update(step_calls.applied_ids(event.detail["summary"]))
         if plan.accumulating:
             ctx.applied.add("TM202")
         if len(plan.psets) > 1:

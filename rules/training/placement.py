@@ -90,6 +90,21 @@ def _place(region: Region, scope: ScopeInfo, anchor: cst.CSTNode | None = None) 
                     else:
                         impure.append(s)
                         return None
+        # A statement kept where it stands reads only what is bound there: values it takes from
+        # other forward statements must be kept as well.
+        changed = True
+        while changed:
+            changed = False
+            for j, s, u in members:
+                if id(s) not in dup:
+                    continue
+                for k, t, w in members:
+                    if k < j and id(t) not in dup and (w.writes & set(u.read_names)):
+                        if not is_pure(t, scope) or _rebound_between(t, block, k, last):
+                            impure.append(t)
+                            return None
+                        dup.add(id(t))
+                        changed = True
         return dup
 
     dup = conflicts(True)

@@ -266,6 +266,10 @@ def _event(event: Event, plan: Plan, gvar, weights, namer, finite, ctx) -> list 
         if event.detail.get("reset") and (("reset", id(event.stmt)), p) in live.needed:
             out.append(emit.zeros(gvar[p], weights[p]))
         return out
+    if kind in ("call_step", "call_read"):
+        from .callsite import emit_call
+
+        return emit_call(event, gvar[event.psets[0]], namer, ctx)
     return None
 
 

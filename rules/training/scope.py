@@ -187,6 +187,8 @@ class ScopeInfo:
     )  # optimizer -> the model whose parameters it holds
     losses: set = field(default_factory=set)
     data_sources: set = field(default_factory=set)
+    # local functions whose body calls a model (``_forward()`` closures)
+    forward_callables: set = field(default_factory=set)
     _reads: Counter | None = None
 
     def reads(self) -> Counter:
@@ -242,6 +244,8 @@ def uses_parameters(stmts: list[cst.CSTNode], scope: ScopeInfo) -> bool:
             if name is None:
                 continue
             candidates = {name, name.rsplit(".", 1)[0]}
+            if name in scope.forward_callables:
+                return True
             if scope.models:
                 if candidates & scope.models or any(
                     dotted(a) in scope.models for a in node.args
@@ -306,12 +310,16 @@ def called_models(stmt: cst.CSTNode, scope: ScopeInfo) -> set[str] | None:
             continue
         name = dotted(node.func)
         if name is None:
-            if (
-                isinstance(node.func, ast.Attribute)
-                and node.func.attr in PREP_METHODS | TENSOR_MATH
+            if isinstance(node.func, ast.Attribute) and (
+                node.func.attr in PREP_METHODS | TENSOR_MATH
+                or isinstance(node.func.value, ast.Constant)  # "...".format(...)
             ):
                 continue
             return None
+        if name in scope.forward_callables:
+            return None  # runs models this statement does not name
+        if name.split(".")[0] in scope.data_sources or name in ("sys.exit", "exit"):
+            continue  # computes on numbers (math.isfinite), or ends the program
         if (
             library(name, scope.aliases)
             or name in PREP_BUILTINS

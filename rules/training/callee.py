@@ -1,0 +1,91 @@
+"""A summarised helper of the module, rewritten to take gradients in place of the loss.
+
+``def __call__(self, loss, optimizer, ...)`` whose body is ``self._scaler.scale(loss).backward()``
+then unscale/clip/step/update becomes ``def __call__(self, grads, optimizer, ...)`` with those
+statements on ``grads``; a helper that changes the gradients returns them, so that the caller's G
+stays what torch's ``.grad`` holds after the call.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ..common.dataflow import fresh_name
+from . import emit
+from .callsite import emit_inner
+from .stepbody import BodyEmitter
+from .summaries import StepSummary, Summaries, backward_site, is_zero, names_in
+
+
+def rewrite_callee(
+    node: cst.FunctionDef, summary: StepSummary, ctx: ModuleContext, found: Summaries
+) -> cst.FunctionDef:
+    body = list(node.body.body)
+    params = set(summary.params)
+    index = next(
+        i
+        for i, stmt in enumerate(body)
+        if backward_site(stmt, ctx, found, params) is not None
+    )
+    taken = names_in(node) | set(ctx.bound_names)
+    gvar = fresh_name("grads", taken - {summary.loss})
+    taken.add(gvar)
+
+    def namer(base: str) -> str:
+        chosen = fresh_name(base, taken)
+        taken.add(chosen)
+        return chosen
+
+    site = backward_site(body[index], ctx, found, params)
+
+    def inner(site_, stmt, g):
+        return emit_inner(site_, stmt, g, namer, ctx, found)
+
+    emitter = BodyEmitter(summary, gvar, namer, ctx, found, emit_site=inner)
+    head = [s for s in body[:index] if not (summary.zeroes_first and is_zero(s, ctx))]
+    if site is not None and not site.get("direct"):
+        rest = [body[index], *body[index + 1 :]]
+    else:
+        rest = body[index + 1 :]
+    new_body = head + emitter.body(rest)
+    if summary.transforms:
+        new_body = [s.visit(_ReturnGrads(gvar)) for s in new_body]
+        if not _ends_with_return(new_body):
+            new_body.append(emit.template("return __G__", G=gvar))
+    if not new_body:
+        new_body = [cst.SimpleStatementLine([cst.Pass()])]
+    params_node = node.params.visit(_RenameParam(summary.loss, gvar))
+    return node.with_changes(
+        params=params_node, body=node.body.with_changes(body=new_body)
+    )
+
+
+def _ends_with_return(body) -> bool:
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(
+        last.body[-1], cst.Return
+    )
+
+
+class _ReturnGrads(cst.CSTTransformer):
+    def __init__(self, gvar: str) -> None:
+        self.gvar = gvar
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def leave_Return(self, original, updated):
+        if updated.value is None:
+            return updated.with_changes(value=cst.Name(self.gvar))
+        return updated
+
+
+class _RenameParam(cst.CSTTransformer):
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def leave_Param(self, original, updated):
+        if updated.name.value == self.old:
+            return updated.with_changes(name=cst.Name(self.new))
+        return updated

@@ -1,0 +1,451 @@
+"""Call sites of summarised helpers, in the caller's gradient-state terms.
+
+``loss_scaler(loss, optimizer, clip_grad=c, update_grad=flag)`` is, for the caller, a backward of
+``loss`` (scaled by the helper's scaler) followed by what the helper does to G. The analysis sees a
+backward statement made for it (the loss's forward region becomes ``forward_fn`` as for any
+backward) and the call itself as one event that reads G, and changes it when the helper unscales,
+clips or zeroes. The call is then written on gradient values: ``grads = loss_scaler(grads, ...)``
+for a helper of the module (rewritten to take gradients), or the library helper's statements on
+``grads`` at the call site.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.findings import NOTE
+from ..common.dataflow import code_of
+from .events import SYNTHETIC, Event
+from .helper_examples import USE as HELPER_USE
+from .stepbody import BodyEmitter, StepProblem
+from .summaries import (
+    StepSummary,
+    Summaries,
+    assumed_class,
+    backward_site,
+    bind,
+    expr_call,
+    resolve_call,
+)
+
+PROBLEMS = "training.call_problems"
+
+
+def summaries_of(facts) -> Summaries | None:
+    return getattr(facts, "step_summaries", None)
+
+
+def receiver_of(call: cst.Call, summary: StepSummary) -> cst.BaseExpression | None:
+    """``loss_scaler`` for ``loss_scaler(...)``, ``self`` for ``self.step_fn(...)``."""
+    if summary.library or summary.qualname.endswith(".__call__"):
+        return call.func
+    if isinstance(call.func, cst.Attribute) and "." in summary.qualname:
+        return call.func.value
+    return None
+
+
+def caller_name(
+    name: str | None, summary: StepSummary, bound: dict, receiver
+) -> str | None:
+    """A name of the helper (``self._scaler``, ``optimizer``) as the caller spells it."""
+    if name is None:
+        return None
+    head, dot, rest = name.partition(".")
+    if head == "self":
+        if receiver is None:
+            return None
+        base = code_of(receiver)
+    elif head in summary.params:
+        value = bound.get(head)
+        if value is None:
+            return None
+        base = code_of(value)
+    else:
+        base = head
+    return base + dot + rest
+
+
+def expand(stmt, ctx: ModuleContext, facts) -> list | None:
+    """The statements the analysis sees in place of a call of a summarised helper."""
+    found = summaries_of(facts)
+    if found is None:
+        return None
+    if found.accelerators:
+        _accelerator_event(stmt, ctx, found)
+    call = expr_call(stmt)
+    if call is None:
+        return None
+    summary = resolve_call(call, ctx, found)
+    if summary is None:
+        return None
+    problems = ctx.state.setdefault(PROBLEMS, {})
+    bound = bind(summary, call)
+    if bound is None or summary.loss not in bound:
+        problems[id(stmt)] = (
+            f"the call of `{summary.qualname}` passes arguments the rule cannot bind to its parameters"
+        )
+        return None
+    receiver = receiver_of(call, summary)
+    problem = _call_problem(summary, bound)
+    if problem is None:
+        problem = _dry_run(summary, bound, receiver, call, ctx, found)
+    if problem is not None:
+        problems[id(stmt)] = problem
+        return None
+    problems.pop(id(stmt), None)
+    name = ctx.dotted(call.func)
+    if summary.qualname.endswith(".__call__") and name not in {
+        **found.instances,
+        **found.library_instances,
+    }:
+        kind = summary.qualname.rsplit(".", 1)[0]
+        ctx.report(
+            "TM210",
+            f"assumes `{name}` is a `{kind}` (the one loss scaler this module "
+            + ("imports" if summary.library else "defines")
+            + f"); its callers must pass the converted `{kind}`",
+            HELPER_USE,
+            node=stmt,
+            severity=NOTE,
+        )
+    loss = bound[summary.loss]
+    optimizer = caller_name(summary.optimizer, summary, bound, receiver)
+    scaler = caller_name(summary.scaler, summary, bound, receiver)
+    synthetic = ctx.state.setdefault(SYNTHETIC, {})
+    lines: list = []
+    if summary.zeroes_first:
+        reset = _line(cst.Call(func=cst.parse_expression(f"{optimizer}.zero_grad")))
+        synthetic[id(reset)] = Event(
+            "reset", reset, optimizer, call=reset.body[0].value
+        )
+        lines.append(reset)
+    differentiated = loss
+    if scaler is not None:
+        differentiated = cst.Call(
+            func=cst.Attribute(cst.parse_expression(scaler), cst.Name("scale")),
+            args=[cst.Arg(loss)],
+        )
+    backward = _line(cst.Call(func=cst.Attribute(differentiated, cst.Name("backward"))))
+    synthetic[id(backward.body[0].value)] = Event(
+        "backward",
+        backward,
+        call=backward.body[0].value,
+        loss=differentiated,
+        inner_loss=loss if scaler is not None else None,
+        scaler=scaler,
+    )
+    lines.append(backward)
+    kind = "call_step" if summary.transforms else "call_read"
+    synthetic[id(call)] = Event(
+        kind,
+        stmt,
+        optimizer,
+        call=call,
+        detail={
+            "summary": summary,
+            "bound": bound,
+            "receiver": receiver,
+            "found": found,
+        },
+    )
+    lines.append(stmt)
+    for line in lines[:-1]:
+        ctx.copy_position(line, stmt)
+    return lines
+
+
+def _line(call: cst.Call) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine([cst.Expr(call)])
+
+
+def _call_problem(summary: StepSummary, bound: dict) -> str | None:
+    if summary.create_graph is not None:
+        value = bound.get(summary.create_graph)
+        text = code_of(value) if value is not None else "False"
+        if text != "False":
+            known = "" if text == "True" else ", a value known only at run time"
+            through = "its loss scaling" if summary.scaler else "it"
+            return (
+                f"`{summary.qualname}` runs a higher-order backward through {through} "
+                f"(`create_graph={text}`{known}), which gradient values do not carry"
+            )
+    if summary.optimizer and summary.optimizer.partition(".")[0] in summary.params:
+        value = bound.get(summary.optimizer.partition(".")[0])
+        if (
+            value is None
+            or cst.ensure_type(value, cst.BaseExpression)
+            and _dotted(value) is None
+        ):
+            return f"the optimizer passed to `{summary.qualname}` is not a name"
+    return None
+
+
+def _dotted(node) -> str | None:
+    return ModuleContext.dotted(node)
+
+
+def _dry_run(summary, bound, receiver, call, ctx, found) -> str | None:
+    if not summary.library:
+        return None
+    try:
+        library_statements(
+            summary, bound, receiver, "grads", lambda base: base, ctx, found
+        )
+    except StepProblem as problem:
+        return f"`{summary.qualname}`: {problem}"
+    return None
+
+
+# -- writing a call on gradient values ------------------------------------------------------------
+
+
+def emit_call(event: Event, gvar: str, namer, ctx: ModuleContext) -> list:
+    detail = event.detail
+    summary: StepSummary = detail["summary"]
+    if summary.library:
+        return library_statements(
+            summary,
+            detail["bound"],
+            detail["receiver"],
+            gvar,
+            namer,
+            ctx,
+            detail["found"],
+        )
+    return [helper_call(event.call, summary, detail["bound"], gvar)]
+
+
+def helper_call(call: cst.Call, summary: StepSummary, bound: dict, gvar: str):
+    """``grads = helper(grads, ...)``: the loss argument replaced by the gradients."""
+    loss = bound[summary.loss]
+    args = [
+        arg.with_changes(value=cst.Name(gvar)) if arg.value is loss else arg
+        for arg in call.args
+    ]
+    new = call.with_changes(args=args)
+    if summary.transforms:
+        return cst.SimpleStatementLine(
+            [cst.Assign([cst.AssignTarget(cst.Name(gvar))], new)]
+        )
+    return cst.SimpleStatementLine([cst.Expr(new)])
+
+
+def emit_inner(site: dict, stmt, gvar: str, namer, ctx, found) -> list:
+    """A helper call inside a helper being rewritten (``_backward`` calling ``loss_scaler``)."""
+    summary: StepSummary = site["callee"]
+    receiver = receiver_of(site["call"], summary)
+    if summary.library:
+        return library_statements(
+            summary, site["bound"], receiver, gvar, namer, ctx, found
+        )
+    return [helper_call(site["call"], summary, site["bound"], gvar)]
+
+
+_TRIVIAL = (cst.Name, cst.Attribute, cst.SimpleString, cst.Integer, cst.Float)
+
+
+def library_statements(
+    summary: StepSummary, bound: dict, receiver, gvar: str, namer, ctx, found
+) -> list:
+    """The statements of a library step callable after its backward, written at the call site."""
+    body = list(summary.node.body.body)
+    index = next(
+        i
+        for i, stmt in enumerate(body)
+        if backward_site(stmt, ctx, found, set(summary.params)) is not None
+    )
+    literal = {
+        name: value
+        for name, value in bound.items()
+        if isinstance(value, (cst.SimpleString, cst.Integer, cst.Float))
+        or isinstance(value, cst.Name)
+        and value.value in ("None", "True", "False")
+    }
+    rest = [s.visit(_Substitute(literal, None)) for s in body[index + 1 :]]
+    emitter = BodyEmitter(summary, gvar, namer, _LibraryContext(ctx), found)
+    emitted = emitter.body(rest)
+    used = set()
+    for stmt in emitted:
+        stmt.visit(_Collect(used))
+    before: list = []
+    mapping: dict[str, cst.BaseExpression] = {}
+    for name in summary.params:
+        if name not in used or name in literal:
+            continue
+        value = bound.get(name)
+        if value is None:
+            continue
+        if isinstance(value, _TRIVIAL):
+            mapping[name] = value
+        else:
+            temp = namer(name)
+            before.append(
+                cst.SimpleStatementLine(
+                    [cst.Assign([cst.AssignTarget(cst.Name(temp))], value)]
+                )
+            )
+            mapping[name] = cst.Name(temp)
+    out = [s.visit(_Substitute(mapping, receiver)) for s in emitted]
+    return before + out
+
+
+class _LibraryContext:
+    """Name resolution inside a library template, with the module's context for the rest."""
+
+    def __init__(self, ctx: ModuleContext) -> None:
+        self.ctx = ctx
+        self.statements = ctx.statements
+
+    dotted = staticmethod(ModuleContext.dotted)
+
+    def qualname(self, node):
+        if ModuleContext.dotted(node) == "dispatch_clip_grad":
+            return "timm.utils.dispatch_clip_grad"
+        return None
+
+    def copy_position(self, new, old) -> None:
+        return None
+
+
+class _Collect(cst.CSTVisitor):
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def visit_Name(self, node) -> None:
+        self.names.add(node.value)
+
+
+class _Substitute(cst.CSTTransformer):
+    """Parameters -> argument expressions, ``self`` -> the receiver; attribute names and keywords
+    stay as they are."""
+
+    def __init__(self, mapping: dict, receiver) -> None:
+        self.mapping = mapping
+        if receiver is not None:
+            self.mapping = {**mapping, "self": receiver}
+
+    def leave_Name(self, original, updated):
+        return self.mapping.get(updated.value, updated)
+
+    def leave_Attribute(self, original, updated):
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original, updated):
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Param(self, original, updated):
+        return updated.with_changes(name=original.name)
+
+
+def failed_call(stmt, ctx: ModuleContext, facts) -> str | None:
+    """The reason a call of a helper that runs backward on its argument is left as it is."""
+    problems = ctx.state.get(PROBLEMS, {})
+    if id(stmt) in problems:
+        return problems[id(stmt)]
+    found = summaries_of(facts)
+    if found is None:
+        return None
+    call = expr_call(stmt)
+    if call is None:
+        return _used_value(stmt, ctx, found)
+    name = ctx.dotted(call.func)
+    if name is None:
+        return None
+    unmapped = ctx.state.get("training.unmapped_steps", {})
+    if name in unmapped:
+        return f"`{name}(...)` runs backward and the optimizer step inside a library call: {unmapped[name]}"
+    cls = found.instances.get(name) or assumed_class(name, found)
+    candidates = [f"{cls}.__call__"] if cls else []
+    candidates.append(name)
+    if name.startswith("self."):
+        candidates += [q for q in found.failures if q.endswith("." + name[5:])]
+    candidates += [q for q in found.failures if q.rsplit(".", 1)[-1] == name]
+    for qualname in candidates:
+        if qualname in found.failures:
+            return (
+                f"`{qualname}` runs backward() on the loss it receives, but its step cannot be "
+                f"summarised: {found.failures[qualname]}"
+            )
+    if (
+        resolve_call(call, ctx, found) is None
+        and not found.step_classes
+        and "scaler" in name.rsplit(".", 1)[-1].lower()
+        and len(call.args) >= 2
+        and all(a.keyword is None for a in call.args[:2])
+    ):
+        return (
+            f"`{name}(...)` looks like a loss-scaler step (NativeScaler-style: it receives the "
+            "loss and the optimizer) whose definition is not in this file, so the backward and "
+            "the optimizer step it runs cannot be followed from here"
+        )
+    return None
+
+
+def first_backward(stmt) -> bool:
+    return expr_call(stmt) is not None
+
+
+def _used_value(stmt, ctx: ModuleContext, found: Summaries) -> str | None:
+    """A helper call whose value is used (``result = step(loss, opt)``): it cannot become a call
+    with gradients."""
+    for node in _calls_in(stmt):
+        summary = resolve_call(node, ctx, found)
+        bound = bind(summary, node) if summary is not None else None
+        if summary is not None and bound is not None and summary.loss in bound:
+            return (
+                f"the value of this call of `{summary.qualname}` is used, and the call runs "
+                "backward() on the loss it passes; only a call standing as a statement is rewritten"
+            )
+    return None
+
+
+def _calls_in(stmt) -> list[cst.Call]:
+    calls: list[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, node) -> None:
+            calls.append(node)
+
+    stmt.visit(_Calls())
+    return calls
+
+
+def _accelerator_event(stmt, ctx: ModuleContext, found: Summaries) -> None:
+    """``accelerator.backward(loss)`` is a backward of ``loss``; ``accelerator.clip_grad_norm_(p,
+    n)`` clips as torch's does (a plain accelerator: see ``library_steps.accelerators``)."""
+    from .events import _call_of, _parameters_owner
+
+    small = (
+        stmt.body[0]
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+        else None
+    )
+    call, target = _call_of(small)
+    if call is None or not isinstance(call.func, cst.Attribute):
+        return
+    receiver = ctx.dotted(call.func.value)
+    if receiver not in found.accelerators:
+        return
+    method = call.func.attr.value
+    if method not in ("backward", "clip_grad_norm_"):
+        return
+    reason = found.accelerators[receiver]
+    problems = ctx.state.setdefault(PROBLEMS, {})
+    if reason is not None:
+        problems[id(stmt)] = f"`{receiver}.{method}(...)`: {reason}"
+        return
+    synthetic = ctx.state.setdefault(SYNTHETIC, {})
+    positional = [a for a in call.args if a.keyword is None]
+    if method == "backward" and target is None and len(call.args) == 1 and positional:
+        loss = positional[0].value
+        synthetic[id(call)] = Event("backward", stmt, call=call, loss=loss)
+    elif method == "clip_grad_norm_" and len(positional) >= 2:
+        model = _parameters_owner(positional[0].value, ctx)
+        synthetic[id(call)] = Event(
+            "clip_norm", stmt, model, call=call, assign_to=target
+        )
+    else:
+        problems[id(stmt)] = (
+            f"`{receiver}.{method}(...)` takes arguments the rule does not map"
+        )
