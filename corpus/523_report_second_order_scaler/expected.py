@@ -6,15 +6,16 @@ import numpy as np
 import mindspore
 from mindspore import nn
 from mindspore.experimental import optim
-import torch
 
 
 class LossScaler:
     def __init__(self):
+        import torch
         # torch2ms: TM204 kept as torch's GradScaler: the training step that uses it is left unconverted
         self._scaler = torch.amp.GradScaler("cpu", init_scale=128.0)
 
     def __call__(self, loss, optimizer, clip_grad=None, parameters=None, create_graph=False):
+        import torch
         # torch2ms: TM928 `LossScaler.__call__` runs backward() on the loss it receives and is left as it is: its call at line 30 is left unconverted and still passes it a loss
         self._scaler.scale(loss).backward(create_graph=create_graph)
         if clip_grad is not None:
@@ -26,6 +27,7 @@ class LossScaler:
 
 
 def train_one_epoch(model, criterion, batches, optimizer, loss_scaler, max_norm=None):
+    import torch
     model.set_train()
     for samples, targets in batches:
         outputs = model(samples)
