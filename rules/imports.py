@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..migrator.aliases import TORCH_ONLY_PACKAGES
+from ..migrator.aliases import RESOLVED_PACKAGES, TORCH_ONLY_PACKAGES, resolved_root
 from ..migrator.context import COMPANION, CONVERTED_CALLS, ModuleContext
 from ..migrator.findings import ERROR, WARNING
 from ..migrator.rule import (
@@ -32,6 +32,7 @@ SHORT_MODULES = {
     "mindspore.mint": "mint",
     "mindspore.amp": "amp",
     "mindspore.dataset": "ds",
+    "mindspore.dataset.vision": "vision",
     "mindspore.experimental.optim": "optim",
 }
 # How each is imported: (from-module, name) or (None, dotted module to ``import ... as``).
@@ -42,6 +43,7 @@ IMPORT_FORMS = {
     "mindspore.amp": ("mindspore", "amp"),
     "mindspore.experimental.optim": ("mindspore.experimental", "optim"),
     "mindspore.dataset": (None, "mindspore.dataset"),
+    "mindspore.dataset.vision": (None, "mindspore.dataset.vision"),
 }
 
 UNCONVERTED = define(
@@ -86,8 +88,8 @@ class ImportsRule(Rule):
                 findings=("TM900",),
             ),
             Example(
-                before="import os\nimport torchvision\n",
-                after="import os\n# torch2ms: TM901 `torchvision` is built on torch and has no MindSpore form\nimport torchvision\n",
+                before="import os\nimport torchaudio\n",
+                after="import os\n# torch2ms: TM901 `torchaudio` is built on torch and has no MindSpore form\nimport torchaudio\n",
                 findings=("TM901",),
             ),
         ),
@@ -106,6 +108,9 @@ class ImportsRule(Rule):
         self.anchor: cst.CSTNode | None = None
         self.attached: set[int] = set()
         self.leftovers = 0
+        # Resolved torch-only packages (torchvision) that leftovers still use.
+        self.packages_left: set[str] = set()
+        self.torch_left = False
         self._torch_only: frozenset[str] | None = None
         self.has_companion_import = False
 
@@ -127,6 +132,11 @@ class ImportsRule(Rule):
 
     def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
         self.leftovers += 1
+        package = resolved_root(name)
+        if package in RESOLVED_PACKAGES:
+            self.packages_left.add(package)
+        else:
+            self.torch_left = True
         ctx.state["leftovers"] = self.leftovers
         span = self._range(ctx)
         line = column = None
@@ -137,9 +147,19 @@ class ImportsRule(Rule):
         at = line if line is not None else ctx.position()[0]
         # Another finding that leaves this line untranslated already explains the leftover.
         if any(
-            f.line == at and f.rule != "TM900" and f.severity == ERROR
+            f.line == at and f.rule not in ("TM900", "TM901") and f.severity == ERROR
             for f in ctx.findings
         ):
+            return
+        if package in RESOLVED_PACKAGES:
+            ctx.report(
+                "TM901",
+                f"`{display}` is built on torch and has no MindSpore form; it still runs on "
+                f"`{package}`",
+                TORCH_ONLY.use_instead,
+                line=line,
+                column=column,
+            )
             return
         ctx.report(
             "TM900",
@@ -218,14 +238,14 @@ class ImportsRule(Rule):
     ) -> bool:
         if isinstance(small, cst.Import):
             return all(
-                (ctx.dotted(a.name) or "").split(".")[0] == "torch" for a in small.names
+                resolved_root(ctx.dotted(a.name) or "") is not None for a in small.names
             )
         if (
             isinstance(small, cst.ImportFrom)
             and small.module is not None
             and not small.relative
         ):
-            return (ctx.dotted(small.module) or "").split(".")[0] == "torch"
+            return resolved_root(ctx.dotted(small.module) or "") is not None
         return False
 
     def _torch_only_import(
@@ -234,7 +254,7 @@ class ImportsRule(Rule):
         if isinstance(small, cst.Import):
             for alias in small.names:
                 root = (ctx.dotted(alias.name) or "").split(".")[0]
-                if root in TORCH_ONLY_PACKAGES:
+                if root in TORCH_ONLY_PACKAGES and root not in RESOLVED_PACKAGES:
                     return root
         if (
             isinstance(small, cst.ImportFrom)
@@ -242,7 +262,7 @@ class ImportsRule(Rule):
             and not small.relative
         ):
             root = (ctx.dotted(small.module) or "").split(".")[0]
-            if root in TORCH_ONLY_PACKAGES:
+            if root in TORCH_ONLY_PACKAGES and root not in RESOLVED_PACKAGES:
                 return root
         return None
 
@@ -446,8 +466,10 @@ class ImportsRule(Rule):
             )
         if ctx.state.get(COMPANION) and not self.has_companion_import:
             statements.append(_companion_import(ctx))
-        if self.leftovers:
+        if self.torch_left:
             statements.append(_import("torch"))
+        for package in sorted(self.packages_left):
+            statements.append(_import(package))
         return statements
 
 

@@ -47,6 +47,9 @@ UNMAPPED = {
     "generator": "seed the shuffle with `mindspore.dataset.config.set_seed(n)`",
     "multiprocessing_context": "GeneratorDataset takes `python_multiprocessing=True|False`",
 }
+# What the companion DataLoader (torch's arguments, batches collated in Python) cannot do either;
+# any other refusal of the GeneratorDataset idiom becomes `ms_aux.DataLoader(...)` silently.
+COMPANION_REFUSES = frozenset({"worker_init_fn", "generator"})
 
 SHUFFLE = define(
     "TM935",
@@ -60,9 +63,9 @@ SHUFFLE = define(
 NOT_MAPPED = define(
     "TM936",
     "DataLoader or Dataset that cannot be converted with certainty",
-    "Reports a DataLoader whose arguments have no MindSpore counterpart (samplers, collate_fn, "
-    "worker_init_fn) or whose dataset's samples have no known number of columns.",
-    "GeneratorDataset needs the column names of each sample, and batches columns rather than samples.",
+    "Reports a DataLoader with a `worker_init_fn=` or `generator=`: the companion `ms_aux.DataLoader` "
+    "that stands for it raises NotImplementedError for them.",
+    "MindSpore's datasets have no per-worker hook and draw their order from MindSpore's generator.",
     "`mindspore.dataset.GeneratorDataset(ds, column_names=['data', 'label'], shuffle=True)"
     ".batch(32, drop_remainder=True)`.",
 )
@@ -93,7 +96,9 @@ class DataLoaderRule(Rule):
         "`mindspore.dataset.GeneratorDataset(ds, column_names=[...], shuffle=S, num_parallel_workers=N)"
         ".batch(B, drop_remainder=D)`. The column names come from what the dataset class's `__getitem__` "
         "returns (two or more values); `pin_memory`, `timeout`, `persistent_workers` and `prefetch_factor` "
-        "are dropped.",
+        "are dropped. Any other form (`DataLoader(ds, **kwargs)`, samplers, `collate_fn`, datasets of "
+        "unknown columns, converted torchvision datasets) becomes the companion `ms_aux.DataLoader`, "
+        "which takes torch's arguments.",
         why="A MindSpore dataset is iterated like a DataLoader: `for x, y in loader:` yields batched "
         "Tensors, and `len(loader)` is the number of batches. `shuffle=False` is passed explicitly "
         "because GeneratorDataset shuffles a random-access source by default.",
@@ -108,11 +113,17 @@ class DataLoaderRule(Rule):
                 'loader = ds.GeneratorDataset(Pairs(), column_names=["data", "label"], shuffle=False).batch(2, drop_remainder=True)\n',
             ),
             Example(
-                before="from torch.utils.data import DataLoader\n\ndef make(data):\n    return DataLoader(data, batch_size=8)\n",
-                after="import torch\n\ndef make(data):\n"
-                "    # torch2ms: TM936 DataLoader not converted: the number of columns of `data` is not known\n"
-                "    # torch2ms: TM940 `torch.utils.data.DataLoader` has no certain MindSpore mapping\n"
-                "    return torch.utils.data.DataLoader(data, batch_size=8)\n",
+                before="from torch.utils.data import DataLoader\n\ndef make(data, **kwargs):\n"
+                "    return DataLoader(data, **kwargs)\n",
+                after="import ms_aux\n\ndef make(data, **kwargs):\n"
+                "    return ms_aux.DataLoader(data, **kwargs)\n",
+            ),
+            Example(
+                before="from torch.utils.data import DataLoader\n\nloader = DataLoader(data, batch_size=8, "
+                "worker_init_fn=seed_worker)\n",
+                after="import ms_aux\n\n"
+                "# torch2ms: TM936 DataLoader not converted: `worker_init_fn=` has no MindSpore counterpart\n"
+                "loader = ms_aux.DataLoader(data, batch_size=8, worker_init_fn=seed_worker)\n",
                 findings=("TM936",),
             ),
         ),
@@ -146,37 +157,32 @@ class DataLoaderRule(Rule):
         named: dict[str, cst.Arg] = {}
         for index, arg in enumerate(updated.args):
             if arg.star or (arg.keyword is None and index >= len(PARAMS)):
-                return self._refuse(updated, ctx, "its arguments are unpacked")
+                return self._companion(updated, ctx)
             named[arg.keyword.value if arg.keyword is not None else PARAMS[index]] = arg
         for name, arg in named.items():
             if name in UNMAPPED:
                 value = arg.value
                 if not (isinstance(value, cst.Name) and value.value == "None"):
-                    return self._refuse(
+                    if name not in COMPANION_REFUSES:
+                        return self._companion(updated, ctx)
+                    self._refuse(
                         updated,
                         ctx,
-                        f"`{name}=` has no GeneratorDataset counterpart",
+                        f"`{name}=` has no MindSpore counterpart",
                         UNMAPPED[name],
                     )
+                    return self._companion(updated, ctx)
         if "dataset" not in named:
-            return self._refuse(updated, ctx, "it has no dataset argument")
+            return self._companion(updated, ctx)
         batch_size = (
             named["batch_size"].value if "batch_size" in named else cst.Integer("1")
         )
         if isinstance(batch_size, cst.Name) and batch_size.value == "None":
-            return self._refuse(
-                updated,
-                ctx,
-                "`batch_size=None` yields unbatched samples",
-                "iterate the GeneratorDataset without `.batch()`",
-            )
+            return self._companion(updated, ctx)
         dataset = named["dataset"].value
         columns = self._columns(dataset, ctx)
         if columns is None:
-            source = cst.Module([]).code_for_node(dataset)
-            return self._refuse(
-                updated, ctx, f"the number of columns of `{source}` is not known"
-            )
+            return self._companion(updated, ctx)
         shuffle = named["shuffle"].value if "shuffle" in named else cst.Name("False")
         if isinstance(shuffle, cst.Name) and shuffle.value == "None":
             shuffle = cst.Name("False")
@@ -230,6 +236,14 @@ class DataLoaderRule(Rule):
         return (
             ["data", "label"] if arity == 2 else [f"column_{i}" for i in range(arity)]
         )
+
+    def _companion(self, updated: cst.Call, ctx: ModuleContext) -> cst.Call:
+        """``ms_aux.DataLoader(<the call's own arguments>)``: torch's DataLoader over MindSpore,
+        for the forms the GeneratorDataset idiom cannot take (unpacked keyword dictionaries,
+        datasets of unknown columns, samplers, collate functions, converted torchvision
+        datasets)."""
+        ctx.applied.add("TM311")
+        return updated.with_changes(func=ctx.companion("DataLoader"))
 
     def _refuse(
         self, updated: cst.Call, ctx: ModuleContext, reason: str, hint: str = ""

@@ -1,1 +1,554 @@
 """Data-pipeline helpers with torchvision's meaning, on mindspore.dataset and PIL."""
+
+import gzip
+import io
+import math
+import os
+import shutil
+
+import mindspore
+import mindspore.dataset as ds
+import mindspore.dataset.vision as vision
+import numpy as np
+from mindspore import nn, ops
+from PIL import Image
+
+
+# -- transforms on PIL images ---------------------------------------------------------------
+class InterpolationMode:
+    """`torchvision.transforms.InterpolationMode`: each mode as the `mindspore.dataset.vision.Inter`
+    member that resamples PIL images with the same PIL filter (LANCZOS is Inter.ANTIALIAS). BOX
+    and HAMMING have no MindSpore member: they stay names, which MindSpore's transforms refuse."""
+
+    NEAREST = vision.Inter.NEAREST
+    BILINEAR = vision.Inter.BILINEAR
+    BICUBIC = vision.Inter.BICUBIC
+    LANCZOS = vision.Inter.ANTIALIAS
+    BOX = "box"
+    HAMMING = "hamming"
+
+
+def _pil_only(img, name):
+    if not isinstance(img, Image.Image):
+        raise NotImplementedError(
+            f"{name}: this stand-in takes PIL images only, got {type(img).__name__}"
+        )
+
+
+def pil_to_tensor(pic):
+    """`torchvision.transforms.functional.pil_to_tensor`: the PIL image's pixels as a CHW
+    array of its own dtype, unscaled (numpy's view of the image, moved channels first)."""
+    _pil_only(pic, "pil_to_tensor")
+    array = np.asarray(pic)
+    if array.ndim == 2:
+        array = array[:, :, None]
+    return np.ascontiguousarray(array.transpose(2, 0, 1))
+
+
+class PILToTensor:
+    """`torchvision.transforms.PILToTensor`: `pil_to_tensor` as a transform object."""
+
+    def __call__(self, pic):
+        return pil_to_tensor(pic)
+
+
+def to_tensor(pic):
+    """`torchvision.transforms.functional.to_tensor`: HWC uint8 -> CHW float32 in [0, 1],
+    by `mindspore.dataset.vision.ToTensor`."""
+    return vision.ToTensor()(pic)
+
+
+def get_dimensions(img):
+    """`torchvision.transforms.functional.get_dimensions`: [channels, height, width] of a PIL image."""
+    _pil_only(img, "get_dimensions")
+    width, height = img.size
+    return [len(img.getbands()), height, width]
+
+
+def get_image_size(img):
+    """`torchvision.transforms.functional.get_image_size`: [width, height] of a PIL image."""
+    _pil_only(img, "get_image_size")
+    return list(img.size)
+
+
+def image_crop(img, top, left, height, width):
+    """`torchvision.transforms.functional.crop` on a PIL image: PIL's own crop, which fills
+    the part of the box outside the image with zeros, as torchvision's does."""
+    _pil_only(img, "crop")
+    return img.crop((left, top, left + width, top + height))
+
+
+def image_resize(img, size, interpolation=vision.Inter.BILINEAR, max_size=None, antialias=True):
+    """`torchvision.transforms.functional.resize` on a PIL image, by
+    `mindspore.dataset.vision.Resize`, which resizes PIL images with PIL as torchvision does
+    (an int size is the shorter side). `antialias` is always on for PIL images in both."""
+    _pil_only(img, "resize")
+    if max_size is not None:
+        raise NotImplementedError("resize: max_size= is not supported")
+    return vision.Resize(size, interpolation)(img)
+
+
+def image_resized_crop(
+    img,
+    top,
+    left,
+    height,
+    width,
+    size,
+    interpolation=vision.Inter.BILINEAR,
+    antialias=True,
+):
+    """`torchvision.transforms.functional.resized_crop` on a PIL image: `crop`, then `resize`."""
+    return image_resize(image_crop(img, top, left, height, width), size, interpolation)
+
+
+def image_center_crop(img, output_size):
+    """`torchvision.transforms.functional.center_crop` on a PIL image, by
+    `mindspore.dataset.vision.CenterCrop` (an output larger than the image is refused)."""
+    _pil_only(img, "center_crop")
+    if isinstance(output_size, int):
+        output_size = (output_size, output_size)
+    elif len(output_size) == 1:
+        output_size = (output_size[0], output_size[0])
+    width, height = img.size
+    if output_size[0] > height or output_size[1] > width:
+        raise NotImplementedError(
+            "center_crop: an output larger than the image (torchvision pads it) is not supported"
+        )
+    return vision.CenterCrop(tuple(output_size))(img)
+
+
+_BORDERS = {
+    "constant": vision.Border.CONSTANT,
+    "edge": vision.Border.EDGE,
+    "reflect": vision.Border.REFLECT,
+    "symmetric": vision.Border.SYMMETRIC,
+}
+
+
+def image_pad(img, padding, fill=0, padding_mode="constant"):
+    """`torchvision.transforms.functional.pad` on a PIL image, by `mindspore.dataset.vision.Pad`
+    (the same (left, top, right, bottom) order and the same four modes)."""
+    _pil_only(img, "pad")
+    if isinstance(padding, (list, tuple)):
+        padding = tuple(padding) if len(padding) > 1 else padding[0]
+    return vision.Pad(padding, fill_value=fill, padding_mode=_BORDERS[padding_mode])(img)
+
+
+def image_hflip(img):
+    """`torchvision.transforms.functional.hflip` on a PIL image."""
+    _pil_only(img, "hflip")
+    return img.transpose(Image.FLIP_LEFT_RIGHT)
+
+
+def image_vflip(img):
+    """`torchvision.transforms.functional.vflip` on a PIL image."""
+    _pil_only(img, "vflip")
+    return img.transpose(Image.FLIP_TOP_BOTTOM)
+
+
+# -- datasets ---------------------------------------------------------------------------------
+def _dataset_folder(root, parts, files, download):
+    """The folder under ``root`` that holds ``files``, extracting ``name.gz`` beside a missing
+    ``name`` as torchvision does after its download; a clear error where they are absent (a
+    converted program does not download)."""
+    folder = os.path.join(os.path.expanduser(os.fspath(root)), *parts)
+    for name in files:
+        path = os.path.join(folder, name)
+        if not os.path.exists(path) and os.path.exists(path + ".gz"):
+            with gzip.open(path + ".gz", "rb") as source, open(path, "wb") as target:
+                shutil.copyfileobj(source, target)
+    missing = [n for n in files if not os.path.exists(os.path.join(folder, n))]
+    if missing:
+        action = "cannot download (download=True)" if download else "does not download"
+        raise FileNotFoundError(
+            f"{folder} must hold {', '.join(missing)}; the MindSpore conversion {action}: "
+            "fetch the files once (torchvision's download writes this layout) and run again"
+        )
+    return folder
+
+
+def _int64_label(label):
+    return np.int64(label)
+
+
+def _with_transforms(dataset, to_pil, transform, target_transform):
+    """Map the image column to a PIL image and through ``transform``, and the label column to an
+    int64 scalar and through ``target_transform``."""
+    if transform is not None:
+        dataset = dataset.map(operations=[to_pil, transform], input_columns=["image"])
+    labels = [_int64_label] + ([target_transform] if target_transform is not None else [])
+    return dataset.map(operations=labels, input_columns=["label"])
+
+
+def _gray_pil(image):
+    return Image.fromarray(image[:, :, 0], mode="L")
+
+
+def _rgb_pil(image):
+    return Image.fromarray(image)
+
+
+_IDX_FILES = {
+    True: ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"),
+    False: ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"),
+}
+
+
+def MNIST(root, train=True, transform=None, target_transform=None, download=False):
+    """`torchvision.datasets.MNIST`: `mindspore.dataset.MnistDataset` over torchvision's
+    folder `root/MNIST/raw`, in file order; each image reaches `transform` as a PIL 'L' image
+    and each label is an int64 scalar, as torchvision gives them."""
+    folder = _dataset_folder(root, ("MNIST", "raw"), _IDX_FILES[bool(train)], download)
+    usage = "train" if train else "test"
+    data = ds.MnistDataset(folder, usage=usage, shuffle=False)
+    return _with_transforms(data, _gray_pil, transform, target_transform)
+
+
+def FashionMNIST(root, train=True, transform=None, target_transform=None, download=False):
+    """`torchvision.datasets.FashionMNIST`: `mindspore.dataset.FashionMnistDataset` over
+    torchvision's folder `root/FashionMNIST/raw`; samples as in `MNIST`."""
+    folder = _dataset_folder(
+        root, ("FashionMNIST", "raw"), _IDX_FILES[bool(train)], download
+    )
+    usage = "train" if train else "test"
+    data = ds.FashionMnistDataset(folder, usage=usage, shuffle=False)
+    return _with_transforms(data, _gray_pil, transform, target_transform)
+
+
+def CIFAR10(root, train=True, transform=None, target_transform=None, download=False):
+    """`torchvision.datasets.CIFAR10`: `mindspore.dataset.Cifar10Dataset` over
+    `root/cifar-10-batches-bin`, the binary version of the files (torchvision reads the pickled
+    `cifar-10-batches-py`, which Cifar10Dataset does not); images reach `transform` as PIL RGB."""
+    files = (
+        [f"data_batch_{i}.bin" for i in range(1, 6)] if train else ["test_batch.bin"]
+    )
+    folder = _dataset_folder(root, ("cifar-10-batches-bin",), files, download)
+    usage = "train" if train else "test"
+    data = ds.Cifar10Dataset(folder, usage=usage, shuffle=False)
+    return _with_transforms(data, _rgb_pil, transform, target_transform)
+
+
+def CIFAR100(root, train=True, transform=None, target_transform=None, download=False):
+    """`torchvision.datasets.CIFAR100`: `mindspore.dataset.Cifar100Dataset` over
+    `root/cifar-100-binary` (the binary version), with the fine labels as torchvision's targets."""
+    files = ["train.bin"] if train else ["test.bin"]
+    folder = _dataset_folder(root, ("cifar-100-binary",), files, download)
+    usage = "train" if train else "test"
+    data = ds.Cifar100Dataset(folder, usage=usage, shuffle=False)
+    data = data.project(["image", "fine_label"]).rename(["fine_label"], ["label"])
+    return _with_transforms(data, _rgb_pil, transform, target_transform)
+
+
+IMG_EXTENSIONS = (
+    ".jpg",
+    ".jpeg",
+    ".png",
+    ".ppm",
+    ".bmp",
+    ".pgm",
+    ".tif",
+    ".tiff",
+    ".webp",
+)
+
+
+def _decode_rgb(data):
+    return Image.open(io.BytesIO(data.tobytes())).convert("RGB")
+
+
+def ImageFolder(
+    root,
+    transform=None,
+    target_transform=None,
+    loader=None,
+    is_valid_file=None,
+    allow_empty=False,
+):
+    """`torchvision.datasets.ImageFolder`: `mindspore.dataset.ImageFolderDataset` with
+    torchvision's classes (sorted folder names) and extensions; each image is decoded with PIL
+    and converted to RGB, as torchvision's default loader does."""
+    if loader is not None or is_valid_file is not None:
+        raise NotImplementedError("ImageFolder: loader= and is_valid_file= are not supported")
+    root = os.path.expanduser(os.fspath(root))
+    classes = sorted(e.name for e in os.scandir(root) if e.is_dir())
+    extensions = [e for x in IMG_EXTENSIONS for e in (x, x.upper())]
+    data = ds.ImageFolderDataset(
+        root,
+        shuffle=False,
+        extensions=extensions,
+        class_indexing={name: i for i, name in enumerate(classes)},
+    )
+    decode = [_decode_rgb] + ([transform] if transform is not None else [])
+    data = data.map(operations=decode, input_columns=["image"])
+    labels = [_int64_label] + ([target_transform] if target_transform is not None else [])
+    return data.map(operations=labels, input_columns=["label"])
+
+
+class FakeData:
+    """`torchvision.datasets.FakeData`: random images and labels, drawn with NumPy seeded by the
+    index (torchvision seeds torch's generator with it), so the pixels differ from torch's while
+    the shapes, the classes and the image modes agree. Images reach `transform` as PIL images."""
+
+    def __init__(
+        self,
+        size=1000,
+        image_size=(3, 224, 224),
+        num_classes=10,
+        transform=None,
+        target_transform=None,
+        random_offset=0,
+    ):
+        self.size = size
+        self.image_size = tuple(image_size)
+        self.num_classes = num_classes
+        self.transform = transform
+        self.target_transform = target_transform
+        self.random_offset = random_offset
+
+    def __len__(self):
+        return self.size
+
+    def __getitem__(self, index):
+        if index >= self.size:
+            raise IndexError(f"{type(self).__name__} index out of range")
+        rng = np.random.default_rng(index + self.random_offset)
+        image = rng.standard_normal(self.image_size).astype(np.float32)
+        target = int(rng.integers(0, self.num_classes))
+        pixels = (image * 255).astype(np.int64).astype(np.uint8).transpose(1, 2, 0)
+        image = Image.fromarray(pixels[:, :, 0] if pixels.shape[2] == 1 else pixels)
+        if self.transform is not None:
+            image = self.transform(image)
+        if self.target_transform is not None:
+            target = self.target_transform(target)
+        return image, target
+
+
+# -- loading ---------------------------------------------------------------------------------
+def default_collate(batch):
+    """`torch.utils.data.default_collate`: stack a list of samples into batched Tensors, column by
+    column (tuples and lists give lists, dicts give dicts, Python ints int64, floats float64)."""
+    elem = batch[0]
+    if isinstance(elem, mindspore.Tensor):
+        return ops.stack(list(batch))
+    if isinstance(elem, (np.ndarray, np.number, np.bool_)):
+        return mindspore.Tensor(np.stack(batch))
+    if isinstance(elem, bool):
+        return mindspore.Tensor(np.array(batch, dtype=np.bool_))
+    if isinstance(elem, int):
+        return mindspore.Tensor(np.array(batch, dtype=np.int64))
+    if isinstance(elem, float):
+        return mindspore.Tensor(np.array(batch, dtype=np.float64))
+    if isinstance(elem, (str, bytes)):
+        return list(batch)
+    if isinstance(elem, dict):
+        return {key: default_collate([d[key] for d in batch]) for key in elem}
+    if isinstance(elem, tuple) and hasattr(elem, "_fields"):
+        return type(elem)(*(default_collate(list(s)) for s in zip(*batch)))
+    if isinstance(elem, (tuple, list)):
+        return [default_collate(list(s)) for s in zip(*batch)]
+    raise TypeError(f"default_collate: cannot batch {type(elem).__name__}")
+
+
+class DataLoader:
+    """`torch.utils.data.DataLoader`, with torch's arguments.
+
+    A `mindspore.dataset` pipeline (a converted torchvision dataset) is shuffled and batched by
+    MindSpore (`.shuffle(...)`, `.batch(...)`) and iterated with `create_tuple_iterator`; any other
+    dataset (`__getitem__`/`__len__`, or `__iter__`) is indexed, shuffled with NumPy, sampled and
+    collated in Python as torch does. `len(loader)` is the number of batches and `loader.dataset`
+    the dataset. Worker processes and memory pinning only change speed and are ignored;
+    `worker_init_fn`, `generator` and a custom `collate_fn`/`sampler` on a MindSpore pipeline
+    raise NotImplementedError."""
+
+    def __init__(
+        self,
+        dataset,
+        batch_size=1,
+        shuffle=None,
+        sampler=None,
+        batch_sampler=None,
+        num_workers=0,
+        collate_fn=None,
+        pin_memory=False,
+        drop_last=False,
+        timeout=0,
+        worker_init_fn=None,
+        multiprocessing_context=None,
+        generator=None,
+        *,
+        prefetch_factor=None,
+        persistent_workers=False,
+        pin_memory_device="",
+        in_order=True,
+    ):
+        for name, value in (("worker_init_fn", worker_init_fn), ("generator", generator)):
+            if value is not None:
+                raise NotImplementedError(f"DataLoader: {name}= is not supported")
+        if (sampler is not None or batch_sampler is not None) and shuffle:
+            raise ValueError("DataLoader: sampler option is mutually exclusive with shuffle")
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+        self.shuffle = bool(shuffle)
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
+        self.collate_fn = collate_fn
+        self._pipeline = None
+        if isinstance(dataset, ds.Dataset):
+            for name, value in (
+                ("sampler", sampler),
+                ("batch_sampler", batch_sampler),
+                ("collate_fn", collate_fn),
+            ):
+                if value is not None:
+                    raise NotImplementedError(
+                        f"DataLoader: {name}= over a mindspore.dataset pipeline is not supported"
+                    )
+            pipeline = dataset
+            if self.shuffle:
+                pipeline = pipeline.shuffle(buffer_size=max(1, dataset.get_dataset_size()))
+            if batch_size is not None:
+                pipeline = pipeline.batch(batch_size, drop_remainder=drop_last)
+            self._pipeline = pipeline
+
+    def _indices(self):
+        if self.sampler is not None:
+            return iter(self.sampler)
+        if self.shuffle:
+            return iter(np.random.permutation(len(self.dataset)).tolist())
+        return iter(range(len(self.dataset)))
+
+    def _batches(self):
+        if self.batch_sampler is not None:
+            yield from self.batch_sampler
+            return
+        batch = []
+        for index in self._indices():
+            batch.append(index)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def _samples(self):
+        """Batches of samples of an iterable dataset (one without `__getitem__`)."""
+        batch = []
+        for sample in self.dataset:
+            batch.append(sample)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __iter__(self):
+        if self._pipeline is not None:
+            for row in self._pipeline.create_tuple_iterator(num_epochs=1):
+                yield row[0] if len(row) == 1 else list(row)
+            return
+        collate = self.collate_fn or default_collate
+        if self.batch_size is None and self.batch_sampler is None:
+            for index in self._indices():
+                yield self.dataset[index]
+            return
+        if not hasattr(self.dataset, "__getitem__"):
+            for samples in self._samples():
+                yield collate(samples)
+            return
+        for indices in self._batches():
+            yield collate([self.dataset[i] for i in indices])
+
+    def __len__(self):
+        if self._pipeline is not None:
+            return self._pipeline.get_dataset_size()
+        if self.batch_sampler is not None:
+            return len(self.batch_sampler)
+        count = len(self.sampler) if self.sampler is not None else len(self.dataset)
+        if self.batch_size is None:
+            return count
+        if self.drop_last:
+            return count // self.batch_size
+        return math.ceil(count / self.batch_size)
+
+
+# -- images out ------------------------------------------------------------------------------
+def _as_array(tensor):
+    if isinstance(tensor, (list, tuple)):
+        return np.stack([_as_array(t) for t in tensor])
+    if isinstance(tensor, mindspore.Tensor):
+        return tensor.asnumpy()
+    return np.asarray(tensor)
+
+
+def make_grid(
+    tensor,
+    nrow=8,
+    padding=2,
+    normalize=False,
+    value_range=None,
+    scale_each=False,
+    pad_value=0.0,
+):
+    """`torchvision.utils.make_grid`: a batch of CHW images tiled row by row into one CHW
+    image, with torchvision's padding, normalisation and single-channel expansion, in NumPy."""
+    array = _as_array(tensor).astype(np.float32, copy=True)
+    if array.ndim == 2:
+        array = array[None]
+    if array.ndim == 3:
+        if array.shape[0] == 1:
+            array = np.concatenate([array] * 3, 0)
+        array = array[None]
+    if array.ndim == 4 and array.shape[1] == 1:
+        array = np.concatenate([array] * 3, 1)
+    if normalize:
+
+        def scale(part, bounds):
+            low, high = bounds if bounds is not None else (part.min(), part.max())
+            np.clip(part, low, high, out=part)
+            part -= low
+            part /= max(high - low, 1e-5)
+
+        if scale_each:
+            for image in array:
+                scale(image, value_range)
+        else:
+            scale(array, value_range)
+    if array.shape[0] == 1:
+        return mindspore.Tensor(array[0])
+    count, channels, height, width = array.shape
+    columns = min(nrow, count)
+    rows = int(math.ceil(float(count) / columns))
+    cell_h, cell_w = height + padding, width + padding
+    grid = np.full(
+        (channels, cell_h * rows + padding, cell_w * columns + padding),
+        pad_value,
+        dtype=np.float32,
+    )
+    for k in range(count):
+        y, x = divmod(k, columns)
+        top, left = y * cell_h + padding, x * cell_w + padding
+        grid[:, top : top + height, left : left + width] = array[k]
+    return mindspore.Tensor(grid)
+
+
+def save_image(tensor, fp, format=None, **kwargs):
+    """`torchvision.utils.save_image`: `make_grid`, scaled to bytes as torchvision rounds them
+    (x * 255 + 0.5, clipped, truncated), written with PIL."""
+    grid = make_grid(tensor, **kwargs).asnumpy()
+    pixels = np.clip(grid * 255 + 0.5, 0, 255).transpose(1, 2, 0).astype(np.uint8)
+    Image.fromarray(pixels).save(fp, format=format)
+
+
+# -- layers ----------------------------------------------------------------------------------
+class FrozenBatchNorm2d(nn.BatchNorm2d):
+    """`torchvision.ops.misc.FrozenBatchNorm2d`: a BatchNorm2d that always normalises with its
+    stored statistics (`use_batch_statistics=False`) and never trains its affine parameters;
+    `gamma`, `beta`, `moving_mean` and `moving_variance` are non-trainable Parameters, named
+    as MindSpore's BatchNorm names them (torch's weight, bias, running_mean, running_var)."""
+
+    def __init__(self, num_features, eps=1e-5):
+        super().__init__(num_features, eps=eps, use_batch_statistics=False)
+        self.gamma.requires_grad = False
+        self.beta.requires_grad = False
