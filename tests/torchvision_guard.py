@@ -43,7 +43,7 @@ def registrations_file() -> str | None:
     if spec is None or not spec.submodule_search_locations:
         return None
     path = os.path.join(
-        list(spec.submodule_search_locations)[0], "_meta_registrations.py"
+        next(iter(spec.submodule_search_locations)), "_meta_registrations.py"
     )
     return path if os.path.exists(path) else None
 

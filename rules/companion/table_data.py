@@ -8,6 +8,8 @@ ENTRIES: dict[str, str] = {
     "torch.utils.data.dataloader.DataLoader": "DataLoader",
     "torch.utils.data.default_collate": "default_collate",
     "torch.utils.data.dataloader.default_collate": "default_collate",
+    _VISION + "Compose": "Compose",
+    _VISION + "ColorJitter": "ColorJitter",
     _VISION + "InterpolationMode": "InterpolationMode",
     _FUNCTIONAL + "InterpolationMode": "InterpolationMode",
     _VISION + "PILToTensor": "PILToTensor",

@@ -44,11 +44,10 @@ class Transform:
     drop_in: bool = False
 
 
-_INTERPOLATION_ONLY = "an int interpolation (a PIL constant) is refused; pass InterpolationMode"
+_INTERPOLATION_ONLY = (
+    "an int interpolation (a PIL constant) is refused; pass InterpolationMode"
+)
 TRANSFORMS: dict[str, Transform] = {
-    V + "Compose": Transform(
-        "mindspore.dataset.transforms.Compose", ("transforms",), drop_in=True
-    ),
     V + "ToTensor": Transform(MV + "ToTensor", drop_in=True),
     V + "Normalize": Transform(
         MV + "Normalize",
@@ -80,9 +79,6 @@ TRANSFORMS: dict[str, Transform] = {
     V + "RandomVerticalFlip": Transform(
         MV + "RandomVerticalFlip", ("p",), rename={"p": "prob"}
     ),
-    V + "ColorJitter": Transform(
-        MV + "RandomColorAdjust", ("brightness", "contrast", "saturation", "hue")
-    ),
     V + "Pad": Transform(
         MV + "Pad",
         ("padding", "fill", "padding_mode"),
@@ -111,23 +107,24 @@ class VisionTransformRule(Rule):
     meta = RuleMeta(
         id="TM318",
         title="torchvision transforms become mindspore.dataset.vision transforms",
-        what="Rewrites `transforms.Compose`, `ToTensor`, `Normalize`, `Resize`, `CenterCrop`, "
+        what="Rewrites `transforms.ToTensor`, `Normalize`, `Resize`, `CenterCrop`, "
         "`RandomCrop`, `RandomResizedCrop`, `RandomHorizontalFlip`, `RandomVerticalFlip`, "
-        "`ColorJitter`, `Pad` and `Grayscale` to their `mindspore.dataset.vision` transforms, and "
+        "`Pad` and `Grayscale` to their `mindspore.dataset.vision` transforms, and "
         "`transforms.Lambda(f)` to `f`. `Normalize` gets `is_hwc=False` (it follows `ToTensor`, "
         "which gives CHW), `p=` becomes `prob=`, `fill=` becomes `fill_value=`, a padding mode "
         "string becomes `vision.Border.*`, and `antialias=` (always on for PIL images) is dropped.",
         why="MindSpore's vision transforms take PIL images through PIL, as torchvision does, so "
-        "each gives torchvision's pixels; ToTensor scales HWC uint8 to CHW float in [0, 1] in "
+        "each gives torchvision's pixels (`Compose` and `ColorJitter` are companion entries: "
+        "MindSpore's Compose returns a tuple when called on one image, and RandomColorAdjust "
+        "always shifts the hue, a lossy HSV round trip even by 0); ToTensor scales HWC uint8 to CHW float in [0, 1] in "
         "both. Random transforms draw from MindSpore's generator.",
-        use_instead="`ds.transforms.Compose([vision.ToTensor(), vision.Normalize((0.1307,), "
-        "(0.3081,), is_hwc=False)])`.",
+        use_instead="`vision.Normalize((0.1307,), (0.3081,), is_hwc=False)` after `vision.ToTensor()`.",
         examples=(
             Example(
                 before="from torchvision import transforms\n\nt = transforms.Compose([transforms.ToTensor(), "
                 "transforms.Normalize((0.1307,), (0.3081,))])\n",
-                after="import mindspore.dataset as ds\nimport mindspore.dataset.vision as vision\n\n"
-                "t = ds.transforms.Compose([vision.ToTensor(), vision.Normalize((0.1307,), (0.3081,), is_hwc=False)])\n",
+                after="import mindspore.dataset.vision as vision\nimport ms_aux\n\n"
+                "t = ms_aux.Compose([vision.ToTensor(), vision.Normalize((0.1307,), (0.3081,), is_hwc=False)])\n",
             ),
             Example(
                 before="import torchvision.transforms as T\n\nt = T.RandomCrop(32, padding=4, padding_mode='reflect')\n",

@@ -79,7 +79,9 @@ def test_other_bases_kept() -> None:
 @pytest.mark.parametrize(
     "loader",
     [
-        pytest.param("DataLoader(Pairs(), batch_size=2, sampler=object())", id="sampler"),
+        pytest.param(
+            "DataLoader(Pairs(), batch_size=2, sampler=object())", id="sampler"
+        ),
         pytest.param(
             "DataLoader(Pairs(), batch_size=2, collate_fn=lambda b: b)", id="collate_fn"
         ),
@@ -102,12 +104,12 @@ def test_companion_where_the_idiom_is_refused(loader: str) -> None:
 
 @pytest.mark.parametrize("argument", ["worker_init_fn=print", "generator=g"])
 def test_arguments_the_companion_refuses_are_reported(argument: str) -> None:
-    result = convert(PAIRS + f"loader = DataLoader(Pairs(), batch_size=2, {argument})\n")
+    result = convert(
+        PAIRS + f"loader = DataLoader(Pairs(), batch_size=2, {argument})\n"
+    )
     assert f"ms_aux.DataLoader(Pairs(), batch_size=2, {argument})" in result.code
     name = argument.split("=")[0]
-    assert any(
-        f.rule == "TM936" and f"`{name}=`" in f.message for f in result.findings
-    )
+    assert any(f.rule == "TM936" and f"`{name}=`" in f.message for f in result.findings)
 
 
 def test_single_value_items_use_the_companion() -> None:

@@ -8,9 +8,9 @@ import shutil
 
 import mindspore
 import mindspore.dataset as ds
-import mindspore.dataset.vision as vision
 import numpy as np
 from mindspore import nn, ops
+from mindspore.dataset import vision
 from PIL import Image
 
 
@@ -26,6 +26,61 @@ class InterpolationMode:
     LANCZOS = vision.Inter.ANTIALIAS
     BOX = "box"
     HAMMING = "hamming"
+
+
+class Compose:
+    """`torchvision.transforms.Compose`: the transforms applied one after another, the image
+    returned as the last one gives it (MindSpore's Compose, called on one image, returns a
+    tuple); usable as one operation of a `mindspore.dataset` map."""
+
+    def __init__(self, transforms):
+        self.transforms = list(transforms)
+
+    def __call__(self, img):
+        for transform in self.transforms:
+            img = transform(img)
+        return img
+
+
+class ColorJitter:
+    """`torchvision.transforms.ColorJitter`: brightness, contrast, saturation and hue factors
+    drawn uniformly from torchvision's ranges, applied in a random order, each by the
+    `mindspore.dataset.vision.Adjust*` transform that computes torchvision's `adjust_*` on PIL
+    images. As in torchvision, a factor left at its default is skipped (MindSpore's
+    RandomColorAdjust always shifts the hue, which changes pixels even by 0)."""
+
+    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
+        self.brightness = self._range(brightness, 1.0, (0, float("inf")), True)
+        self.contrast = self._range(contrast, 1.0, (0, float("inf")), True)
+        self.saturation = self._range(saturation, 1.0, (0, float("inf")), True)
+        self.hue = self._range(hue, 0.0, (-0.5, 0.5), False)
+
+    @staticmethod
+    def _range(value, center, bound, clip_first_on_zero):
+        if isinstance(value, (int, float)):
+            if value < 0:
+                raise ValueError("ColorJitter: a single value must be non negative")
+            value = [center - float(value), center + float(value)]
+            if clip_first_on_zero:
+                value[0] = max(value[0], 0.0)
+        else:
+            value = [float(value[0]), float(value[1])]
+        if not bound[0] <= value[0] <= value[1] <= bound[1]:
+            raise ValueError(f"ColorJitter: values should be between {bound}")
+        return None if value[0] == value[1] == center else tuple(value)
+
+    def __call__(self, img):
+        adjust = (
+            (self.brightness, vision.AdjustBrightness),
+            (self.contrast, vision.AdjustContrast),
+            (self.saturation, vision.AdjustSaturation),
+            (self.hue, vision.AdjustHue),
+        )
+        for index in np.random.permutation(4):
+            bounds, transform = adjust[index]
+            if bounds is not None:
+                img = transform(float(np.random.uniform(bounds[0], bounds[1])))(img)
+        return img
 
 
 def _pil_only(img, name):
@@ -78,7 +133,9 @@ def image_crop(img, top, left, height, width):
     return img.crop((left, top, left + width, top + height))
 
 
-def image_resize(img, size, interpolation=vision.Inter.BILINEAR, max_size=None, antialias=True):
+def image_resize(
+    img, size, interpolation=vision.Inter.BILINEAR, max_size=None, antialias=True
+):
     """`torchvision.transforms.functional.resize` on a PIL image, by
     `mindspore.dataset.vision.Resize`, which resizes PIL images with PIL as torchvision does
     (an int size is the shorter side). `antialias` is always on for PIL images in both."""
@@ -132,7 +189,9 @@ def image_pad(img, padding, fill=0, padding_mode="constant"):
     _pil_only(img, "pad")
     if isinstance(padding, (list, tuple)):
         padding = tuple(padding) if len(padding) > 1 else padding[0]
-    return vision.Pad(padding, fill_value=fill, padding_mode=_BORDERS[padding_mode])(img)
+    return vision.Pad(padding, fill_value=fill, padding_mode=_BORDERS[padding_mode])(
+        img
+    )
 
 
 def image_hflip(img):
@@ -177,7 +236,9 @@ def _with_transforms(dataset, to_pil, transform, target_transform):
     int64 scalar and through ``target_transform``."""
     if transform is not None:
         dataset = dataset.map(operations=[to_pil, transform], input_columns=["image"])
-    labels = [_int64_label] + ([target_transform] if target_transform is not None else [])
+    labels = [_int64_label] + (
+        [target_transform] if target_transform is not None else []
+    )
     return dataset.map(operations=labels, input_columns=["label"])
 
 
@@ -205,7 +266,9 @@ def MNIST(root, train=True, transform=None, target_transform=None, download=Fals
     return _with_transforms(data, _gray_pil, transform, target_transform)
 
 
-def FashionMNIST(root, train=True, transform=None, target_transform=None, download=False):
+def FashionMNIST(
+    root, train=True, transform=None, target_transform=None, download=False
+):
     """`torchvision.datasets.FashionMNIST`: `mindspore.dataset.FashionMnistDataset` over
     torchvision's folder `root/FashionMNIST/raw`; samples as in `MNIST`."""
     folder = _dataset_folder(
@@ -269,7 +332,9 @@ def ImageFolder(
     torchvision's classes (sorted folder names) and extensions; each image is decoded with PIL
     and converted to RGB, as torchvision's default loader does."""
     if loader is not None or is_valid_file is not None:
-        raise NotImplementedError("ImageFolder: loader= and is_valid_file= are not supported")
+        raise NotImplementedError(
+            "ImageFolder: loader= and is_valid_file= are not supported"
+        )
     root = os.path.expanduser(os.fspath(root))
     classes = sorted(e.name for e in os.scandir(root) if e.is_dir())
     extensions = [e for x in IMG_EXTENSIONS for e in (x, x.upper())]
@@ -281,7 +346,9 @@ def ImageFolder(
     )
     decode = [_decode_rgb] + ([transform] if transform is not None else [])
     data = data.map(operations=decode, input_columns=["image"])
-    labels = [_int64_label] + ([target_transform] if target_transform is not None else [])
+    labels = [_int64_label] + (
+        [target_transform] if target_transform is not None else []
+    )
     return data.map(operations=labels, input_columns=["label"])
 
 
@@ -382,11 +449,16 @@ class DataLoader:
         pin_memory_device="",
         in_order=True,
     ):
-        for name, value in (("worker_init_fn", worker_init_fn), ("generator", generator)):
+        for name, value in (
+            ("worker_init_fn", worker_init_fn),
+            ("generator", generator),
+        ):
             if value is not None:
                 raise NotImplementedError(f"DataLoader: {name}= is not supported")
         if (sampler is not None or batch_sampler is not None) and shuffle:
-            raise ValueError("DataLoader: sampler option is mutually exclusive with shuffle")
+            raise ValueError(
+                "DataLoader: sampler option is mutually exclusive with shuffle"
+            )
         self.dataset = dataset
         self.batch_size = batch_size
         self.drop_last = drop_last
@@ -407,7 +479,9 @@ class DataLoader:
                     )
             pipeline = dataset
             if self.shuffle:
-                pipeline = pipeline.shuffle(buffer_size=max(1, dataset.get_dataset_size()))
+                pipeline = pipeline.shuffle(
+                    buffer_size=max(1, dataset.get_dataset_size())
+                )
             if batch_size is not None:
                 pipeline = pipeline.batch(batch_size, drop_remainder=drop_last)
             self._pipeline = pipeline
@@ -519,7 +593,7 @@ def make_grid(
         return mindspore.Tensor(array[0])
     count, channels, height, width = array.shape
     columns = min(nrow, count)
-    rows = int(math.ceil(float(count) / columns))
+    rows = math.ceil(count / columns)
     cell_h, cell_w = height + padding, width + padding
     grid = np.full(
         (channels, cell_h * rows + padding, cell_w * columns + padding),
