@@ -134,59 +134,55 @@ def cifar_records(count: int, labels: int, seed: int) -> tuple[np.ndarray, ...]:
     return images, rng.integers(0, labels, count), rng.integers(0, 20, count)
 
 
-def write_cifar10(root: str, per_batch: int = 4) -> None:
-    """Both of CIFAR-10's versions of the same records: the binary files Cifar10Dataset reads
-    (``cifar-10-batches-bin``) and the pickled ones torchvision reads (``cifar-10-batches-py``)."""
+# MindSpore's CIFAR readers read whole files of this many records (smaller files are refused).
+CIFAR_TEST_RECORDS = 10000
+
+
+def write_cifar10(root: str) -> None:
+    """CIFAR-10's test split in both versions of the same records: the binary file Cifar10Dataset
+    reads (``cifar-10-batches-bin/test_batch.bin``) and the pickled one torchvision reads
+    (``cifar-10-batches-py/test_batch``)."""
     import pickle
 
     binary = os.path.join(root, "cifar-10-batches-bin")
     pickled = os.path.join(root, "cifar-10-batches-py")
     os.makedirs(binary, exist_ok=True)
     os.makedirs(pickled, exist_ok=True)
-    names = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
-    for seed, name in enumerate(names):
-        images, labels, _ = cifar_records(per_batch, 10, seed)
-        rows = [
-            np.concatenate([[label], image.reshape(-1)]).astype(np.uint8)
-            for image, label in zip(images, labels)
-        ]
-        with open(os.path.join(binary, name + ".bin"), "wb") as handle:
-            handle.write(np.stack(rows).tobytes())
-        with open(os.path.join(pickled, name), "wb") as handle:
-            pickle.dump(
-                {"data": images.reshape(per_batch, -1), "labels": labels.tolist()},
-                handle,
-            )
+    images, labels, _ = cifar_records(CIFAR_TEST_RECORDS, 10, 1)
+    flat = images.reshape(CIFAR_TEST_RECORDS, -1)
+    with open(os.path.join(binary, "test_batch.bin"), "wb") as handle:
+        handle.write(
+            np.concatenate([labels[:, None].astype(np.uint8), flat], 1).tobytes()
+        )
+    with open(os.path.join(pickled, "test_batch"), "wb") as handle:
+        pickle.dump({"data": flat, "labels": labels.tolist()}, handle)
     with open(os.path.join(pickled, "batches.meta"), "wb") as handle:
         pickle.dump({"label_names": [f"c{i}" for i in range(10)]}, handle)
 
 
-def write_cifar100(root: str, count: int = 6) -> None:
-    """CIFAR-100 in both versions: ``cifar-100-binary`` (coarse, fine, pixels per record) and
-    ``cifar-100-python`` (pickled, torchvision's)."""
+def write_cifar100(root: str) -> None:
+    """CIFAR-100's test split in both versions: ``cifar-100-binary/test.bin`` (coarse label,
+    fine label, pixels per record) and ``cifar-100-python/test`` (pickled, torchvision's)."""
     import pickle
 
     binary = os.path.join(root, "cifar-100-binary")
     pickled = os.path.join(root, "cifar-100-python")
     os.makedirs(binary, exist_ok=True)
     os.makedirs(pickled, exist_ok=True)
-    for seed, name in enumerate(("train", "test")):
-        images, fine, coarse = cifar_records(count, 100, seed + 10)
-        rows = [
-            np.concatenate([[c, f], image.reshape(-1)]).astype(np.uint8)
-            for image, f, c in zip(images, fine, coarse)
-        ]
-        with open(os.path.join(binary, name + ".bin"), "wb") as handle:
-            handle.write(np.stack(rows).tobytes())
-        with open(os.path.join(pickled, name), "wb") as handle:
-            pickle.dump(
-                {
-                    "data": images.reshape(count, -1),
-                    "fine_labels": fine.tolist(),
-                    "coarse_labels": coarse.tolist(),
-                },
-                handle,
-            )
+    images, fine, coarse = cifar_records(CIFAR_TEST_RECORDS, 100, 2)
+    flat = images.reshape(CIFAR_TEST_RECORDS, -1)
+    labels = np.stack([coarse, fine], 1).astype(np.uint8)
+    with open(os.path.join(binary, "test.bin"), "wb") as handle:
+        handle.write(np.concatenate([labels, flat], 1).tobytes())
+    with open(os.path.join(pickled, "test"), "wb") as handle:
+        pickle.dump(
+            {
+                "data": flat,
+                "fine_labels": fine.tolist(),
+                "coarse_labels": coarse.tolist(),
+            },
+            handle,
+        )
     with open(os.path.join(pickled, "meta"), "wb") as handle:
         pickle.dump({"fine_label_names": [f"c{i}" for i in range(100)]}, handle)
 

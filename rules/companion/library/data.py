@@ -256,11 +256,32 @@ _IDX_FILES = {
 }
 
 
+def _idx_only(folder, files):
+    """A folder holding only ``files``: MnistDataset reads every file whose name starts with an
+    idx name, so the `.gz` archives torchvision leaves beside them would be read too. Links to
+    the files go in a `mindspore` folder beside the raw one (copies where links are refused)."""
+    if not any(
+        name.startswith(files) and name not in files for name in os.listdir(folder)
+    ):
+        return folder
+    linked = os.path.join(os.path.dirname(folder), "mindspore")
+    os.makedirs(linked, exist_ok=True)
+    for name in files:
+        target = os.path.join(linked, name)
+        if not os.path.exists(target):
+            try:
+                os.symlink(os.path.abspath(os.path.join(folder, name)), target)
+            except OSError:
+                shutil.copyfile(os.path.join(folder, name), target)
+    return linked
+
+
 def MNIST(root, train=True, transform=None, target_transform=None, download=False):
     """`torchvision.datasets.MNIST`: `mindspore.dataset.MnistDataset` over torchvision's
     folder `root/MNIST/raw`, in file order; each image reaches `transform` as a PIL 'L' image
     and each label is an int64 scalar, as torchvision gives them."""
-    folder = _dataset_folder(root, ("MNIST", "raw"), _IDX_FILES[bool(train)], download)
+    files = _IDX_FILES[bool(train)]
+    folder = _idx_only(_dataset_folder(root, ("MNIST", "raw"), files, download), files)
     usage = "train" if train else "test"
     data = ds.MnistDataset(folder, usage=usage, shuffle=False)
     return _with_transforms(data, _gray_pil, transform, target_transform)
@@ -271,8 +292,9 @@ def FashionMNIST(
 ):
     """`torchvision.datasets.FashionMNIST`: `mindspore.dataset.FashionMnistDataset` over
     torchvision's folder `root/FashionMNIST/raw`; samples as in `MNIST`."""
-    folder = _dataset_folder(
-        root, ("FashionMNIST", "raw"), _IDX_FILES[bool(train)], download
+    files = _IDX_FILES[bool(train)]
+    folder = _idx_only(
+        _dataset_folder(root, ("FashionMNIST", "raw"), files, download), files
     )
     usage = "train" if train else "test"
     data = ds.FashionMnistDataset(folder, usage=usage, shuffle=False)
