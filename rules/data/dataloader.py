@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
+from ...migrator.aliases import dotted
 from ...migrator.context import ModuleContext
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
@@ -47,6 +50,11 @@ UNMAPPED = {
     "generator": "seed the shuffle with `mindspore.dataset.config.set_seed(n)`",
     "multiprocessing_context": "GeneratorDataset takes `python_multiprocessing=True|False`",
 }
+# DataLoader attributes scripts read (`len(train_loader.dataset)` for logging); a MindSpore
+# dataset has none of them, so a loader whose name is read so is the companion DataLoader.
+LOADER_ATTRIBUTES = frozenset(
+    {"dataset", "batch_size", "sampler", "batch_sampler", "drop_last", "num_workers"}
+)
 # What the companion DataLoader (torch's arguments, batches collated in Python) cannot do either;
 # any other refusal of the GeneratorDataset idiom becomes `ms_aux.DataLoader(...)` silently.
 COMPANION_REFUSES = frozenset({"worker_init_fn", "generator"})
@@ -172,7 +180,7 @@ class DataLoaderRule(Rule):
                         UNMAPPED[name],
                     )
                     return self._companion(updated, ctx)
-        if "dataset" not in named:
+        if "dataset" not in named or self._attributes_read(original, ctx):
             return self._companion(updated, ctx)
         batch_size = (
             named["batch_size"].value if "batch_size" in named else cst.Integer("1")
@@ -236,6 +244,33 @@ class DataLoaderRule(Rule):
         return (
             ["data", "label"] if arity == 2 else [f"column_{i}" for i in range(arity)]
         )
+
+    def _attributes_read(self, call: cst.Call, ctx: ModuleContext) -> bool:
+        """Whether the name the loader is assigned to is read as `<name>.dataset` (or another
+        DataLoader attribute) anywhere in the module."""
+        statement = ctx.stack[-1] if ctx.stack else None
+        targets: list[str] = []
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and small.value is call:
+                    targets += [ctx.dotted(t.target) or "" for t in small.targets]
+                elif isinstance(small, cst.AnnAssign) and small.value is call:
+                    targets.append(ctx.dotted(small.target) or "")
+        return any(t and t in self._attribute_bases(ctx) for t in targets)
+
+    @staticmethod
+    def _attribute_bases(ctx: ModuleContext) -> frozenset[str]:
+        known = ctx.state.get("loader_attribute_bases")
+        if known is None:
+            found = set()
+            tree = ctx.state.get("ast")
+            for node in ast.walk(tree) if tree is not None else ():
+                if isinstance(node, ast.Attribute) and node.attr in LOADER_ATTRIBUTES:
+                    base = dotted(node.value)
+                    if base is not None:
+                        found.add(base)
+            known = ctx.state["loader_attribute_bases"] = frozenset(found)
+        return known
 
     def _companion(self, updated: cst.Call, ctx: ModuleContext) -> cst.Call:
         """``ms_aux.DataLoader(<the call's own arguments>)``: torch's DataLoader over MindSpore,
