@@ -73,7 +73,7 @@ def test_save_image_writes_torchvisions_pixels(arguments: str, tmp_path, aux) ->
 def test_frozen_batch_norm(aux) -> None:
     """Forward with stored statistics, the input gradient, non-trainable parameters named as
     MindSpore's BatchNorm names them, and a `torch2ms weights` mapping that loads every one."""
-    torch, torchvision, ms = frameworks()
+    torch, _, ms = frameworks()
     from torch2ms.migrator.weights import convert_state
     from torchvision.ops.misc import FrozenBatchNorm2d
 
