@@ -15,6 +15,7 @@ import libcst as cst
 from ..migrator.aliases import RESOLVED_PACKAGES, TORCH_ONLY_PACKAGES, resolved_root
 from ..migrator.context import COMPANION, CONVERTED_CALLS, ModuleContext
 from ..migrator.findings import ERROR, WARNING
+from .data.packages import package_aliases, package_names_in_use
 from ..migrator.rule import (
     FINAL,
     Example,
@@ -108,8 +109,10 @@ class ImportsRule(Rule):
         self.anchor: cst.CSTNode | None = None
         self.attached: set[int] = set()
         self.leftovers = 0
-        # Resolved torch-only packages (torchvision) that leftovers still use.
-        self.packages_left: set[str] = set()
+        # Names bound by torchvision imports that the converted module still reads: their
+        # imports stay where they are, and so do the uses.
+        self.package_names: frozenset[str] = frozenset()
+        self.package_names_used: frozenset[str] = frozenset()
         self.torch_left = False
         self._torch_only: frozenset[str] | None = None
         self.has_companion_import = False
@@ -133,9 +136,7 @@ class ImportsRule(Rule):
     def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
         self.leftovers += 1
         package = resolved_root(name)
-        if package in RESOLVED_PACKAGES:
-            self.packages_left.add(package)
-        else:
+        if package not in RESOLVED_PACKAGES:
             self.torch_left = True
         ctx.state["leftovers"] = self.leftovers
         span = self._range(ctx)
@@ -155,7 +156,7 @@ class ImportsRule(Rule):
             ctx.report(
                 "TM901",
                 f"`{display}` is built on torch and has no MindSpore form; it still runs on "
-                f"`{package}`",
+                f"`{package}`, whose import stays",
                 TORCH_ONLY.use_instead,
                 line=line,
                 column=column,
@@ -186,6 +187,9 @@ class ImportsRule(Rule):
 
     # -- imports --------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        self.package_names = package_aliases(ctx.aliases)
+        if self.package_names:
+            self.package_names_used = package_names_in_use(node, ctx.aliases)
         companion = ctx.companion_import.module
         for statement in node.body:
             if not isinstance(statement, cst.SimpleStatementLine):
@@ -238,15 +242,30 @@ class ImportsRule(Rule):
     ) -> bool:
         if isinstance(small, cst.Import):
             return all(
-                resolved_root(ctx.dotted(a.name) or "") is not None for a in small.names
+                resolved_root(ctx.dotted(a.name) or "") is not None
+                and not self._binds_used_package_name(a, ctx)
+                for a in small.names
             )
         if (
             isinstance(small, cst.ImportFrom)
             and small.module is not None
             and not small.relative
         ):
-            return resolved_root(ctx.dotted(small.module) or "") is not None
+            if resolved_root(ctx.dotted(small.module) or "") is None:
+                return False
+            return isinstance(small.names, cst.ImportStar) or not any(
+                self._binds_used_package_name(a, ctx) for a in small.names
+            )
         return False
+
+    def _binds_used_package_name(
+        self, alias: cst.ImportAlias, ctx: ModuleContext
+    ) -> bool:
+        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            bound = alias.asname.name.value
+        else:
+            bound = (ctx.dotted(alias.name) or "").split(".")[0]
+        return bound in self.package_names_used
 
     def _torch_only_import(
         self, small: cst.BaseSmallStatement, ctx: ModuleContext
@@ -254,7 +273,7 @@ class ImportsRule(Rule):
         if isinstance(small, cst.Import):
             for alias in small.names:
                 root = (ctx.dotted(alias.name) or "").split(".")[0]
-                if root in TORCH_ONLY_PACKAGES and root not in RESOLVED_PACKAGES:
+                if root in TORCH_ONLY_PACKAGES:
                     return root
         if (
             isinstance(small, cst.ImportFrom)
@@ -262,7 +281,7 @@ class ImportsRule(Rule):
             and not small.relative
         ):
             root = (ctx.dotted(small.module) or "").split(".")[0]
-            if root in TORCH_ONLY_PACKAGES and root not in RESOLVED_PACKAGES:
+            if root in TORCH_ONLY_PACKAGES:
                 return root
         return None
 
@@ -312,7 +331,8 @@ class ImportsRule(Rule):
         head = name.split(".")[0]
         if head in ctx.aliases:
             qualified = ctx.qualname(node)
-            self.replace[id(node)] = ctx.name(qualified)
+            if head not in self.package_names:
+                self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
         elif head == "mindspore" and head not in ctx.aliases:
             self.replace[id(node)] = self._shorten(ctx, name)
@@ -326,7 +346,8 @@ class ImportsRule(Rule):
             return
         if node.value in ctx.aliases:
             qualified = ctx.aliases[node.value]
-            self.replace[id(node)] = ctx.name(qualified)
+            if node.value not in self.package_names:
+                self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
         elif node.value == "mindspore":
             self.needed.add("mindspore")
@@ -468,8 +489,6 @@ class ImportsRule(Rule):
             statements.append(_companion_import(ctx))
         if self.torch_left:
             statements.append(_import("torch"))
-        for package in sorted(self.packages_left):
-            statements.append(_import(package))
         return statements
 
 

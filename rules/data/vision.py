@@ -90,6 +90,7 @@ TRANSFORMS: dict[str, Transform] = {
     ),
 }
 LAMBDA = V + "Lambda"
+INTERPOLATION_MODES = (V + "InterpolationMode", V + "functional.InterpolationMode")
 
 NOT_MAPPED = define(
     "TM951",
@@ -167,10 +168,15 @@ class VisionTransformRule(Rule):
         return self._value(original, updated, ctx)
 
     def _value(self, original, updated, ctx: ModuleContext):
-        """A drop-in transform class named without a call (a base class, a value)."""
+        """A drop-in transform class named without a call (a base class, a value), and
+        InterpolationMode everywhere, annotations included (it has no MindSpore class)."""
+        qualified = ctx.qualname(original) or ""
+        if qualified in INTERPOLATION_MODES:
+            ctx.applied.add("TM318")
+            return ctx.companion("InterpolationMode")
         if id(original) in self.calls:
             return updated
-        spec = TRANSFORMS.get(ctx.qualname(original) or "")
+        spec = TRANSFORMS.get(qualified)
         if spec is None or not spec.drop_in:
             return updated
         ctx.applied.add("TM318")

@@ -16,6 +16,11 @@ from conftest import require_module
 DATA_ENTRIES = (
     "Compose",
     "ColorJitter",
+    "RandomApply",
+    "RandomGrayscale",
+    "GaussianBlur",
+    "get_worker_info",
+    "Sampler",
     "InterpolationMode",
     "PILToTensor",
     "pil_to_tensor",

@@ -99,6 +99,16 @@ LOADERS = [
     ),
     pytest.param("loader = DataLoader(Pairs(3), batch_size=None)\n", id="unbatched"),
     pytest.param(
+        "from torch.utils.data import Sampler\n\n"
+        "class EveryOther(Sampler):\n"
+        "    def __init__(self, data):\n        super().__init__(data)\n        self.n = len(data)\n"
+        "    def __iter__(self):\n        return iter(range(0, self.n, 2))\n"
+        "    def __len__(self):\n        return (self.n + 1) // 2\n\n"
+        "data = Pairs(9)\nloader = DataLoader(data, batch_size=2, sampler=EveryOther(data))\n"
+        "assert torch.utils.data.get_worker_info() is None\n",
+        id="sampler-subclass",
+    ),
+    pytest.param(
         "data = Pairs(6)\nsettings = {'batch_size': 4}\nloader = DataLoader(data, shuffle=False, **settings)\n",
         id="mixed",
     ),

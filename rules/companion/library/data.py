@@ -27,6 +27,20 @@ class InterpolationMode:
     BOX = "box"
     HAMMING = "hamming"
 
+    def __new__(cls, value):
+        """`InterpolationMode("bilinear")`: the mode whose torchvision value is ``value``."""
+        modes = {
+            "nearest": cls.NEAREST,
+            "bilinear": cls.BILINEAR,
+            "bicubic": cls.BICUBIC,
+            "lanczos": cls.LANCZOS,
+            "box": cls.BOX,
+            "hamming": cls.HAMMING,
+        }
+        if value not in modes:
+            raise ValueError(f"{value!r} is not a valid InterpolationMode")
+        return modes[value]
+
 
 class Compose:
     """`torchvision.transforms.Compose`: the transforms applied one after another, the image
@@ -81,6 +95,84 @@ class ColorJitter:
             if bounds is not None:
                 img = transform(float(np.random.uniform(bounds[0], bounds[1])))(img)
         return img
+
+
+class RandomApply:
+    """`torchvision.transforms.RandomApply`: the transforms in order with probability `p`
+    (drawn with NumPy), else the image unchanged."""
+
+    def __init__(self, transforms, p=0.5):
+        self.transforms = list(transforms)
+        self.p = p
+
+    def __call__(self, img):
+        if self.p < np.random.random():
+            return img
+        for transform in self.transforms:
+            img = transform(img)
+        return img
+
+
+class RandomGrayscale:
+    """`torchvision.transforms.RandomGrayscale`: with probability `p`, the image in gray with as
+    many channels as it had, by `mindspore.dataset.vision.Grayscale` (torchvision's pixels)."""
+
+    def __init__(self, p=0.1):
+        self.p = p
+
+    def __call__(self, img):
+        if np.random.random() < self.p:
+            return vision.Grayscale(get_dimensions(img)[0])(img)
+        return img
+
+
+class GaussianBlur:
+    """`torchvision.transforms.GaussianBlur` on PIL images: a sigma drawn uniformly from the
+    range, torchvision's normalised Gaussian kernels, reflected borders, rounded back to bytes;
+    computed in NumPy (two one-dimensional passes in float64, where torchvision convolves in
+    float32, so a pixel may differ by one where a value lies at a rounding boundary)."""
+
+    def __init__(self, kernel_size, sigma=(0.1, 2.0)):
+        size = (
+            (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
+        )
+        if len(size) != 2 or any(k <= 0 or k % 2 == 0 for k in size):
+            raise ValueError("Kernel size value should be an odd and positive number.")
+        if isinstance(sigma, (int, float)):
+            if sigma <= 0:
+                raise ValueError("If sigma is a single number, it must be positive.")
+            sigma = (float(sigma), float(sigma))
+        elif not 0.0 < sigma[0] <= sigma[1]:
+            raise ValueError(
+                "sigma values should be positive and of the form (min, max)."
+            )
+        self.kernel_size = tuple(size)
+        self.sigma = tuple(sigma)
+
+    @staticmethod
+    def _kernel(size, sigma):
+        half = (size - 1) * 0.5
+        x = np.linspace(-half, half, size)
+        pdf = np.exp(-0.5 * (x / sigma) ** 2)
+        return pdf / pdf.sum()
+
+    def __call__(self, img):
+        _pil_only(img, "GaussianBlur")
+        sigma = float(np.random.uniform(self.sigma[0], self.sigma[1]))
+        pixels = np.asarray(img).astype(np.float64)
+        flat = pixels.ndim == 2
+        if flat:
+            pixels = pixels[:, :, None]
+        kx, ky = self.kernel_size
+        padded = np.pad(
+            pixels, ((ky // 2, ky // 2), (kx // 2, kx // 2), (0, 0)), mode="reflect"
+        )
+        rows = np.lib.stride_tricks.sliding_window_view(padded, ky, axis=0)
+        blurred = rows @ self._kernel(ky, sigma)
+        cols = np.lib.stride_tricks.sliding_window_view(blurred, kx, axis=1)
+        blurred = cols @ self._kernel(kx, sigma)
+        out = np.round(blurred).astype(np.uint8)
+        return Image.fromarray(out[:, :, 0] if flat else out, img.mode)
 
 
 def _pil_only(img, name):
@@ -437,6 +529,26 @@ def default_collate(batch):
     if isinstance(elem, (tuple, list)):
         return [default_collate(list(s)) for s in zip(*batch)]
     raise TypeError(f"default_collate: cannot batch {type(elem).__name__}")
+
+
+def get_worker_info():
+    """`torch.utils.data.get_worker_info`: None, as in torch's main process; the companion
+    DataLoader loads every batch in the calling process."""
+    return None
+
+
+class Sampler:
+    """`torch.utils.data.Sampler`: the base class of index samplers, a plain Python class as in
+    torch (subclasses define `__iter__`, and `__len__` where they know it)."""
+
+    def __init__(self, data_source=None):
+        pass
+
+    def __class_getitem__(cls, item):
+        return cls
+
+    def __iter__(self):
+        raise NotImplementedError
 
 
 class DataLoader:
