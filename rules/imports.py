@@ -15,7 +15,6 @@ import libcst as cst
 from ..migrator.aliases import RESOLVED_PACKAGES, TORCH_ONLY_PACKAGES, resolved_root
 from ..migrator.context import COMPANION, CONVERTED_CALLS, ModuleContext
 from ..migrator.findings import ERROR, WARNING
-from .data.packages import package_aliases, package_names_in_use
 from ..migrator.rule import (
     FINAL,
     Example,
@@ -25,6 +24,7 @@ from ..migrator.rule import (
     register,
     rule_classes,
 )
+from .data.packages import package_aliases, package_names_in_use
 
 # MindSpore modules and the short names their code is written with (data, not code).
 SHORT_MODULES = {

@@ -101,7 +101,7 @@ LOADERS = [
     pytest.param(
         "from torch.utils.data import Sampler\n\n"
         "class EveryOther(Sampler):\n"
-        "    def __init__(self, data):\n        super().__init__(data)\n        self.n = len(data)\n"
+        "    def __init__(self, data):\n        super().__init__()\n        self.n = len(data)\n"
         "    def __iter__(self):\n        return iter(range(0, self.n, 2))\n"
         "    def __len__(self):\n        return (self.n + 1) // 2\n\n"
         "data = Pairs(9)\nloader = DataLoader(data, batch_size=2, sampler=EveryOther(data))\n"

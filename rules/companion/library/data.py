@@ -534,7 +534,6 @@ def default_collate(batch):
 def get_worker_info():
     """`torch.utils.data.get_worker_info`: None, as in torch's main process; the companion
     DataLoader loads every batch in the calling process."""
-    return None
 
 
 class Sampler:
