@@ -111,6 +111,8 @@ class ImportsRule(Rule):
         self.leftovers = 0
         # Names bound by torchvision imports that the converted module still reads: their
         # imports stay where they are, and so do the uses.
+        self.first_statement: cst.CSTNode | None = None
+        self.header_rules: frozenset[str | None] = frozenset()
         self.package_names: frozenset[str] = frozenset()
         self.package_names_used: frozenset[str] = frozenset()
         self.torch_left = False
@@ -187,6 +189,12 @@ class ImportsRule(Rule):
 
     # -- imports --------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        self.first_statement = node.body[0] if node.body else None
+        self.header_rules = frozenset(
+            _comment_rule(line.comment.value)
+            for line in node.header
+            if line.comment is not None
+        )
         self.package_names = package_aliases(ctx.aliases)
         if self.package_names:
             self.package_names_used = package_names_in_use(node, ctx.aliases)
@@ -389,9 +397,12 @@ class ImportsRule(Rule):
             updated,
             [f for f in ctx.findings if info.line <= f.line <= info.end_line],
             ctx,
+            self.header_rules if original is self.first_statement else frozenset(),
         )
 
-    def _with_comments(self, updated, findings, ctx: ModuleContext):
+    def _with_comments(
+        self, updated, findings, ctx: ModuleContext, header_rules=frozenset()
+    ):
         fresh = [f for f in findings if id(f) not in self.attached]
         if not fresh or not hasattr(updated, "leading_lines"):
             return updated
@@ -401,7 +412,7 @@ class ImportsRule(Rule):
             _comment_rule(line.comment.value)
             for line in updated.leading_lines
             if line.comment is not None
-        }
+        } | set(header_rules)  # comments above the first statement parse as the header
         lines = list(updated.leading_lines)
         for finding in fresh:
             self.attached.add(id(finding))
