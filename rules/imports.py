@@ -293,10 +293,27 @@ class ImportsRule(Rule):
                 return root
         return None
 
+    def _unused_package_names_dropped(self, small, ctx: ModuleContext):
+        """``from torchvision.x import A, B`` keeps only the names still in use."""
+        if (
+            not isinstance(small, cst.ImportFrom)
+            or small.module is None
+            or small.relative
+            or isinstance(small.names, cst.ImportStar)
+            or resolved_root(ctx.dotted(small.module) or "") not in RESOLVED_PACKAGES
+        ):
+            return small
+        used = [a for a in small.names if self._binds_used_package_name(a, ctx)]
+        if not used or len(used) == len(small.names):
+            return small
+        used[-1] = used[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return small.with_changes(names=used)
+
     def leave_SimpleStatementLine(self, original, updated, ctx: ModuleContext):
         kept = []
         removed = False
         for small in updated.body:
+            small = self._unused_package_names_dropped(small, ctx)
             if self._is_torch_import(small, ctx):
                 removed = True
                 continue
@@ -308,6 +325,8 @@ class ImportsRule(Rule):
                     TORCH_ONLY.use_instead,
                 )
             kept.append(small)
+        if not removed and any(a is not b for a, b in zip(kept, updated.body)):
+            updated = updated.with_changes(body=kept)
         if removed:
             ctx.applied.add("TM001")
             top_level = len(ctx.stack) == 1

@@ -32,6 +32,7 @@ ENTRIES: dict[str, str] = {
     _FUNCTIONAL + "vflip": "image_vflip",
     "torchvision.datasets.MNIST": "MNIST",
     "torchvision.datasets.FashionMNIST": "FashionMNIST",
+    "torchvision.datasets.KMNIST": "KMNIST",
     "torchvision.datasets.CIFAR10": "CIFAR10",
     "torchvision.datasets.CIFAR100": "CIFAR100",
     "torchvision.datasets.ImageFolder": "ImageFolder",

@@ -36,6 +36,7 @@ DATA_ENTRIES = (
     "image_vflip",
     "MNIST",
     "FashionMNIST",
+    "KMNIST",
     "CIFAR10",
     "CIFAR100",
     "ImageFolder",

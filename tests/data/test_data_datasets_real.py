@@ -59,7 +59,7 @@ def assert_same_samples(original, converted) -> None:
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["MNIST", "FashionMNIST"])
+@pytest.mark.parametrize("name", ["MNIST", "FashionMNIST", "KMNIST"])
 @pytest.mark.parametrize("train", [True, False])
 def test_idx_datasets(name: str, train: bool, tmp_path, aux) -> None:
     write_mnist(str(tmp_path), name)

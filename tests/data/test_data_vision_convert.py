@@ -161,3 +161,16 @@ def test_interpolation_modes_as_dictionary_keys() -> None:
     assert "ms_aux.InterpolationMode.NEAREST: 'nearest'" in result.code
     assert "ms_aux.InterpolationMode.BOX: 'box'" in result.code
     assert "torchvision" not in result.code
+
+
+def test_only_the_torchvision_names_still_used_are_imported() -> None:
+    source = (
+        "from torchvision.datasets import CIFAR10, MNIST, QMNIST\n\n"
+        "table = dict(cifar10=CIFAR10, mnist=MNIST, qmnist=QMNIST)\n"
+    )
+    result = convert_checked(source)
+    assert result.code.startswith("import ms_aux\n# torch2ms: TM901")
+    assert "from torchvision.datasets import QMNIST\n" in result.code
+    assert (
+        "dict(cifar10=ms_aux.CIFAR10, mnist=ms_aux.MNIST, qmnist=QMNIST)" in result.code
+    )

@@ -379,6 +379,16 @@ def MNIST(root, train=True, transform=None, target_transform=None, download=Fals
     return _with_transforms(data, _gray_pil, transform, target_transform)
 
 
+def KMNIST(root, train=True, transform=None, target_transform=None, download=False):
+    """`torchvision.datasets.KMNIST`: Kuzushiji-MNIST's idx files in `root/KMNIST/raw`, read by
+    `mindspore.dataset.MnistDataset` (the same format and file names); samples as in `MNIST`."""
+    files = _IDX_FILES[bool(train)]
+    folder = _idx_only(_dataset_folder(root, ("KMNIST", "raw"), files, download), files)
+    usage = "train" if train else "test"
+    data = ds.MnistDataset(folder, usage=usage, shuffle=False)
+    return _with_transforms(data, _gray_pil, transform, target_transform)
+
+
 def FashionMNIST(
     root, train=True, transform=None, target_transform=None, download=False
 ):
