@@ -99,6 +99,19 @@ LOADERS = [
     ),
     pytest.param("loader = DataLoader(Pairs(3), batch_size=None)\n", id="unbatched"),
     pytest.param(
+        "from torch.utils.data import SequentialSampler, BatchSampler, Subset\n"
+        "data = Subset(Pairs(9), [8, 6, 4, 2, 0])\n"
+        "batches = BatchSampler(SequentialSampler(data), batch_size=2, drop_last=False)\n"
+        "loader = DataLoader(data, batch_sampler=batches)\n",
+        id="subset-batch-sampler",
+    ),
+    pytest.param(
+        "from torch.utils.data import TensorDataset\n"
+        "data = TensorDataset(torch.arange(12.0).reshape(6, 2), torch.arange(6))\n"
+        "loader = torch.utils.data.DataLoader(data, batch_size=4)\n",
+        id="tensor-dataset",
+    ),
+    pytest.param(
         "from torch.utils.data import Sampler\n\n"
         "class EveryOther(Sampler):\n"
         "    def __init__(self, data):\n        super().__init__()\n        self.n = len(data)\n"
@@ -210,3 +223,29 @@ def test_mnist_example_loaders(use_accel: bool, tmp_path, aux) -> None:
             for (x1, y1), (x2, y2) in zip(expected, actual):
                 np.testing.assert_allclose(x2, x1, rtol=0, atol=1e-6)
                 np.testing.assert_array_equal(y2, y1)
+
+
+def test_random_samplers_and_split_draw_every_index(aux) -> None:
+    """Random draws come from NumPy, not torch's generator: what they draw is checked, not the
+    order."""
+    data = list(range(10))
+    assert sorted(aux.RandomSampler(data)) == data
+    assert len(list(aux.RandomSampler(data, num_samples=25))) == 25
+    assert sorted(set(aux.RandomSampler(data, num_samples=25))) == data
+    drawn = list(aux.RandomSampler(data, replacement=True, num_samples=7))
+    assert len(drawn) == 7 and set(drawn) <= set(data)
+    assert sorted(aux.SubsetRandomSampler([3, 5, 9])) == [3, 5, 9]
+    first, second = aux.random_split(data, [0.7, 0.3])
+    assert (len(first), len(second)) == (7, 3)
+    assert sorted([first[i] for i in range(7)] + [second[i] for i in range(3)]) == data
+    torch, _, _ = frameworks()
+    expected = [
+        len(s) for s in torch.utils.data.random_split(range(11), [0.5, 0.3, 0.2])
+    ]
+    assert [
+        len(s) for s in aux.random_split(list(range(11)), [0.5, 0.3, 0.2])
+    ] == expected
+    with pytest.raises(ValueError, match="Sum of input lengths"):
+        aux.random_split(data, [3, 3])
+    with pytest.raises(NotImplementedError, match="generator"):
+        aux.RandomSampler(data, generator=object())

@@ -560,6 +560,145 @@ class Sampler:
         raise NotImplementedError
 
 
+def _no_generator(name, generator):
+    if generator is not None:
+        raise NotImplementedError(
+            f"{name}: generator= is not supported; seed NumPy instead"
+        )
+
+
+class SequentialSampler(Sampler):
+    """`torch.utils.data.SequentialSampler`: indices 0 .. len(data_source) - 1 in order."""
+
+    def __init__(self, data_source):
+        self.data_source = data_source
+
+    def __iter__(self):
+        return iter(range(len(self.data_source)))
+
+    def __len__(self):
+        return len(self.data_source)
+
+
+class RandomSampler(Sampler):
+    """`torch.utils.data.RandomSampler`: a permutation of the indices (or draws with
+    replacement), from NumPy's generator instead of torch's."""
+
+    def __init__(
+        self, data_source, replacement=False, num_samples=None, generator=None
+    ):
+        _no_generator("RandomSampler", generator)
+        self.data_source = data_source
+        self.replacement = replacement
+        self._num_samples = num_samples
+
+    @property
+    def num_samples(self):
+        return len(self.data_source) if self._num_samples is None else self._num_samples
+
+    def __iter__(self):
+        n = len(self.data_source)
+        if self.replacement:
+            return iter(np.random.randint(0, n, self.num_samples).tolist())
+        count = self.num_samples
+        indices = [np.random.permutation(n) for _ in range(math.ceil(count / n))]
+        return iter(np.concatenate(indices)[:count].tolist())
+
+    def __len__(self):
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """`torch.utils.data.SubsetRandomSampler`: the given indices in a NumPy-drawn order."""
+
+    def __init__(self, indices, generator=None):
+        _no_generator("SubsetRandomSampler", generator)
+        self.indices = indices
+
+    def __iter__(self):
+        return iter([self.indices[i] for i in np.random.permutation(len(self.indices))])
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class BatchSampler(Sampler):
+    """`torch.utils.data.BatchSampler`: the sampler's indices grouped into lists of batch_size."""
+
+    def __init__(self, sampler, batch_size, drop_last):
+        self.sampler = sampler
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+
+    def __iter__(self):
+        batch = []
+        for index in self.sampler:
+            batch.append(index)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self):
+        if self.drop_last:
+            return len(self.sampler) // self.batch_size
+        return math.ceil(len(self.sampler) / self.batch_size)
+
+
+class TensorDataset:
+    """`torch.utils.data.TensorDataset`: sample i is the tuple of each tensor's row i."""
+
+    def __init__(self, *tensors):
+        if any(t.shape[0] != tensors[0].shape[0] for t in tensors):
+            raise ValueError("Size mismatch between tensors")
+        self.tensors = tensors
+
+    def __getitem__(self, index):
+        return tuple(tensor[index] for tensor in self.tensors)
+
+    def __len__(self):
+        return self.tensors[0].shape[0]
+
+
+class Subset:
+    """`torch.utils.data.Subset`: the dataset seen through a list of indices."""
+
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, index):
+        if isinstance(index, list):
+            return self.dataset[[self.indices[i] for i in index]]
+        return self.dataset[self.indices[index]]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+def random_split(dataset, lengths, generator=None):
+    """`torch.utils.data.random_split`: Subsets of a NumPy-drawn permutation, with torch's
+    lengths (counts, or fractions summing to 1 whose remainder goes round-robin)."""
+    _no_generator("random_split", generator)
+    total = len(dataset)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        counts = [math.floor(total * fraction) for fraction in lengths]
+        for i in range(total - sum(counts)):
+            counts[i % len(counts)] += 1
+        lengths = counts
+    if sum(lengths) != total:
+        raise ValueError(
+            "Sum of input lengths does not equal the length of the input dataset!"
+        )
+    order = np.random.permutation(total).tolist()
+    subsets, start = [], 0
+    for length in lengths:
+        subsets.append(Subset(dataset, order[start : start + length]))
+        start += length
+    return subsets
+
+
 class DataLoader:
     """`torch.utils.data.DataLoader`, with torch's arguments.
 
