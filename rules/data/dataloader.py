@@ -142,6 +142,29 @@ class DataLoaderRule(Rule):
     triggers = ("DataLoader", "Dataset")
     extra = (SHUFFLE, NOT_MAPPED, DATASET)
 
+    def __init__(self) -> None:
+        self.annotation_depth = 0
+
+    # `loader: DataLoader` names the class converted calls build (tm401 converts the other
+    # references to the companion; annotations keep an idiom class, and this one has none).
+    def visit_Annotation(self, node: cst.Annotation, ctx: ModuleContext) -> None:
+        self.annotation_depth += 1
+
+    def leave_Annotation(self, original, updated, ctx: ModuleContext):
+        self.annotation_depth -= 1
+        return updated
+
+    def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
+        return self._annotated(original, updated, ctx)
+
+    def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
+        return self._annotated(original, updated, ctx)
+
+    def _annotated(self, original, updated, ctx: ModuleContext):
+        if self.annotation_depth and ctx.qualname(original) in LOADERS:
+            return ctx.companion("DataLoader")
+        return updated
+
     def leave_ClassDef(
         self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext
     ):

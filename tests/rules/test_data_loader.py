@@ -118,3 +118,11 @@ def test_single_value_items_use_the_companion() -> None:
         "        return 2\n\n    def __getitem__(self, i):\n        return torch.ones(2) * i\n\nloader = DataLoader(One(), batch_size=2)\n"
     )
     assert "loader = ms_aux.DataLoader(One(), batch_size=2)" in result.code
+
+
+def test_annotation_names_the_companion() -> None:
+    result = convert(
+        "import torch\n\ndef run(loader: torch.utils.data.DataLoader) -> None:\n    pass\n"
+    )
+    assert "def run(loader: ms_aux.DataLoader) -> None:" in result.code
+    assert "import torch" not in result.code
