@@ -211,6 +211,8 @@ class DataLoaderRule(Rule):
         if isinstance(batch_size, cst.Name) and batch_size.value == "None":
             return self._companion(updated, ctx)
         dataset = named["dataset"].value
+        if self._pipeline_dataset(dataset, ctx):
+            return self._batched_pipeline(updated, dataset, named, batch_size, ctx)
         columns = self._columns(dataset, ctx)
         if columns is None:
             return self._companion(updated, ctx)
@@ -268,6 +270,56 @@ class DataLoaderRule(Rule):
             ["data", "label"] if arity == 2 else [f"column_{i}" for i in range(arity)]
         )
 
+    def _pipeline_dataset(
+        self, dataset: cst.BaseExpression, ctx: ModuleContext
+    ) -> bool:
+        """Whether ``dataset`` names a converted torchvision dataset (a mindspore.dataset
+        pipeline): a name the module binds once, to one of those calls."""
+        if not isinstance(dataset, cst.Name):
+            return False
+        bindings = ctx.state.get("dataset_bindings")
+        if bindings is None:
+            bindings = ctx.state["dataset_bindings"] = _bindings(ctx)
+        return bindings.get(dataset.value) is True
+
+    def _batched_pipeline(
+        self,
+        updated: cst.Call,
+        dataset: cst.Name,
+        named: dict[str, cst.Arg],
+        batch_size: cst.BaseExpression,
+        ctx: ModuleContext,
+    ) -> cst.Call:
+        """``dataset.shuffle(len(dataset)).batch(B, drop_remainder=D)``: MindSpore batches the
+        pipeline itself; iterating it yields [data, label] lists of Tensors."""
+        shuffle = named["shuffle"].value if "shuffle" in named else cst.Name("False")
+        flag = literal_bool(shuffle)
+        if flag is None and not (
+            isinstance(shuffle, cst.Name) and shuffle.value == "None"
+        ):
+            return self._companion(updated, ctx)
+        pipeline: cst.BaseExpression = dataset
+        if flag:
+            ctx.report(
+                "TM935",
+                "the shuffled order comes from MindSpore's generator, not torch's",
+                SHUFFLE.use_instead,
+                severity=NOTE,
+            )
+            size = cst.Call(func=cst.Name("len"), args=[cst.Arg(dataset)])
+            pipeline = cst.Call(
+                func=cst.Attribute(value=pipeline, attr=cst.Name("shuffle")),
+                args=[cst.Arg(size)],
+            )
+        batch_args = [cst.Arg(batch_size)]
+        if "drop_last" in named:
+            batch_args.append(keyword("drop_remainder", named["drop_last"].value))
+        ctx.applied.add("TM311")
+        return cst.Call(
+            func=cst.Attribute(value=pipeline, attr=cst.Name("batch")),
+            args=tidy_args(batch_args),
+        )
+
     def _attributes_read(self, call: cst.Call, ctx: ModuleContext) -> bool:
         """Whether the name the loader is assigned to is read as `<name>.dataset` (or another
         DataLoader attribute) anywhere in the module."""
@@ -312,3 +364,55 @@ class DataLoaderRule(Rule):
             hint or NOT_MAPPED.use_instead,
         )
         return updated
+
+
+# torchvision datasets whose conversion is a mindspore.dataset pipeline (companion entries built
+# on MnistDataset, Cifar10Dataset, ImageFolderDataset, ...).
+PIPELINE_DATASETS = frozenset(
+    "torchvision.datasets." + name
+    for name in (
+        "MNIST",
+        "FashionMNIST",
+        "KMNIST",
+        "CIFAR10",
+        "CIFAR100",
+        "ImageFolder",
+    )
+)
+
+
+def _bindings(ctx: ModuleContext) -> dict[str, bool]:
+    """Each name the module assigns: True when its only binding is a torchvision dataset call
+    that converts to a mindspore.dataset pipeline."""
+    found: dict[str, bool] = {}
+    tree = ctx.state.get("ast")
+    for node in ast.walk(tree) if tree is not None else ():
+        targets: list[ast.expr] = []
+        value = None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+            targets, value = [node.target], getattr(node, "value", None)
+        elif isinstance(node, (ast.For, ast.With, ast.comprehension)):
+            targets = [getattr(node, "target", None)] if hasattr(node, "target") else []
+        for target in targets:
+            for name in ast.walk(target) if target is not None else ():
+                if isinstance(name, ast.Name):
+                    pipeline = (
+                        isinstance(value, ast.Call)
+                        and isinstance(target, ast.Name)
+                        and _qualified(value.func, ctx) in PIPELINE_DATASETS
+                    )
+                    found[name.id] = pipeline and name.id not in found
+    return found
+
+
+def _qualified(node: ast.AST, ctx: ModuleContext) -> str | None:
+    name = dotted(node)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    target = ctx.aliases.get(head)
+    if target is None:
+        return None
+    return f"{target}.{rest}" if rest else target

@@ -91,9 +91,10 @@ def companion(tmp_path_factory):
 def convert_and_run(source: str, namespace: dict | None = None) -> tuple[dict, str]:
     """Convert ``source``, check it no longer needs torch or torchvision, and run it."""
     from conftest import convert_checked
+    from torch2ms.migrator.convert import imports_torch
 
     result = convert_checked(source)
-    assert "torch" not in result.code, result.code
+    assert not imports_torch(result.code), result.code
     scope = dict(namespace or {})
     exec(compile(result.code, "converted", "exec"), scope)  # noqa: S102 - our own snippet
     return scope, result.code

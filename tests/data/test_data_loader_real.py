@@ -249,3 +249,40 @@ def test_random_samplers_and_split_draw_every_index(aux) -> None:
         aux.random_split(data, [3, 3])
     with pytest.raises(NotImplementedError, match="generator"):
         aux.RandomSampler(data, generator=object())
+
+
+PIPELINE_SCRIPT = """import torch
+from torchvision import datasets, transforms
+
+
+def loader(root):
+    data = datasets.MNIST(root, train=False, transform=transforms.ToTensor())
+    batches = torch.utils.data.DataLoader(data, batch_size=3, shuffle=SHUFFLE, num_workers=0,
+                                          pin_memory=True, drop_last=True)
+    return batches, len(batches)
+"""
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_visible_loader_over_a_pipeline_batches_it(
+    shuffle: bool, tmp_path, aux
+) -> None:
+    """A loader over a converted torchvision dataset, its arguments visible, becomes
+    `data.shuffle(len(data)).batch(3, drop_remainder=True)`; the loop unpacks its rows."""
+    write_mnist(str(tmp_path), train=4, test=10)
+    script = PIPELINE_SCRIPT.replace("SHUFFLE", str(shuffle))
+    original = run_original(script)
+    converted, code = convert_and_run(script)
+    pipeline = "data.shuffle(len(data))" if shuffle else "data"
+    assert f"{pipeline}.batch(3, drop_remainder=True)" in code
+    want, want_size = original["loader"](str(tmp_path))
+    got, got_size = converted["loader"](str(tmp_path))
+    assert want_size == got_size == 3
+    expected = [(x.numpy(), y.numpy()) for x, y in want]
+    actual = [(x.asnumpy(), y.asnumpy()) for x, y in got]
+    assert [x.shape for x, _ in expected] == [x.shape for x, _ in actual]
+    if shuffle:
+        return
+    for (x1, y1), (x2, y2) in zip(expected, actual):
+        np.testing.assert_allclose(x2, x1, rtol=0, atol=1e-6)
+        np.testing.assert_array_equal(y2, y1)

@@ -126,3 +126,46 @@ def test_annotation_names_the_companion() -> None:
     )
     assert "def run(loader: ms_aux.DataLoader) -> None:" in result.code
     assert "import torch" not in result.code
+
+
+@pytest.mark.parametrize(
+    ("arguments", "pipeline"),
+    [
+        ("batch_size=64", "data.batch(64)"),
+        (
+            "batch_size=8, shuffle=True, num_workers=2",
+            "data.shuffle(len(data)).batch(8)",
+        ),
+        (
+            "batch_size=8, drop_last=True, pin_memory=True",
+            "data.batch(8, drop_remainder=True)",
+        ),
+    ],
+)
+def test_loader_over_a_converted_torchvision_dataset(
+    arguments: str, pipeline: str
+) -> None:
+    result = convert(
+        "import torch\nfrom torchvision import datasets\n\n"
+        "data = datasets.CIFAR10('x', train=False)\n"
+        f"loader = torch.utils.data.DataLoader(data, {arguments})\n"
+    )
+    assert f"loader = {pipeline}\n" in result.code
+    assert "data = ms_aux.CIFAR10('x', train=False)" in result.code
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "data = datasets.CIFAR10('x')\ndata = make()\nloader = DataLoader(data, batch_size=8)\n",
+        "data = datasets.FakeData()\nloader = DataLoader(data, batch_size=8)\n",
+        "data = datasets.MNIST('x')\nloader = DataLoader(data, batch_size=8, shuffle=flag)\n",
+    ],
+    ids=["rebound", "python-dataset", "shuffle-variable"],
+)
+def test_loader_over_anything_else_is_the_companion(module: str) -> None:
+    result = convert(
+        "from torch.utils.data import DataLoader\nfrom torchvision import datasets\n\n"
+        + module
+    )
+    assert "loader = ms_aux.DataLoader(data, batch_size=8" in result.code
