@@ -373,6 +373,8 @@ class ImportsRule(Rule):
             return
         if node.value in ctx.aliases:
             qualified = ctx.aliases[node.value]
+            if qualified in RESOLVED_PACKAGES:
+                return  # the module object itself (`torchvision is None`): no API used
             if node.value not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)

@@ -130,7 +130,7 @@ class DataLoaderRule(Rule):
                 before="from torch.utils.data import DataLoader\n\nloader = DataLoader(data, batch_size=8, "
                 "worker_init_fn=seed_worker)\n",
                 after="import ms_aux\n\n"
-                "# torch2ms: TM936 DataLoader not converted: `worker_init_fn=` has no MindSpore counterpart\n"
+                "# torch2ms: TM936 DataLoader `worker_init_fn=` cannot be carried over: the companion DataLoader raises NotImplementedError for it\n"
                 "loader = ms_aux.DataLoader(data, batch_size=8, worker_init_fn=seed_worker)\n",
                 findings=("TM936",),
             ),
@@ -199,7 +199,8 @@ class DataLoaderRule(Rule):
                     self._refuse(
                         updated,
                         ctx,
-                        f"`{name}=` has no MindSpore counterpart",
+                        f"`{name}=` cannot be carried over: the companion DataLoader "
+                        "raises NotImplementedError for it",
                         UNMAPPED[name],
                     )
                     return self._companion(updated, ctx)
@@ -360,7 +361,7 @@ class DataLoaderRule(Rule):
     ) -> cst.Call:
         ctx.report(
             "TM936",
-            f"DataLoader not converted: {reason}",
+            f"DataLoader {reason}",
             hint or NOT_MAPPED.use_instead,
         )
         return updated

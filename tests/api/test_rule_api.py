@@ -167,7 +167,7 @@ UNTOUCHED = [
     ("m = nn.LayerNorm((4, 8))", "TM941"),
     ("m = nn.Linear(*shape)", "TM941"),
     ("ok = torch.cuda.is_available()", "TM940"),
-    ("loader = torch.utils.data.DataLoader(ds, batch_size=4)", None),
+    ("sampler = torch.utils.data.WeightedRandomSampler(w, 10)", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
     ("y = x.std(1)", "TM941"),
     ("y = arr.dot(b)", "TM941"),
