@@ -44,6 +44,7 @@ ENTRIES: dict[str, str] = {
     "torchvision.datasets.CIFAR100": "CIFAR100",
     "torchvision.datasets.ImageFolder": "ImageFolder",
     "torchvision.datasets.FakeData": "FakeData",
+    "torchvision.datasets.LSUN": "LSUN",
     "torchvision.utils.make_grid": "make_grid",
     "torchvision.utils.save_image": "save_image",
     "torchvision.ops.misc.FrozenBatchNorm2d": "FrozenBatchNorm2d",

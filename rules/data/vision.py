@@ -90,6 +90,11 @@ TRANSFORMS: dict[str, Transform] = {
     ),
 }
 LAMBDA = V + "Lambda"
+# torchvision datasets whose companion stand-in raises when called, and what to write instead.
+RAISING = {
+    "torchvision.datasets.LSUN": "export the LMDB images to class folders and read them with "
+    "`mindspore.dataset.ImageFolderDataset`",
+}
 INTERPOLATION_MODES = (V + "InterpolationMode", V + "functional.InterpolationMode")
 
 NOT_MAPPED = define(
@@ -150,6 +155,15 @@ class VisionTransformRule(Rule):
         qualified = ctx.qualname(original.func)
         if qualified == LAMBDA:
             return self._lambda(updated, ctx)
+        if qualified in RAISING:
+            # The call becomes the companion stand-in (tm401), which raises: say so here.
+            ctx.report(
+                "TM951",
+                f"`{qualified}` has no MindSpore reader: the companion stand-in raises "
+                "NotImplementedError when it is called",
+                RAISING[qualified],
+            )
+            return updated
         spec = TRANSFORMS.get(qualified or "")
         if spec is None:
             return updated

@@ -48,6 +48,7 @@ DATA_ENTRIES = (
     "CIFAR100",
     "ImageFolder",
     "FakeData",
+    "LSUN",
     "default_collate",
     "DataLoader",
     "make_grid",

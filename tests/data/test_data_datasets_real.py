@@ -211,3 +211,8 @@ def test_root_with_user_folder(tmp_path, aux, monkeypatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     write_mnist(os.path.join(str(tmp_path), "data"))
     assert len(aux.MNIST("~/data", train=False)) == 10
+
+
+def test_lsun_stand_in_raises(aux) -> None:
+    with pytest.raises(NotImplementedError, match="LMDB"):
+        aux.LSUN("root", classes=["bedroom_train"])

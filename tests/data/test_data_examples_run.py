@@ -60,18 +60,23 @@ def test_mnist_idx_files_read_by_torchvision(tmp_path) -> None:
 def test_checkout_runs_both_sides(tmp_path) -> None:
     frameworks()
     done = run_script(
-        FAKE, "--only", "mnist", "--only", "regression", "--work", str(tmp_path)
+        FAKE,
+        *("--only", "mnist", "--only", "dcgan", "--only", "regression"),
+        *("--work", str(tmp_path)),
     )
     out = done.stdout
     assert done.returncode == 1, out + done.stderr
-    mnist = out.split("mnist:\n")[1].split("regression:\n")[0]
+    mnist = out.split("mnist:\n")[1].split("dcgan:\n")[0]
     assert "torch    : ran, loss first" in mnist
     assert "mindspore: ran, loss first" in mnist
     regression = out.split("regression:\n")[1]
     assert "torch    : ran, loss first" in regression
     assert "mindspore: FAILED (exit 1)" in regression
     assert "import of torch halted" in regression
-    assert "1 of 2 conversions ran" in out
+    dcgan = out.split("dcgan:\n")[1].split("regression:\n")[0]
+    assert "mindspore: ran, loss first" in dcgan
+    assert (tmp_path / "converted" / "dcgan" / "out" / "real_samples.png").exists()
+    assert "2 of 3 conversions ran" in out
     assert os.path.exists(tmp_path / "converted" / "mnist" / "ms_aux.py")
     assert os.path.exists(tmp_path / "original" / "data" / "MNIST" / "raw")
 

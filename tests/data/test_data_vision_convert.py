@@ -174,3 +174,17 @@ def test_only_the_torchvision_names_still_used_are_imported() -> None:
     assert (
         "dict(cifar10=ms_aux.CIFAR10, mnist=ms_aux.MNIST, qmnist=QMNIST)" in result.code
     )
+
+
+def test_lsun_branch_no_longer_needs_torchvision() -> None:
+    """dcgan's LSUN branch: the call becomes a stand-in that raises, reported as an error, so
+    the script's other branches run without torchvision."""
+    source = (
+        "import torchvision.datasets as dset\n\n"
+        "if name == 'lsun':\n    data = dset.LSUN(root=root, classes=['bedroom_train'])\n"
+        "else:\n    data = dset.FakeData(image_size=(3, 8, 8))\n"
+    )
+    result = convert_checked(source)
+    assert "data = ms_aux.LSUN(root=root, classes=['bedroom_train'])" in result.code
+    assert "torchvision" not in result.code.replace("`torchvision.datasets.LSUN`", "")
+    assert [(f.rule, f.severity) for f in result.findings] == [("TM951", "error")]

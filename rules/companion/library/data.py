@@ -476,6 +476,16 @@ def ImageFolder(
     return data.map(operations=labels, input_columns=["label"])
 
 
+def LSUN(root, classes="train", transform=None, target_transform=None):
+    """`torchvision.datasets.LSUN`: LSUN's LMDB databases have no `mindspore.dataset` reader, so
+    this stand-in raises when called; a script that takes another branch runs without
+    torchvision."""
+    raise NotImplementedError(
+        "LSUN: mindspore.dataset has no reader for LSUN's LMDB databases; export the images "
+        "to class folders and read them with ImageFolder"
+    )
+
+
 class FakeData:
     """`torchvision.datasets.FakeData`: random images and labels, drawn with NumPy seeded by the
     index (torchvision seeds torch's generator with it), so the pixels differ from torch's while
