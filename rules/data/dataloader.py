@@ -55,6 +55,12 @@ UNMAPPED = {
 LOADER_ATTRIBUTES = frozenset(
     {"dataset", "batch_size", "sampler", "batch_sampler", "drop_last", "num_workers"}
 )
+# Classes annotations name that are companion classes here (`sampler: Sampler`).
+ANNOTATED = {
+    **dict.fromkeys(LOADERS, "DataLoader"),
+    "torch.utils.data.Sampler": "Sampler",
+    "torch.utils.data.sampler.Sampler": "Sampler",
+}
 # What the companion DataLoader (torch's arguments, batches collated in Python) cannot do either;
 # any other refusal of the GeneratorDataset idiom becomes `ms_aux.DataLoader(...)` silently.
 COMPANION_REFUSES = frozenset({"worker_init_fn", "generator"})
@@ -139,7 +145,7 @@ class DataLoaderRule(Rule):
     )
     stage = API
     order = 50
-    triggers = ("DataLoader", "Dataset")
+    triggers = ("DataLoader", "Dataset", "Sampler")
     extra = (SHUFFLE, NOT_MAPPED, DATASET)
 
     def __init__(self) -> None:
@@ -161,9 +167,10 @@ class DataLoaderRule(Rule):
         return self._annotated(original, updated, ctx)
 
     def _annotated(self, original, updated, ctx: ModuleContext):
-        if self.annotation_depth and ctx.qualname(original) in LOADERS:
-            return ctx.companion("DataLoader")
-        return updated
+        if not self.annotation_depth:
+            return updated
+        entry = ANNOTATED.get(ctx.qualname(original) or "")
+        return ctx.companion(entry) if entry else updated
 
     def leave_ClassDef(
         self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext

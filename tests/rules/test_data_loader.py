@@ -122,9 +122,13 @@ def test_single_value_items_use_the_companion() -> None:
 
 def test_annotation_names_the_companion() -> None:
     result = convert(
-        "import torch\n\ndef run(loader: torch.utils.data.DataLoader) -> None:\n    pass\n"
+        "import torch\nfrom torch.utils.data import Sampler\n\n"
+        "def run(loader: torch.utils.data.DataLoader, sampler: Sampler) -> None:\n    pass\n"
     )
-    assert "def run(loader: ms_aux.DataLoader) -> None:" in result.code
+    assert (
+        "def run(loader: ms_aux.DataLoader, sampler: ms_aux.Sampler) -> None:"
+        in result.code
+    )
     assert "import torch" not in result.code
 
 
