@@ -9,6 +9,9 @@ import ast
 from collections import deque
 
 TORCH_ROOT = "torch"
+# torch-only packages whose names resolve like torch's, so that tables can map them; a use that
+# nothing maps stays on the package, reported as torch-only (TM901).
+RESOLVED_PACKAGES = ("torchvision",)
 # Packages that only exist for torch; their imports cannot be translated mechanically.
 TORCH_ONLY_PACKAGES = frozenset(
     {
@@ -27,21 +30,29 @@ def is_torch(qualified: str) -> bool:
     return qualified == TORCH_ROOT or qualified.startswith(TORCH_ROOT + ".")
 
 
+def resolved_root(qualified: str) -> str | None:
+    """``torch`` or the resolved torch-only package that ``qualified`` lies in, else None."""
+    root = qualified.split(".", 1)[0]
+    return root if root == TORCH_ROOT or root in RESOLVED_PACKAGES else None
+
+
 def torch_aliases(tree: ast.Module) -> dict[str, str]:
-    """Map each local name bound by a torch import (anywhere in the module) to its qualified name."""
+    """Map each local name bound by a torch (or torchvision) import, anywhere in the module, to
+    its qualified name."""
     aliases: dict[str, str] = {}
     for node in _statements(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if not is_torch(alias.name):
+                root = resolved_root(alias.name)
+                if root is None:
                     continue
                 if alias.asname:
                     aliases[alias.asname] = alias.name
                 else:
                     # ``import torch.nn`` binds ``torch``.
-                    aliases[alias.name.split(".")[0]] = TORCH_ROOT
+                    aliases[root] = root
         elif isinstance(node, ast.ImportFrom):
-            if node.level or not node.module or not is_torch(node.module):
+            if node.level or not node.module or resolved_root(node.module) is None:
                 continue
             for alias in node.names:
                 if alias.name == "*":

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..migrator.aliases import TORCH_ONLY_PACKAGES
+from ..migrator.aliases import RESOLVED_PACKAGES, TORCH_ONLY_PACKAGES, resolved_root
 from ..migrator.context import COMPANION, CONVERTED_CALLS, ModuleContext
 from ..migrator.findings import ERROR, NOTE, WARNING
 from ..migrator.rule import (
@@ -26,6 +26,7 @@ from ..migrator.rule import (
     register,
     rule_classes,
 )
+from .data.packages import package_aliases, package_names_in_use
 
 # MindSpore modules and the short names their code is written with (data, not code).
 SHORT_MODULES = {
@@ -34,6 +35,7 @@ SHORT_MODULES = {
     "mindspore.mint": "mint",
     "mindspore.amp": "amp",
     "mindspore.dataset": "ds",
+    "mindspore.dataset.vision": "vision",
     "mindspore.experimental.optim": "optim",
 }
 # How each is imported: (from-module, name) or (None, dotted module to ``import ... as``).
@@ -44,6 +46,7 @@ IMPORT_FORMS = {
     "mindspore.amp": ("mindspore", "amp"),
     "mindspore.experimental.optim": ("mindspore.experimental", "optim"),
     "mindspore.dataset": (None, "mindspore.dataset"),
+    "mindspore.dataset.vision": (None, "mindspore.dataset.vision"),
 }
 
 UNCONVERTED = define(
@@ -100,8 +103,8 @@ class ImportsRule(Rule):
                 findings=("TM900",),
             ),
             Example(
-                before="import os\nimport torchvision\n",
-                after="import os\n# torch2ms: TM901 `torchvision` is built on torch and has no MindSpore form\nimport torchvision\n",
+                before="import os\nimport torchaudio\n",
+                after="import os\n# torch2ms: TM901 `torchaudio` is built on torch and has no MindSpore form\nimport torchaudio\n",
                 findings=("TM901",),
             ),
         ),
@@ -120,6 +123,12 @@ class ImportsRule(Rule):
         self.anchor: cst.CSTNode | None = None
         self.attached: set[int] = set()
         self.leftovers = 0
+        # Names bound by torchvision imports that the converted module still reads: their
+        # imports stay where they are, and so do the uses.
+        self.first_statement: cst.CSTNode | None = None
+        self.header_rules: frozenset[str | None] = frozenset()
+        self.package_names: frozenset[str] = frozenset()
+        self.package_names_used: frozenset[str] = frozenset()
         self._torch_only: frozenset[str] | None = None
         self.has_companion_import = False
         # Functions being visited, innermost last, with whether the walk is inside their body.
@@ -151,11 +160,14 @@ class ImportsRule(Rule):
     def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
         self.leftovers += 1
         ctx.state["leftovers"] = self.leftovers
+        # A resolved package's (torchvision's) imports stay where they are while its names are
+        # used; torch's uses are spelled out and need `import torch` where they run.
         package = _package_of(name)
-        if self.functions and self.functions[-1][1]:
-            self.local_needs.setdefault(id(self.functions[-1][0]), set()).add(package)
-        else:
-            self.module_needs.add(package)
+        if package not in RESOLVED_PACKAGES:
+            if self.functions and self.functions[-1][1]:
+                self.local_needs.setdefault(id(self.functions[-1][0]), set()).add(package)
+            else:
+                self.module_needs.add(package)
         span = self._range(ctx)
         line = column = None
         if span is not None:
@@ -165,9 +177,19 @@ class ImportsRule(Rule):
         at = line if line is not None else ctx.position()[0]
         # Another finding that leaves this line untranslated already explains the leftover.
         if any(
-            f.line == at and f.rule != "TM900" and f.severity == ERROR
+            f.line == at and f.rule not in ("TM900", "TM901") and f.severity == ERROR
             for f in ctx.findings
         ):
+            return
+        if package in RESOLVED_PACKAGES:
+            ctx.report(
+                "TM901",
+                f"`{display}` is built on torch and has no MindSpore form; it still runs on "
+                f"`{package}`, whose import stays",
+                TORCH_ONLY.use_instead,
+                line=line,
+                column=column,
+            )
             return
         ctx.report(
             "TM900",
@@ -194,6 +216,15 @@ class ImportsRule(Rule):
 
     # -- imports --------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        self.first_statement = node.body[0] if node.body else None
+        self.header_rules = frozenset(
+            _comment_rule(line.comment.value)
+            for line in node.header
+            if line.comment is not None
+        )
+        self.package_names = package_aliases(ctx.aliases)
+        if self.package_names:
+            self.package_names_used = package_names_in_use(node, ctx.aliases)
         companion = ctx.companion_import.module
         for statement in node.body:
             if not isinstance(statement, cst.SimpleStatementLine):
@@ -246,15 +277,30 @@ class ImportsRule(Rule):
     ) -> bool:
         if isinstance(small, cst.Import):
             return all(
-                (ctx.dotted(a.name) or "").split(".")[0] == "torch" for a in small.names
+                resolved_root(ctx.dotted(a.name) or "") is not None
+                and not self._binds_used_package_name(a, ctx)
+                for a in small.names
             )
         if (
             isinstance(small, cst.ImportFrom)
             and small.module is not None
             and not small.relative
         ):
-            return (ctx.dotted(small.module) or "").split(".")[0] == "torch"
+            if resolved_root(ctx.dotted(small.module) or "") is None:
+                return False
+            return isinstance(small.names, cst.ImportStar) or not any(
+                self._binds_used_package_name(a, ctx) for a in small.names
+            )
         return False
+
+    def _binds_used_package_name(
+        self, alias: cst.ImportAlias, ctx: ModuleContext
+    ) -> bool:
+        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            bound = alias.asname.name.value
+        else:
+            bound = (ctx.dotted(alias.name) or "").split(".")[0]
+        return bound in self.package_names_used
 
     def _torch_only_import(
         self, small: cst.BaseSmallStatement, ctx: ModuleContext
@@ -274,10 +320,27 @@ class ImportsRule(Rule):
                 return root
         return None
 
+    def _unused_package_names_dropped(self, small, ctx: ModuleContext):
+        """``from torchvision.x import A, B`` keeps only the names still in use."""
+        if (
+            not isinstance(small, cst.ImportFrom)
+            or small.module is None
+            or small.relative
+            or isinstance(small.names, cst.ImportStar)
+            or resolved_root(ctx.dotted(small.module) or "") not in RESOLVED_PACKAGES
+        ):
+            return small
+        used = [a for a in small.names if self._binds_used_package_name(a, ctx)]
+        if not used or len(used) == len(small.names):
+            return small
+        used[-1] = used[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return small.with_changes(names=used)
+
     def leave_SimpleStatementLine(self, original, updated, ctx: ModuleContext):
         kept = []
         removed = False
         for small in updated.body:
+            small = self._unused_package_names_dropped(small, ctx)
             if self._is_torch_import(small, ctx):
                 removed = True
                 continue
@@ -289,6 +352,8 @@ class ImportsRule(Rule):
                     TORCH_ONLY.use_instead,
                 )
             kept.append(small)
+        if not removed and any(a is not b for a, b in zip(kept, updated.body)):
+            updated = updated.with_changes(body=kept)
         if removed:
             ctx.applied.add("TM001")
             top_level = len(ctx.stack) == 1
@@ -320,7 +385,8 @@ class ImportsRule(Rule):
         head = name.split(".")[0]
         if head in ctx.aliases:
             qualified = ctx.qualname(node)
-            self.replace[id(node)] = ctx.name(qualified)
+            if head not in self.package_names:
+                self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
         elif head == "mindspore" and head not in ctx.aliases:
             self.replace[id(node)] = self._shorten(ctx, name)
@@ -334,7 +400,10 @@ class ImportsRule(Rule):
             return
         if node.value in ctx.aliases:
             qualified = ctx.aliases[node.value]
-            self.replace[id(node)] = ctx.name(qualified)
+            if qualified in RESOLVED_PACKAGES:
+                return  # the module object itself (`torchvision is None`): no API used
+            if node.value not in self.package_names:
+                self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
         elif node.value == "mindspore":
             self.needed.add("mindspore")
@@ -389,9 +458,12 @@ class ImportsRule(Rule):
             updated,
             [f for f in ctx.findings if info.line <= f.line <= info.end_line],
             ctx,
+            self.header_rules if original is self.first_statement else frozenset(),
         )
 
-    def _with_comments(self, updated, findings, ctx: ModuleContext):
+    def _with_comments(
+        self, updated, findings, ctx: ModuleContext, header_rules=frozenset()
+    ):
         fresh = [f for f in findings if id(f) not in self.attached]
         if not fresh or not hasattr(updated, "leading_lines"):
             return updated
@@ -401,7 +473,7 @@ class ImportsRule(Rule):
             _comment_rule(line.comment.value)
             for line in updated.leading_lines
             if line.comment is not None
-        }
+        } | set(header_rules)  # comments above the first statement parse as the header
         lines = list(updated.leading_lines)
         for finding in fresh:
             self.attached.add(id(finding))

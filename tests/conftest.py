@@ -14,6 +14,10 @@ REQUIRE_REAL = os.environ.get("TORCH2MS_REQUIRE_REAL") == "1"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Before any test imports torchvision: see tests/torchvision_guard.py for what it patches.
+    from torchvision_guard import guard
+
+    guard()
     config.addinivalue_line(
         "markers", "real: needs the real torch and/or MindSpore installed"
     )

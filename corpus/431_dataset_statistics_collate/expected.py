@@ -3,7 +3,7 @@
 import numpy as np
 import mindspore
 from mindspore import ops
-import torch
+import ms_aux
 
 
 class Recordings:
@@ -28,9 +28,7 @@ def pad_collate(batch):
     return padded, mask
 
 
-# torch2ms: TM936 DataLoader not converted: `collate_fn=` has no GeneratorDataset counterpart
-# torch2ms: TM940 `torch.utils.data.DataLoader` has no certain MindSpore mapping
-loader = torch.utils.data.DataLoader(Recordings(10, seed=31), batch_size=4, collate_fn=pad_collate)
+loader = ms_aux.DataLoader(Recordings(10, seed=31), batch_size=4, collate_fn=pad_collate)
 total, total_sq, count = 0.0, 0.0, 0.0
 for padded, mask in loader:
     total += (padded * mask).sum().item()

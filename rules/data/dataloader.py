@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
+from ...migrator.aliases import dotted
 from ...migrator.context import ModuleContext
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
@@ -47,6 +50,20 @@ UNMAPPED = {
     "generator": "seed the shuffle with `mindspore.dataset.config.set_seed(n)`",
     "multiprocessing_context": "GeneratorDataset takes `python_multiprocessing=True|False`",
 }
+# DataLoader attributes scripts read (`len(train_loader.dataset)` for logging); a MindSpore
+# dataset has none of them, so a loader whose name is read so is the companion DataLoader.
+LOADER_ATTRIBUTES = frozenset(
+    {"dataset", "batch_size", "sampler", "batch_sampler", "drop_last", "num_workers"}
+)
+# Classes annotations name that are companion classes here (`sampler: Sampler`).
+ANNOTATED = {
+    **dict.fromkeys(LOADERS, "DataLoader"),
+    "torch.utils.data.Sampler": "Sampler",
+    "torch.utils.data.sampler.Sampler": "Sampler",
+}
+# What the companion DataLoader (torch's arguments, batches collated in Python) cannot do either;
+# any other refusal of the GeneratorDataset idiom becomes `ms_aux.DataLoader(...)` silently.
+COMPANION_REFUSES = frozenset({"worker_init_fn", "generator"})
 
 SHUFFLE = define(
     "TM935",
@@ -60,9 +77,9 @@ SHUFFLE = define(
 NOT_MAPPED = define(
     "TM936",
     "DataLoader or Dataset that cannot be converted with certainty",
-    "Reports a DataLoader whose arguments have no MindSpore counterpart (samplers, collate_fn, "
-    "worker_init_fn) or whose dataset's samples have no known number of columns.",
-    "GeneratorDataset needs the column names of each sample, and batches columns rather than samples.",
+    "Reports a DataLoader with a `worker_init_fn=` or `generator=`: the companion `ms_aux.DataLoader` "
+    "that stands for it raises NotImplementedError for them.",
+    "MindSpore's datasets have no per-worker hook and draw their order from MindSpore's generator.",
     "`mindspore.dataset.GeneratorDataset(ds, column_names=['data', 'label'], shuffle=True)"
     ".batch(32, drop_remainder=True)`.",
 )
@@ -93,7 +110,9 @@ class DataLoaderRule(Rule):
         "`mindspore.dataset.GeneratorDataset(ds, column_names=[...], shuffle=S, num_parallel_workers=N)"
         ".batch(B, drop_remainder=D)`. The column names come from what the dataset class's `__getitem__` "
         "returns (two or more values); `pin_memory`, `timeout`, `persistent_workers` and `prefetch_factor` "
-        "are dropped.",
+        "are dropped. Any other form (`DataLoader(ds, **kwargs)`, samplers, `collate_fn`, datasets of "
+        "unknown columns, converted torchvision datasets) becomes the companion `ms_aux.DataLoader`, "
+        "which takes torch's arguments.",
         why="A MindSpore dataset is iterated like a DataLoader: `for x, y in loader:` yields batched "
         "Tensors, and `len(loader)` is the number of batches. `shuffle=False` is passed explicitly "
         "because GeneratorDataset shuffles a random-access source by default.",
@@ -108,11 +127,17 @@ class DataLoaderRule(Rule):
                 'loader = ds.GeneratorDataset(Pairs(), column_names=["data", "label"], shuffle=False).batch(2, drop_remainder=True)\n',
             ),
             Example(
-                before="from torch.utils.data import DataLoader\n\ndef make(data):\n    return DataLoader(data, batch_size=8)\n",
-                after="\ndef make(data):\n    import torch\n"
-                "    # torch2ms: TM936 DataLoader not converted: the number of columns of `data` is not known\n"
-                "    # torch2ms: TM940 `torch.utils.data.DataLoader` has no certain MindSpore mapping\n"
-                "    return torch.utils.data.DataLoader(data, batch_size=8)\n",
+                before="from torch.utils.data import DataLoader\n\ndef make(data, **kwargs):\n"
+                "    return DataLoader(data, **kwargs)\n",
+                after="import ms_aux\n\ndef make(data, **kwargs):\n"
+                "    return ms_aux.DataLoader(data, **kwargs)\n",
+            ),
+            Example(
+                before="from torch.utils.data import DataLoader\n\nloader = DataLoader(data, batch_size=8, "
+                "worker_init_fn=seed_worker)\n",
+                after="import ms_aux\n\n"
+                "# torch2ms: TM936 DataLoader `worker_init_fn=` cannot be carried over: the companion DataLoader raises NotImplementedError for it\n"
+                "loader = ms_aux.DataLoader(data, batch_size=8, worker_init_fn=seed_worker)\n",
                 findings=("TM936",),
             ),
         ),
@@ -120,8 +145,32 @@ class DataLoaderRule(Rule):
     )
     stage = API
     order = 50
-    triggers = ("DataLoader", "Dataset")
+    triggers = ("DataLoader", "Dataset", "Sampler")
     extra = (SHUFFLE, NOT_MAPPED, DATASET)
+
+    def __init__(self) -> None:
+        self.annotation_depth = 0
+
+    # `loader: DataLoader` names the class converted calls build (tm401 converts the other
+    # references to the companion; annotations keep an idiom class, and this one has none).
+    def visit_Annotation(self, node: cst.Annotation, ctx: ModuleContext) -> None:
+        self.annotation_depth += 1
+
+    def leave_Annotation(self, original, updated, ctx: ModuleContext):
+        self.annotation_depth -= 1
+        return updated
+
+    def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
+        return self._annotated(original, updated, ctx)
+
+    def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
+        return self._annotated(original, updated, ctx)
+
+    def _annotated(self, original, updated, ctx: ModuleContext):
+        if not self.annotation_depth:
+            return updated
+        entry = ANNOTATED.get(ctx.qualname(original) or "")
+        return ctx.companion(entry) if entry else updated
 
     def leave_ClassDef(
         self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext
@@ -146,37 +195,35 @@ class DataLoaderRule(Rule):
         named: dict[str, cst.Arg] = {}
         for index, arg in enumerate(updated.args):
             if arg.star or (arg.keyword is None and index >= len(PARAMS)):
-                return self._refuse(updated, ctx, "its arguments are unpacked")
+                return self._companion(updated, ctx)
             named[arg.keyword.value if arg.keyword is not None else PARAMS[index]] = arg
         for name, arg in named.items():
             if name in UNMAPPED:
                 value = arg.value
                 if not (isinstance(value, cst.Name) and value.value == "None"):
-                    return self._refuse(
+                    if name not in COMPANION_REFUSES:
+                        return self._companion(updated, ctx)
+                    self._refuse(
                         updated,
                         ctx,
-                        f"`{name}=` has no GeneratorDataset counterpart",
+                        f"`{name}=` cannot be carried over: the companion DataLoader "
+                        "raises NotImplementedError for it",
                         UNMAPPED[name],
                     )
-        if "dataset" not in named:
-            return self._refuse(updated, ctx, "it has no dataset argument")
+                    return self._companion(updated, ctx)
+        if "dataset" not in named or self._attributes_read(original, ctx):
+            return self._companion(updated, ctx)
         batch_size = (
             named["batch_size"].value if "batch_size" in named else cst.Integer("1")
         )
         if isinstance(batch_size, cst.Name) and batch_size.value == "None":
-            return self._refuse(
-                updated,
-                ctx,
-                "`batch_size=None` yields unbatched samples",
-                "iterate the GeneratorDataset without `.batch()`",
-            )
+            return self._companion(updated, ctx)
         dataset = named["dataset"].value
+        if self._pipeline_dataset(dataset, ctx):
+            return self._batched_pipeline(updated, dataset, named, batch_size, ctx)
         columns = self._columns(dataset, ctx)
         if columns is None:
-            source = cst.Module([]).code_for_node(dataset)
-            return self._refuse(
-                updated, ctx, f"the number of columns of `{source}` is not known"
-            )
+            return self._companion(updated, ctx)
         shuffle = named["shuffle"].value if "shuffle" in named else cst.Name("False")
         if isinstance(shuffle, cst.Name) and shuffle.value == "None":
             shuffle = cst.Name("False")
@@ -231,12 +278,149 @@ class DataLoaderRule(Rule):
             ["data", "label"] if arity == 2 else [f"column_{i}" for i in range(arity)]
         )
 
+    def _pipeline_dataset(
+        self, dataset: cst.BaseExpression, ctx: ModuleContext
+    ) -> bool:
+        """Whether ``dataset`` names a converted torchvision dataset (a mindspore.dataset
+        pipeline): a name the module binds once, to one of those calls."""
+        if not isinstance(dataset, cst.Name):
+            return False
+        bindings = ctx.state.get("dataset_bindings")
+        if bindings is None:
+            bindings = ctx.state["dataset_bindings"] = _bindings(ctx)
+        return bindings.get(dataset.value) is True
+
+    def _batched_pipeline(
+        self,
+        updated: cst.Call,
+        dataset: cst.Name,
+        named: dict[str, cst.Arg],
+        batch_size: cst.BaseExpression,
+        ctx: ModuleContext,
+    ) -> cst.Call:
+        """``dataset.shuffle(len(dataset)).batch(B, drop_remainder=D)``: MindSpore batches the
+        pipeline itself; iterating it yields [data, label] lists of Tensors."""
+        shuffle = named["shuffle"].value if "shuffle" in named else cst.Name("False")
+        flag = literal_bool(shuffle)
+        if flag is None and not (
+            isinstance(shuffle, cst.Name) and shuffle.value == "None"
+        ):
+            return self._companion(updated, ctx)
+        pipeline: cst.BaseExpression = dataset
+        if flag:
+            ctx.report(
+                "TM935",
+                "the shuffled order comes from MindSpore's generator, not torch's",
+                SHUFFLE.use_instead,
+                severity=NOTE,
+            )
+            size = cst.Call(func=cst.Name("len"), args=[cst.Arg(dataset)])
+            pipeline = cst.Call(
+                func=cst.Attribute(value=pipeline, attr=cst.Name("shuffle")),
+                args=[cst.Arg(size)],
+            )
+        batch_args = [cst.Arg(batch_size)]
+        if "drop_last" in named:
+            batch_args.append(keyword("drop_remainder", named["drop_last"].value))
+        ctx.applied.add("TM311")
+        return cst.Call(
+            func=cst.Attribute(value=pipeline, attr=cst.Name("batch")),
+            args=tidy_args(batch_args),
+        )
+
+    def _attributes_read(self, call: cst.Call, ctx: ModuleContext) -> bool:
+        """Whether the name the loader is assigned to is read as `<name>.dataset` (or another
+        DataLoader attribute) anywhere in the module."""
+        statement = ctx.stack[-1] if ctx.stack else None
+        targets: list[str] = []
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and small.value is call:
+                    targets += [ctx.dotted(t.target) or "" for t in small.targets]
+                elif isinstance(small, cst.AnnAssign) and small.value is call:
+                    targets.append(ctx.dotted(small.target) or "")
+        return any(t and t in self._attribute_bases(ctx) for t in targets)
+
+    @staticmethod
+    def _attribute_bases(ctx: ModuleContext) -> frozenset[str]:
+        known = ctx.state.get("loader_attribute_bases")
+        if known is None:
+            found = set()
+            tree = ctx.state.get("ast")
+            for node in ast.walk(tree) if tree is not None else ():
+                if isinstance(node, ast.Attribute) and node.attr in LOADER_ATTRIBUTES:
+                    base = dotted(node.value)
+                    if base is not None:
+                        found.add(base)
+            known = ctx.state["loader_attribute_bases"] = frozenset(found)
+        return known
+
+    def _companion(self, updated: cst.Call, ctx: ModuleContext) -> cst.Call:
+        """``ms_aux.DataLoader(<the call's own arguments>)``: torch's DataLoader over MindSpore,
+        for the forms the GeneratorDataset idiom cannot take (unpacked keyword dictionaries,
+        datasets of unknown columns, samplers, collate functions, converted torchvision
+        datasets)."""
+        ctx.applied.add("TM311")
+        return updated.with_changes(func=ctx.companion("DataLoader"))
+
     def _refuse(
         self, updated: cst.Call, ctx: ModuleContext, reason: str, hint: str = ""
     ) -> cst.Call:
         ctx.report(
             "TM936",
-            f"DataLoader not converted: {reason}",
+            f"DataLoader {reason}",
             hint or NOT_MAPPED.use_instead,
         )
         return updated
+
+
+# torchvision datasets whose conversion is a mindspore.dataset pipeline (companion entries built
+# on MnistDataset, Cifar10Dataset, ImageFolderDataset, ...).
+PIPELINE_DATASETS = frozenset(
+    "torchvision.datasets." + name
+    for name in (
+        "MNIST",
+        "FashionMNIST",
+        "KMNIST",
+        "CIFAR10",
+        "CIFAR100",
+        "ImageFolder",
+    )
+)
+
+
+def _bindings(ctx: ModuleContext) -> dict[str, bool]:
+    """Each name the module assigns: True when its only binding is a torchvision dataset call
+    that converts to a mindspore.dataset pipeline."""
+    found: dict[str, bool] = {}
+    tree = ctx.state.get("ast")
+    for node in ast.walk(tree) if tree is not None else ():
+        targets: list[ast.expr] = []
+        value = None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+            targets, value = [node.target], getattr(node, "value", None)
+        elif isinstance(node, (ast.For, ast.With, ast.comprehension)):
+            targets = [getattr(node, "target", None)] if hasattr(node, "target") else []
+        for target in targets:
+            for name in ast.walk(target) if target is not None else ():
+                if isinstance(name, ast.Name):
+                    pipeline = (
+                        isinstance(value, ast.Call)
+                        and isinstance(target, ast.Name)
+                        and _qualified(value.func, ctx) in PIPELINE_DATASETS
+                    )
+                    found[name.id] = pipeline and name.id not in found
+    return found
+
+
+def _qualified(node: ast.AST, ctx: ModuleContext) -> str | None:
+    name = dotted(node)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    target = ctx.aliases.get(head)
+    if target is None:
+        return None
+    return f"{target}.{rest}" if rest else target

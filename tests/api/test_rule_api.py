@@ -168,7 +168,7 @@ UNTOUCHED = [
     ("m = nn.ConvTranspose2d(3, 8, 3, padding_mode='reflect')", "TM941"),
     ("m = nn.Bilinear(*shape)", "TM941"),
     ("torch.cuda.set_device(1)", "TM940"),
-    ("loader = torch.utils.data.DataLoader(ds, batch_size=4)", None),
+    ("sampler = torch.utils.data.WeightedRandomSampler(w, 10)", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
     ("y = x.std(1)", "TM941"),
     ("y = arr.dot(b)", "TM941"),

@@ -24,7 +24,19 @@ from torch2ms.migrator.convert import convert_source
             {"Variable": "torch.autograd.Variable"},
         ),
         ("def f():\n    import torch as th\n", {"th": "torch"}),
-        ("import torchvision\nfrom . import torch\n", {}),
+        ("import torchvision\nfrom . import torch\n", {"torchvision": "torchvision"}),
+        ("import torchaudio\nfrom . import torch\n", {}),
+        (
+            "from torchvision import datasets, transforms\n",
+            {
+                "datasets": "torchvision.datasets",
+                "transforms": "torchvision.transforms",
+            },
+        ),
+        (
+            "import torchvision.transforms.functional as TF\n",
+            {"TF": "torchvision.transforms.functional"},
+        ),
         ("import numpy as np\n", {}),
     ],
 )
@@ -85,8 +97,36 @@ def test_keywords_and_attributes_named_like_aliases_are_not_uses() -> None:
 
 
 def test_torch_only_package_reported_and_kept() -> None:
-    source = "import torchvision.transforms as T\n\nt = T.ToTensor()\n"
+    source = "import torchaudio.transforms as T\n\nt = T.Spectrogram()\n"
     result = convert_source(source)
-    assert "import torchvision.transforms as T" in result.code
+    assert "import torchaudio.transforms as T" in result.code
     assert [f.rule for f in result.findings] == ["TM901"]
     assert result.findings[0].line == 1
+
+
+def test_unmapped_torchvision_use_stays_on_torchvision() -> None:
+    """torchvision names resolve like torch's; what nothing maps stays as written, reported as
+    torch-only at its line, and the import that binds it stays where it was."""
+    source = "import torchvision.transforms as T\n\nt = T.RandomErasing()\nu = T.ToTensor()\n"
+    result = convert_source(source)
+    assert "import torchvision.transforms as T\n" in result.code
+    assert "t = T.RandomErasing()" in result.code
+    assert "u = vision.ToTensor()" in result.code
+    assert "import torch\n" not in result.code
+    assert [(f.rule, f.line) for f in result.findings] == [("TM901", 1), ("TM901", 3)]
+    assert convert_source(result.code).code == result.code
+
+
+def test_torchvision_import_in_a_try_block_stays_there() -> None:
+    source = (
+        "try:\n    from torchvision.datasets import Places365\n    has = True\n"
+        "except ImportError:\n    has = False\n\nd = Places365('x') if has else None\n"
+    )
+    result = convert_source(source)
+    assert "try:\n    # torch2ms: TM901" in result.code
+    assert (
+        "    from torchvision.datasets import Places365\n    has = True\n"
+        in result.code
+    )
+    assert "d = Places365('x') if has else None" in result.code
+    assert "\nimport torchvision" not in result.code

@@ -1,0 +1,62 @@
+"""Which names bound by torchvision imports a module still uses after the rule passes.
+
+torchvision's names resolve like torch's so that tables can map them, but what nothing mapped must
+keep working where it was imported: an import inside `try: ... except ImportError:` has to stay
+there, not move to the top of the module. The import rule keeps every torchvision import that
+binds a name still in use, and removes the others.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...migrator.aliases import RESOLVED_PACKAGES, resolved_root
+
+
+def package_aliases(aliases: dict[str, str]) -> frozenset[str]:
+    """The local names bound to a resolved torch-only package (torchvision)."""
+    return frozenset(
+        name
+        for name, qualified in aliases.items()
+        if resolved_root(qualified) in RESOLVED_PACKAGES
+    )
+
+
+class _Uses(cst.CSTVisitor):
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+        self.used: set[str] = set()
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        for part in (node.annotation, node.default):
+            if part is not None:
+                part.visit(self)
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.names:
+            self.used.add(node.value)
+
+
+def package_names_in_use(module: cst.Module, aliases: dict[str, str]) -> frozenset[str]:
+    """The torchvision-bound names that ``module`` still reads outside its import statements."""
+    names = package_aliases(aliases)
+    if not names:
+        return frozenset()
+    visitor = _Uses(names)
+    module.visit(visitor)
+    return frozenset(visitor.used)
