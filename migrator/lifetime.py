@@ -190,6 +190,7 @@ class Orphaned(BaseException):
 
 class _Worker:
     parent: int | None = None
+    term_only_while_writing = False
     writing = False
     exit_pending = False
     cleanup: Callable[[], None] | None = None
@@ -203,7 +204,10 @@ def bind_worker(owner: int, cleanup: Callable[[], None] | None = None) -> None:
     for signum in STOP_SIGNALS:
         if signum != signal.SIGTERM:
             signal.signal(signum, signal.SIG_IGN)  # the main process decides
-    signal.signal(signal.SIGTERM, _on_terminate)
+    # Without a clean-up, SIGTERM ends the worker at once, even inside a long native call (a
+    # parse); only while a file is being written does a handler hold it back.
+    _Worker.term_only_while_writing = cleanup is None
+    signal.signal(signal.SIGTERM, signal.SIG_DFL if cleanup is None else _on_terminate)
     watched = set_parent_death_signal(signal.SIGTERM)
     parent = os.getppid()
     # Close the race where the parent died before the kernel was told to tell us.
@@ -242,11 +246,16 @@ def _on_terminate(signum: int, frame: object) -> None:
 def writing() -> Iterator[None]:
     """A SIGTERM that arrives in this block takes effect when it ends: a file being written is
     finished, or (parent gone) abandoned, never torn."""
+    hold = _Worker.term_only_while_writing
+    if hold:
+        signal.signal(signal.SIGTERM, _on_terminate)
     _Worker.writing = True
     try:
         yield
     finally:
         _Worker.writing = False
+        if hold:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if _Worker.exit_pending:
             exit_worker()
 

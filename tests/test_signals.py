@@ -299,3 +299,79 @@ def test_the_owner_watch_ends_a_worker_whose_parent_died() -> None:
                 os.kill(pid, signal.SIGKILL)
         if parent.poll() is None:
             parent.kill()
+
+
+# -- a worker finishes the file it is writing, and an orphan writes nothing ----------------------
+
+HELD = """import os, signal, sys, time
+from torch2ms.migrator.lifetime import bind_worker, writing
+bind_worker(os.getppid())
+if sys.argv[1] == "writing":
+    with writing():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)
+        open(sys.argv[2], "w").write("finished")
+open(sys.argv[2], "a").write(" and went on")
+os.kill(os.getpid(), signal.SIGTERM)
+time.sleep(10)
+"""
+
+
+@pytest.mark.parametrize("where", ["writing", "converting"])
+def test_a_terminated_worker_finishes_its_write_and_nothing_else(
+    tmp_path: Path, where: str
+) -> None:
+    marker = tmp_path / "marker"
+    done = subprocess.run(
+        [sys.executable, "-c", HELD, where, str(marker)], timeout=60, check=False
+    )
+    if where == "writing":  # held back until the write was done, then gone
+        assert done.returncode == 128 + signal.SIGTERM
+        assert marker.read_text() == "finished"
+    else:  # gone at once
+        assert done.returncode == -signal.SIGTERM
+        assert marker.read_text() == " and went on"
+
+
+ORPHAN = """import os, sys, time
+from torch2ms.migrator.lifetime import bind_worker, check_parent, writing
+from torch2ms.migrator.sources import atomic_write
+target, ready = sys.argv[1], sys.argv[2]
+if os.fork() == 0:
+    parent = os.getppid()
+    bind_worker(parent)
+    with writing():
+        open(ready, "w").close()
+        while os.getppid() == parent:  # the parent's death is held back until the write ends
+            time.sleep(0.01)
+        atomic_write(target, b"converted", None, check_parent)
+    os._exit(0)
+time.sleep(60)
+"""
+
+
+def test_a_worker_whose_parent_died_abandons_its_write(tmp_path: Path) -> None:
+    target, ready = tmp_path / "m.py", tmp_path / "ready"
+    target.write_bytes(b"original")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN, str(target), str(ready)],
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not ready.exists():
+            assert time.monotonic() < deadline, "the worker never started writing"
+            time.sleep(0.01)
+        tree = _descendants(parent.pid)
+        parent.kill()  # the worker, mid-write, is now an orphan
+        parent.wait()
+        deadline = time.monotonic() + LEFT_WITHIN
+        while any(_alive(p, s) for p, s in tree.items()):
+            assert time.monotonic() < deadline, "the orphan outlived its parent"
+            time.sleep(0.02)
+    finally:
+        for pid, started in _descendants(parent.pid).items():
+            if _alive(pid, started):
+                os.kill(pid, signal.SIGKILL)
+    assert target.read_bytes() == b"original"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py", "ready"]
