@@ -57,9 +57,8 @@ def run_script(path: str, args: tuple[str, ...] = (), backend: str = "shim") -> 
         return 0
     except SystemExit as stop:
         return _exit_code(stop.code)
-    except (
-        KeyboardInterrupt
-    ) as stop:  # Ctrl-C, or SIGTERM/SIGHUP under ``torch2ms run``
+    except KeyboardInterrupt as stop:
+        # Ctrl-C, or SIGTERM/SIGHUP under ``torch2ms run``
         code, message = stop_status(stop)
         print(message, file=sys.stderr)
         return code

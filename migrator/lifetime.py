@@ -264,6 +264,7 @@ def stop_pool(pool: ProcessPoolExecutor, grace: float = WORKER_GRACE) -> None:
     """Stop a pool now: cancel what has not started, SIGTERM the workers, SIGKILL those still
     alive after ``grace`` seconds."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, ValueError):
@@ -277,8 +278,11 @@ def stop_pool(pool: ProcessPoolExecutor, grace: float = WORKER_GRACE) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(1.0)
-    # The pool's manager thread now sees the workers gone, fails what is left and ends.
-    pool.shutdown(wait=True)
+    # The pool's manager thread now sees the workers gone, fails what is left and ends; not
+    # waited for without bound, since a worker killed halfway through sending a result leaves
+    # it waiting for the rest of the message.
+    if manager is not None:
+        manager.join(grace)
 
 
 # -- children of an in-process script ---------------------------------------------------------

@@ -371,9 +371,8 @@ def _convert_chunk(
 ) -> list[FileOutcome]:
     try:
         return [convert_file(task, options, want_diff) for task in tasks]
-    except (
-        Orphaned
-    ):  # nobody is left to report to, and the user's tree must not change any more
+    except Orphaned:
+        # Nobody is left to report to, and the user's tree must not change any more.
         exit_worker()
         raise
 
@@ -439,9 +438,8 @@ def iter_outcomes(
             yield from drain(limit - 1)
             pending[pool.submit(_convert_chunk, chunk, options, want_diff)] = chunk
         yield from drain(0)
-    except (
-        BaseException
-    ):  # stopped (a signal, or the caller closed this generator): at once
+    except BaseException:
+        # Stopped (a signal, or the caller closed this generator): stop the workers at once.
         stop_pool(pool)
         raise
     pool.shutdown(wait=True)
