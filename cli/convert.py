@@ -15,6 +15,7 @@ import click
 
 from ..migrator.context import Options
 from ..migrator.findings import ERROR
+from ..migrator.lifetime import exit_stopped, stop_on_signals
 from ..migrator.report import report_format, text_summary, write_reports
 from ..migrator.runner import Plan, PlanError, RunResult, Task, default_jobs, plan, run
 
@@ -247,10 +248,11 @@ def command(
         "quiet": quiet,
     }
     try:
-        code = _convert(work, options, flags, verify_hook)
-    except KeyboardInterrupt:
-        click.echo("torch2ms: interrupted", err=True)
-        code = 130
+        with stop_on_signals():
+            code = _convert(work, options, flags, verify_hook)
+    except KeyboardInterrupt as stop:
+        # Ctrl-C, SIGTERM or SIGHUP; workers are already gone and every file is whole
+        exit_stopped(stop)
     except Exception as error:  # noqa: BLE001 -- never a traceback for users
         if os.environ.get("TORCH2MS_DEBUG"):
             traceback.print_exc()

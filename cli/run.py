@@ -10,6 +10,12 @@ from types import TracebackType
 
 import click
 
+from ..migrator.lifetime import (
+    end_children,
+    reap_children,
+    stop_on_signals,
+    stop_status,
+)
 from ..shims import importer
 
 _THIS_FILE = os.path.abspath(__file__)
@@ -51,8 +57,11 @@ def run_script(path: str, args: tuple[str, ...] = (), backend: str = "shim") -> 
         return 0
     except SystemExit as stop:
         return _exit_code(stop.code)
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as stop:
+        # Ctrl-C, or SIGTERM/SIGHUP under ``torch2ms run``
+        code, message = stop_status(stop)
+        print(message, file=sys.stderr)
+        return code
     except Exception as error:  # noqa: BLE001 - the script's own error, shown as Python shows it
         sys.stdout.flush()
         traceback.print_exception(
@@ -84,14 +93,26 @@ def command(backend: str, script: str, args: tuple[str, ...]) -> None:
 
     With the shim backend no framework needs to be installed, and the same seed gives the same
     random numbers and initial parameters under `import torch` and `import mindspore`. The exit
-    code is the script's; an error in the script is shown as its own traceback.
+    code is the script's; an error in the script is shown as its own traceback. SIGTERM and SIGHUP
+    stop the script like Ctrl-C (exit 128+signal); the processes it started are then ended too.
 
     \b
     Examples:
       torch2ms run train.py --epochs 2
       torch2ms run --backend real train_ms.py
     """
-    sys.exit(run_script(script, args, backend))
+    stopped = False
+
+    def stop_children() -> None:
+        nonlocal stopped
+        stopped = True
+        end_children()  # so that the script's own clean-up does not wait on them
+
+    with stop_on_signals(stop_children):
+        code = run_script(script, args, backend)
+    if stopped:
+        reap_children()
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import time
 
 import click
 
+from ..migrator.lifetime import exit_stopped, stop_on_signals
 from ..migrator.verify import summarize, verify_path
 
 
@@ -118,7 +119,14 @@ def command(
       torch2ms verify train.py train_ms.py --backend real --format json
     """
     start = time.perf_counter()
-    reports, skipped = verify_path(path, converted, backend, rtol, atol, jobs, timeout)
+    try:
+        with stop_on_signals():
+            reports, skipped = verify_path(
+                path, converted, backend, rtol, atol, jobs, timeout
+            )
+    except KeyboardInterrupt as stop:
+        # Ctrl-C, SIGTERM or SIGHUP; workers and sides are gone and every file is whole
+        exit_stopped(stop)
     seconds = time.perf_counter() - start
     if output_format == "json":
         click.echo(

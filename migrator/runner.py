@@ -7,6 +7,7 @@ findings, and a diff when one was asked for), so memory stays bounded on large t
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import gc
@@ -27,6 +28,14 @@ from .convert import (
     imports_torch,
 )
 from .findings import ERROR, Finding
+from .lifetime import (
+    Orphaned,
+    bind_worker,
+    check_parent,
+    exit_worker,
+    stop_pool,
+    writing,
+)
 from .rule import rule_classes
 from .sources import (
     Skipped,
@@ -364,10 +373,14 @@ def _write(
     if new_data is None and not task.copy_unchanged:
         return
     try:
-        if new_data is not None:
-            atomic_write(task.destination, new_data, file_mode(task.path))
-        else:
-            atomic_write(task.destination, data, file_mode(task.path))
+        # In a worker, a stop lets this write finish; an orphaned worker abandons it.
+        with writing():
+            atomic_write(
+                task.destination,
+                data if new_data is None else new_data,
+                file_mode(task.path),
+                check_parent,
+            )
         outcome.written = True
     except OSError as error:
         outcome.failed = True
@@ -392,10 +405,16 @@ def _finding(rule: str, path: str, line: int, message: str, hint: str) -> Findin
 def _convert_chunk(
     tasks: list[Task], options: Options, want_diff: bool
 ) -> list[FileOutcome]:
-    return [convert_file(task, options, want_diff) for task in tasks]
+    try:
+        return [convert_file(task, options, want_diff) for task in tasks]
+    except Orphaned:
+        # Nobody is left to report to, and the user's tree must not change any more.
+        exit_worker()
+        raise
 
 
-def _init_worker() -> None:
+def _init_worker(owner: int) -> None:
+    bind_worker(owner)
     rule_classes()
     gc.freeze()
 
@@ -432,9 +451,13 @@ def iter_outcomes(
     ordered = sorted(tasks, key=lambda t: -t.size)
     retry: list[Task] = []
     limit = jobs * 3
-    with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker
-    ) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=_pool_context(),
+        initializer=_init_worker,
+        initargs=(os.getpid(),),
+    )
+    try:
         pending: dict[Future, list[Task]] = {}
 
         def drain(block_until: int) -> Iterator[FileOutcome]:
@@ -451,6 +474,11 @@ def iter_outcomes(
             yield from drain(limit - 1)
             pending[pool.submit(_convert_chunk, chunk, options, want_diff)] = chunk
         yield from drain(0)
+    except BaseException:
+        # Stopped (a signal, or the caller closed this generator): stop the workers at once.
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
     for task in retry:
         yield convert_file(task, options, want_diff)
 
@@ -524,10 +552,14 @@ def run(
     # sight, full collections only scan what the conversions allocate (a few percent of a run).
     gc.freeze()
     try:
-        for outcome in iter_outcomes(work.tasks, options, jobs, want_diff):
-            outcomes.append(outcome)
-            if progress is not None:
-                progress(1)
+        # Closed here, not whenever it is collected, so a stop ends the workers at once.
+        with contextlib.closing(
+            iter_outcomes(work.tasks, options, jobs, want_diff)
+        ) as stream:
+            for outcome in stream:
+                outcomes.append(outcome)
+                if progress is not None:
+                    progress(1)
     finally:
         gc.unfreeze()
     outcomes.sort(key=lambda o: o.display)

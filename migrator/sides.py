@@ -17,6 +17,7 @@ import traceback
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .lifetime import bind_forked_child, child_preexec
 from .observe import observe, read_observation
 from .printed import parse_output
 
@@ -48,6 +49,32 @@ class SideRun:
             tail = self.stderr.strip().splitlines()[-3:]
             return "the process died: " + (" | ".join(tail) or "no output")
         return self.meta.get("error", "")
+
+
+class _Running:
+    side: int | None = None  # pid of the side being waited for; it leads its own group
+
+
+def _end_group(pid: int) -> None:
+    """Kill what a finished side left running in its group (nothing outlives a side)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def kill_running() -> None:
+    """Kill the side this process waits for, with whatever it started (its process group)."""
+    pid = _Running.side
+    if pid is None:
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:  # not yet its own group, or already gone
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _child_env() -> dict[str, str]:
@@ -92,11 +119,14 @@ def run_side(
         stdin=subprocess.DEVNULL,
         env=_child_env(),
         start_new_session=True,
+        # only ctypes' prctl and getppid run in the child: nothing a thread could hold a lock of
+        preexec_fn=child_preexec(),  # noqa: PLW1509
     )
+    _Running.side = process.pid
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        kill_running()
         stdout, stderr = process.communicate()
         return SideRun(
             "timeout",
@@ -106,6 +136,13 @@ def run_side(
             stderr.decode(errors="replace"),
             time.perf_counter() - start,
         )
+    except BaseException:  # stopped while waiting: the side goes too
+        kill_running()
+        process.wait()
+        raise
+    finally:
+        _Running.side = None
+        _end_group(process.pid)
     return _finish_side(
         out,
         stdout.decode(errors="replace"),
@@ -182,11 +219,13 @@ def _fork_side(
     sys.stdout.flush()
     sys.stderr.flush()
     start = time.perf_counter()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the side: never returns
         code = 1
         try:
             os.setsid()
+            bind_forked_child(parent)
             os.chdir(workdir)
             for fd, path in ((1, stdout_path), (2, stderr_path)):
                 os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), fd)
@@ -208,16 +247,25 @@ def _fork_side(
             finally:
                 os._exit(code)
     status = "ok"
-    while os.waitpid(pid, os.WNOHANG) == (0, 0):
-        if time.perf_counter() - start > timeout:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:  # not yet its own process group
-                os.kill(pid, signal.SIGKILL)
+    _Running.side = pid
+    try:
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.perf_counter() - start > timeout:
+                kill_running()
+                os.waitpid(pid, 0)
+                status = "timeout"
+                break
+            time.sleep(0.002)
+    except BaseException:  # stopped while waiting: the side goes too
+        kill_running()
+        try:
             os.waitpid(pid, 0)
-            status = "timeout"
-            break
-        time.sleep(0.002)
+        except ChildProcessError:  # reaped just before the stop
+            pass
+        raise
+    finally:
+        _Running.side = None
+        _end_group(pid)
     seconds = time.perf_counter() - start
     stdout, stderr = (_read(path) for path in (stdout_path, stderr_path))
     if status == "timeout":

@@ -16,7 +16,7 @@ import os
 import stat
 import tempfile
 import tokenize
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 PYTHON_SUFFIXES = (".py",)
@@ -208,10 +208,16 @@ def file_mode(path: str) -> int | None:
         return None
 
 
-def atomic_write(path: str, data: bytes, mode: int | None = None) -> None:
+def atomic_write(
+    path: str,
+    data: bytes,
+    mode: int | None = None,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
     """Write ``data`` to ``path`` through a temp file in the same folder and ``os.replace``.
 
     The permissions are ``mode``, else those of the file being replaced, else the umask default.
+    ``before_replace`` may raise to abandon the write (the temp file is removed).
     """
     folder = os.path.dirname(os.path.abspath(path))
     if mode is None:
@@ -227,6 +233,8 @@ def atomic_write(path: str, data: bytes, mode: int | None = None) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(temp, mode)
+        if before_replace is not None:
+            before_replace()
         os.replace(temp, path)
     except BaseException:
         try:

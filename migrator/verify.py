@@ -24,7 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from .companion import write_companion
 from .compare import Comparison, Difference, compare_observations
 from .corpus import Pair, convert_pair, discover, golden_difference, read_text
-from .sides import ZYGOTE, SideRun, run_side
+from .lifetime import bind_worker, stop_pool
+from .sides import ZYGOTE, SideRun, kill_running, run_side
 
 DEFAULT_TIMEOUT = {"shim": 120.0, "real": 900.0}
 REAL_FRAMEWORKS = ("torch", "mindspore")
@@ -259,7 +260,10 @@ def _run_both(
 # -- many pairs -----------------------------------------------------------------------------------
 
 
-def _worker_init(backend: str) -> None:
+def _worker_init(backend: str, owner: int) -> None:
+    bind_worker(
+        owner, cleanup=kill_running
+    )  # a stopped worker takes its running side along
     ZYGOTE.prepare(backend)
 
 
@@ -303,13 +307,19 @@ def verify_pairs(
         return [
             _verify_pair_task(task) for task in tasks
         ]  # each reports the missing framework
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=context,
         initializer=_worker_init,
-        initargs=(backend,),
-    ) as pool:
-        return list(pool.map(_verify_pair_task, tasks, chunksize=1))
+        initargs=(backend, os.getpid()),
+    )
+    try:
+        reports = list(pool.map(_verify_pair_task, tasks, chunksize=1))
+    except BaseException:  # stopped: no pair starts, no worker or side outlives this
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+    return reports
 
 
 def verify_files(
