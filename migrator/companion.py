@@ -10,6 +10,7 @@ one already there from an earlier conversion is merged, never dropped.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 
 from ..rules.companion import (
@@ -17,10 +18,21 @@ from ..rules.companion import (
     MODULE,
     assemble,
     entries_in,
+    entry_names,
     is_companion,
 )
 from .context import CompanionImport
 from .sources import atomic_write
+
+_USE = re.compile(r"\b" + MODULE + r"\.([A-Za-z_]\w*)")
+
+
+def companion_uses(code: str) -> frozenset[str]:
+    """The companion entries ``code`` reads (``ms_aux.BatchNorm2d``), whoever wrote them there."""
+    if MODULE + "." not in code:
+        return frozenset()
+    known = set(entry_names())
+    return frozenset(n for n in _USE.findall(code) if n in known)
 
 
 def _is_package(folder: str) -> bool:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
-from .companion import CompanionError, site_for, write_companion
+from .companion import CompanionError, companion_uses, site_for, write_companion
 from .context import CompanionImport, Options
 from .convert import (
     INTERNAL_ERROR,
@@ -334,7 +334,9 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
     outcome.failed = result.failed
     outcome.findings = list(result.findings)
     outcome.rules_applied = tuple(result.rules_applied)
-    outcome.companion = result.companion
+    # Uses already in the file count too: a tree converted again (or after a stopped run) keeps
+    # every entry its files import.
+    outcome.companion = result.companion | companion_uses(result.code)
     outcome.needs_torch = imports_torch(result.code)
     new_data = None
     if result.changed:
@@ -489,7 +491,7 @@ def write_companions(
     """Write the companion module of each folder that converted files import it from."""
     wanted: dict[str, set[str]] = {}
     for outcome in outcomes:
-        if outcome.companion and outcome.companion_dir and outcome.written:
+        if outcome.companion and outcome.companion_dir and not outcome.failed:
             wanted.setdefault(outcome.companion_dir, set()).update(outcome.companion)
     written: list[str] = []
     errors: list[Skipped] = []

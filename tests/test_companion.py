@@ -162,3 +162,19 @@ def test_module_level_use_keeps_one_import_at_the_top() -> None:
     code = convert_checked(source).code
     assert code.count("import torch") == 1
     assert "\nimport torch\n" in "\n" + code
+
+
+def test_a_run_in_place_writes_the_entries_its_files_already_use(tmp_path) -> None:
+    """After a stopped run, converting again in place restores a companion module the files
+    already import."""
+    src = _tree(
+        tmp_path, {"tool.py": ROLL, "other.py": "import torch\nx = torch.zeros(2)\n"}
+    )
+    cli = [sys.executable, "-m", "torch2ms", "convert", src, "-q"]
+    subprocess.run([*cli, "--in-place"], check=True)
+    companion = tmp_path / "ms_aux.py"
+    first = companion.read_text()
+    companion.unlink()
+    subprocess.run([*cli, "--in-place"], check=True)
+    assert companion.read_text() == first
+    assert entries_in(first) == {"roll"}
