@@ -282,6 +282,8 @@ class ApiTableRule(Rule):
         # Base classes of the module's classes: a torch layer subclassed keeps torch's constructor
         # and attributes, which its companion class provides.
         self.bases: set[int] = set()
+        # The heads of attribute chains (`torch` in `torch.device`): not names of their own.
+        self.inner: set[int] = set()
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         self.class_checks = ctx.census.class_checks
@@ -400,6 +402,7 @@ class ApiTableRule(Rule):
 
     def visit_Attribute(self, node: cst.Attribute, ctx: ModuleContext) -> None:
         self.skip.add(id(node.attr))
+        self.inner.add(id(node.value))
 
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
         return self._reference(original, updated, ctx)
@@ -422,6 +425,7 @@ class ApiTableRule(Rule):
             mapping is None
             and self.annotation_depth > 0
             and qualified in _ANNOTATED_MODULES
+            and id(original) not in self.inner
         ):
             ctx.applied.add(API_META.id)
             return ctx.name(_ANNOTATED_MODULES[qualified])

@@ -43,3 +43,12 @@ def test_a_torch_module_in_an_annotation_becomes_the_mindspore_module() -> None:
     code = convert_checked(source).code
     assert "def pool(x, fmt: ops = 'NCHW') -> mindspore.Tensor:" in code
     assert "torch" not in code
+
+
+def test_a_class_named_through_a_module_in_an_annotation_is_not_the_module() -> None:
+    source = (
+        "import torch\nfrom typing import Optional\n\n"
+        "def f(n, device: Optional[torch.device] = None):\n    return n\n"
+    )
+    code = convert_checked(source).code
+    assert "mindspore.device" not in code
