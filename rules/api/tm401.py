@@ -470,9 +470,9 @@ class ApiTableRule(Rule):
         the fallback, which is converted like any other code."""
         if not (
             isinstance(call.func, cst.Name)
-            and call.func.value == "hasattr"
-            and "hasattr" not in ctx.bound_names
-            and len(call.args) == 2
+            and call.func.value in ("hasattr", "getattr")
+            and call.func.value not in ctx.bound_names
+            and len(call.args) == (2 if call.func.value == "hasattr" else 3)
             and all(a.keyword is None and not a.star for a in call.args)
         ):
             return None
@@ -481,8 +481,22 @@ class ApiTableRule(Rule):
         if owner is None or not isinstance(attribute, cst.SimpleString):
             return None
         name = f"{owner}.{attribute.evaluated_value}"
+        if call.func.value == "hasattr":
+            ctx.applied.add(API_META.id)
+            return cst.Name("True" if self._available(name, ctx) else "False")
+        # `getattr(torch.compiler, "disable", None)`: the default where the converted program has
+        # no such value; a function or class it maps as a value stands in for the attribute.
+        entry = companion_entry(name, ctx.options.target)
+        mapping = BY_TORCH_NAME.get(name)
         ctx.applied.add(API_META.id)
-        return cst.Name("True" if self._available(name, ctx) else "False")
+        if entry is not None:
+            return ctx.companion(entry)
+        if mapping is not None and mapping.valid_on(ctx.options.target) and plain(mapping):
+            return ctx.name(mapping.mindspore)
+        if mapping is None and not self._available(name, ctx):
+            return call.args[2].value
+        ctx.applied.discard(API_META.id)
+        return None
 
     @staticmethod
     def _available(name: str, ctx: ModuleContext) -> bool:

@@ -52,3 +52,25 @@ def test_a_class_named_through_a_module_in_an_annotation_is_not_the_module() -> 
     )
     code = convert_checked(source).code
     assert "mindspore.device" not in code
+
+
+GETATTR = [
+    # nothing of that name in the converted program: the default
+    (
+        'f = getattr(getattr(torch, "compiler", None), "disable", None) or g',
+        'f = getattr(None, "disable", None) or g',
+    ),
+    # a function the conversion maps as a value stands in for the attribute
+    ('f = getattr(torch, "sigmoid", None)', "f = ops.sigmoid"),
+    ('f = getattr(torch, "roll", None)', "f = ms_aux.roll"),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), GETATTR)
+def test_getattr_with_a_default_answers_for_the_converted_program(
+    line: str, expected: str
+) -> None:
+    source = f"import torch\nimport torch.nn.functional as F\n{line}\n"
+    code = convert_checked(source).code
+    assert code.strip().splitlines()[-1] == expected
+    assert "torch" not in code
