@@ -95,3 +95,33 @@ def resolve(dotted_name: str, aliases: dict[str, str]) -> str | None:
     if target is None:
         return None
     return f"{target}.{rest}" if rest else target
+
+
+def exported_aliases(tree: ast.Module) -> dict[str, str]:
+    """The torch aliases a module hands to `from module import *`: its top-level ones, limited to
+    ``__all__`` when it has one, else the public names."""
+    aliases = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            aliases.update(torch_aliases(ast.Module(body=[node], type_ignores=[])))
+    names = _dunder_all(tree)
+    return {
+        local: target
+        for local, target in aliases.items()
+        if (local in names if names is not None else not local.startswith("_"))
+    }
+
+
+def _dunder_all(tree: ast.Module) -> set[str] | None:
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, (ast.List, ast.Tuple))
+        ):
+            return {
+                e.value
+                for e in node.value.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            }
+    return None

@@ -70,10 +70,13 @@ def convert_source(
     path: str = "<string>",
     options: Options | None = None,
     companion_import: CompanionImport | None = None,
+    inherited: dict[str, str] | None = None,
 ) -> Result:
+    """Convert one module. ``inherited`` holds the torch aliases it receives through star imports
+    of other modules of the tree (see ``star_imports``)."""
     options = options or Options()
     result = Result(path, source, source, lines=count_lines(source))
-    if not mentions_torch(source):
+    if not mentions_torch(source) and not inherited:
         return result
     try:
         tree = ast.parse(source, filename=path)
@@ -93,6 +96,8 @@ def convert_source(
         )
         return result
     aliases = torch_aliases(tree)
+    for local, target in (inherited or {}).items():
+        aliases.setdefault(local, target)
     if not aliases and not _imports_torch_only_package(tree):
         return result
     classes = rule_classes()
@@ -134,7 +139,8 @@ def convert_source(
         active = [
             cls()
             for cls in classes
-            if cls.stage == stage and any(t in source for t in cls.triggers)
+            if cls.stage == stage
+            and (inherited or any(t in source for t in cls.triggers))
         ]
         if active:
             ctx.stack.clear()

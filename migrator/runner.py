@@ -49,6 +49,7 @@ from .sources import (
     file_mode,
     is_python,
 )
+from .star_imports import inherited_aliases
 
 # Below this many Python files, or this many bytes, a pool costs more than it saves.
 SERIAL_FILES = 8
@@ -313,7 +314,11 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
         return outcome
     try:
         result = convert_source(
-            decoded.text, task.display, options, task.companion_import
+            decoded.text,
+            task.display,
+            options,
+            task.companion_import,
+            inherited_aliases(task.path, task.root),
         )
     except RecursionError:
         result = None

@@ -178,3 +178,26 @@ def test_a_run_in_place_writes_the_entries_its_files_already_use(tmp_path) -> No
     subprocess.run([*cli, "--in-place"], check=True)
     assert companion.read_text() == first
     assert entries_in(first) == {"roll"}
+
+
+def test_torch_names_received_through_a_star_import_are_converted(tmp_path) -> None:
+    src = _tree(
+        tmp_path / "src",
+        {
+            "pkg/__init__.py": "",
+            "pkg/acts.py": "import torch\nfrom torch import nn\nimport torch.nn.functional as F\n",
+            "pkg/create.py": (
+                "from .acts import *\n\n"
+                "class Act(nn.Module):\n"
+                "    def forward(self, x):\n"
+                "        return F.relu(x)\n"
+            ),
+        },
+    )
+    out = tmp_path / "out"
+    cli = [sys.executable, "-m", "torch2ms", "convert", src, "-q"]
+    subprocess.run([*cli, "-o", str(out)], check=True)
+    code = (out / "pkg/create.py").read_text()
+    assert "class Act(nn.Cell):" in code
+    assert "return ops.relu(x)" in code
+    assert "torch" not in code

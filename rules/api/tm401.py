@@ -498,6 +498,32 @@ class ApiTableRule(Rule):
         ctx.applied.discard(API_META.id)
         return None
 
+    def leave_Comparison(self, original: cst.Comparison, updated, ctx: ModuleContext):
+        """`"silu" in dir(torch.nn.functional)`: the same question as `hasattr`."""
+        if not (
+            len(original.comparisons) == 1
+            and isinstance(original.comparisons[0].operator, (cst.In, cst.NotIn))
+            and isinstance(original.left, cst.SimpleString)
+        ):
+            return updated
+        listing = original.comparisons[0].comparator
+        if not (
+            isinstance(listing, cst.Call)
+            and isinstance(listing.func, cst.Name)
+            and listing.func.value == "dir"
+            and "dir" not in ctx.bound_names
+            and len(listing.args) == 1
+        ):
+            return updated
+        owner = ctx.qualname(listing.args[0].value)
+        if owner is None:
+            return updated
+        found = self._available(f"{owner}.{original.left.evaluated_value}", ctx)
+        if isinstance(original.comparisons[0].operator, cst.NotIn):
+            found = not found
+        ctx.applied.add(API_META.id)
+        return cst.Name("True" if found else "False")
+
     @staticmethod
     def _available(name: str, ctx: ModuleContext) -> bool:
         target = ctx.options.target

@@ -74,3 +74,13 @@ def test_getattr_with_a_default_answers_for_the_converted_program(
     code = convert_checked(source).code
     assert code.strip().splitlines()[-1] == expected
     assert "torch" not in code
+
+
+def test_a_name_looked_up_in_dir_of_a_torch_module() -> None:
+    source = (
+        "import torch\n"
+        "has_silu = 'silu' in dir(torch.nn.functional)\n"
+        "no_take = 'take' not in dir(torch)\n"
+    )
+    code = convert_checked(source).code
+    assert code.splitlines()[-2:] == ["has_silu = True", "no_take = True"]

@@ -1,0 +1,66 @@
+"""Torch names that reach a module through `from .module import *` (a tree fact).
+
+``from .activations import *`` hands the importing module whatever ``activations`` imported from
+torch (``torch``, ``nn``, ``F``); converting ``activations`` removes those imports, so the importing
+module must be converted as if it had imported them itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+from .aliases import exported_aliases
+
+
+def inherited_aliases(path: str, root: str | None) -> dict[str, str]:
+    """Torch aliases ``path`` receives through star imports of other files in the tree at
+    ``root`` (nothing for a lone file)."""
+    if root is None:
+        return {}
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return {}
+    if b"import *" not in data:
+        return {}
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return {}
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if not (
+            isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        ):
+            continue
+        source = _module_file(path, root, node)
+        if source is None:
+            continue
+        try:
+            with open(source, "rb") as handle:
+                exported = exported_aliases(ast.parse(handle.read()))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for local, target in exported.items():
+            found.setdefault(local, target)
+    return found
+
+
+def _module_file(path: str, root: str, node: ast.ImportFrom) -> str | None:
+    """The file in the tree that ``node`` imports from, if any."""
+    root = os.path.abspath(root)
+    if node.level:
+        base = os.path.dirname(os.path.abspath(path))
+        for _ in range(node.level - 1):
+            base = os.path.dirname(base)
+    else:
+        # An absolute import names the tree's top package (`timm.layers.x` inside `timm/`).
+        base = os.path.dirname(root)
+    parts = node.module.split(".") if node.module else []
+    candidate = os.path.join(base, *parts)
+    for option in (candidate + ".py", os.path.join(candidate, "__init__.py")):
+        if os.path.isfile(option) and (option + os.sep).startswith(root + os.sep):
+            return option
+    return None
