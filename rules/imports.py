@@ -165,7 +165,9 @@ class ImportsRule(Rule):
         package = _package_of(name)
         if package not in RESOLVED_PACKAGES:
             if self.functions and self.functions[-1][1]:
-                self.local_needs.setdefault(id(self.functions[-1][0]), set()).add(package)
+                self.local_needs.setdefault(id(self.functions[-1][0]), set()).add(
+                    package
+                )
             else:
                 self.module_needs.add(package)
         span = self._range(ctx)

@@ -491,7 +491,11 @@ class ApiTableRule(Rule):
         ctx.applied.add(API_META.id)
         if entry is not None:
             return ctx.companion(entry)
-        if mapping is not None and mapping.valid_on(ctx.options.target) and plain(mapping):
+        if (
+            mapping is not None
+            and mapping.valid_on(ctx.options.target)
+            and plain(mapping)
+        ):
             return ctx.name(mapping.mindspore)
         if mapping is None and not self._available(name, ctx):
             return call.args[2].value
@@ -552,7 +556,7 @@ class ApiTableRule(Rule):
 
     def _companion_call(self, mapping_name: str, call: cst.Call, ctx: ModuleContext):
         """``ms_aux.<entry>(...)`` with the call's own arguments, or None when no entry stands for it."""
-        entry = companion_entry(mapping_name, ctx.options.target)
+        entry = companion_entry(mapping_name, ctx.options.target, call=True)
         if entry is None:
             return None
         ctx.applied.add(API_META.id)

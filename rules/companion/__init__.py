@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .table import ENTRIES, ENTRY_TARGETS
+from .table import ENTRIES, ENTRY_TARGETS, VALUE_ONLY
 
 MODULE = "ms_aux"
 FILENAME = MODULE + ".py"
@@ -177,10 +177,11 @@ def is_companion(text: str) -> bool:
     return text.startswith(MARKER)
 
 
-def entry_for(torch_name: str, target: str) -> str | None:
-    """The companion entry that stands for ``torch_name`` on ``target``, if any."""
+def entry_for(torch_name: str, target: str, call: bool = False) -> str | None:
+    """The companion entry that stands for ``torch_name`` on ``target``, if any (``call``: for a
+    call of it, which value-only entries do not serve)."""
     name = ENTRIES.get(torch_name)
-    if name is None:
+    if name is None or (call and name in VALUE_ONLY):
         return None
     targets = ENTRY_TARGETS.get(name)
     if targets is not None and target not in targets:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .table_data import ENTRIES as DATA
 from .table_functional import ENTRIES as FUNCTIONAL
+from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
 from .table_plumbing import ENTRIES as PLUMBING
 
@@ -14,6 +15,8 @@ for _table in (PLUMBING, FUNCTIONAL, LAYERS, DATA):
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
             raise ValueError(f"two companion entries for {_torch}")
         ENTRIES[_torch] = _entry
+
+__all__ = ["ENTRIES", "ENTRY_TARGETS", "VALUE_ONLY"]
 
 # Entries needed only on some targets (a torch-aligned `mint` form exists elsewhere).
 ENTRY_TARGETS: dict[str, tuple[str, ...]] = {}

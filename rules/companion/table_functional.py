@@ -17,4 +17,32 @@ ENTRIES: dict[str, str] = {
     F + "avg_pool2d": "avg_pool2d",
     F + "interpolate": "interpolate",
     F + "upsample": "interpolate",
+    # Activations kept as values (calls use the idiom).
+    "torch.nn.functional.relu": "relu",
+    "torch.nn.functional.relu6": "relu6",
+    "torch.nn.functional.leaky_relu": "leaky_relu",
+    "torch.nn.functional.elu": "elu",
+    "torch.nn.functional.celu": "celu",
+    "torch.nn.functional.selu": "selu",
+    "torch.nn.functional.silu": "silu",
+    "torch.nn.functional.mish": "mish",
+    "torch.nn.functional.hardsigmoid": "hardsigmoid",
+    "torch.nn.functional.hardswish": "hardswish",
 }
+
+# Entries that stand for a function kept as a value only: a call whose idiom is refused (for
+# `inplace=True`) keeps its finding.
+VALUE_ONLY = frozenset(
+    [
+        "relu",
+        "relu6",
+        "leaky_relu",
+        "elu",
+        "celu",
+        "selu",
+        "silu",
+        "mish",
+        "hardsigmoid",
+        "hardswish",
+    ]
+)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 _MODULES = {
     "activation": (
+        "CELU",
         "ELU",
         "GELU",
         "Hardsigmoid",
@@ -17,6 +18,7 @@ _MODULES = {
         "PReLU",
         "ReLU",
         "ReLU6",
+        "SELU",
         "SiLU",
         "Sigmoid",
         "Softmax",

@@ -192,3 +192,17 @@ def test_assembled_module_holds_what_it_needs_and_compiles() -> None:
     for needed in ("_matmul_transpose_b", "_resize_weights", "_antialias_weights"):
         assert f"{needed} =" in text or f"def {needed}(" in text
     assert "def einsum(" not in text
+
+
+def test_activations_kept_as_values_become_companion_functions() -> None:
+    source = (
+        "import torch.nn.functional as F\n\n"
+        "ACTS = dict(relu=F.relu, silu=F.silu)\n\n"
+        "def f(x):\n"
+        "    return F.relu(x, inplace=True)\n"
+    )
+    result = convert_checked(source)
+    assert "ACTS = dict(relu=ms_aux.relu, silu=ms_aux.silu)" in result.code
+    # a call keeps its idiom or its finding: `inplace=True` is not carried over silently
+    assert "ms_aux.relu(x" not in result.code
+    assert "TM941" in {f.rule for f in result.findings}

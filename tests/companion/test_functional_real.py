@@ -633,3 +633,39 @@ def test_avg_pool2d(fw, aux, shape, args, kwargs) -> None:
         lambda x: aux.avg_pool2d(x, *args, **kwargs),
         [randn(*shape)],
     )
+
+
+ACTIVATION_VALUES = [
+    ("relu", {}),
+    ("relu6", {}),
+    ("leaky_relu", {"negative_slope": 0.2}),
+    ("elu", {"alpha": 0.5}),
+    ("celu", {"alpha": 0.7}),
+    ("selu", {}),
+    ("silu", {}),
+    ("mish", {}),
+    ("hardsigmoid", {}),
+    ("hardswish", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), ACTIVATION_VALUES)
+def test_activation_kept_as_a_value(fw, aux, name, kwargs) -> None:
+    torch, _ = fw
+    x = (_rng(3).standard_normal((4, 6)) * 4).astype(np.float32)
+    # MindSpore's mish gradient kernel differs from torch's by up to 6e-5 at |x| ~ 8 (float32).
+    tolerance = 1e-4 if name == "mish" else ATOL
+    check(
+        fw,
+        lambda t: getattr(torch.nn.functional, name)(t, **kwargs),
+        lambda t: getattr(aux, name)(t, **kwargs),
+        [x],
+        rtol=tolerance,
+        atol=tolerance,
+    )
+
+
+def test_activation_value_refuses_inplace(fw, aux) -> None:
+    _, ms = fw
+    with pytest.raises(NotImplementedError, match="inplace=True"):
+        aux.relu(ms.Tensor(np.ones(2, np.float32)), inplace=True)

@@ -488,3 +488,74 @@ def _antialias_weights(n_in, n_out, mode, align_corners, factor):
     weights = np.where(inside, weights, 0.0)
     total = weights.sum(axis=1, keepdims=True)
     return np.where(total != 0.0, weights / np.where(total == 0.0, 1.0, total), 0.0)
+
+
+# Activation functions with torch's signatures, for code that keeps them as values
+# (`act_fns = dict(relu=F.relu, silu=F.silu)`) and calls them later with torch's arguments.
+def _not_inplace(name, inplace):
+    if inplace:
+        raise NotImplementedError(
+            f"{name}(..., inplace=True): MindSpore tensors are not updated in place here; "
+            "use the returned value"
+        )
+
+
+def relu(input, inplace=False):
+    """`torch.nn.functional.relu` as a value: `ops.relu`."""
+    _not_inplace("relu", inplace)
+    return ops.relu(input)
+
+
+def relu6(input, inplace=False):
+    """`torch.nn.functional.relu6` as a value: `ops.relu6`."""
+    _not_inplace("relu6", inplace)
+    return ops.relu6(input)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """`torch.nn.functional.leaky_relu` as a value: `ops.leaky_relu`."""
+    _not_inplace("leaky_relu", inplace)
+    return ops.leaky_relu(input, negative_slope)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """`torch.nn.functional.elu` as a value: relu(x) + alpha * expm1(min(x, 0))."""
+    _not_inplace("elu", inplace)
+    return ops.relu(input) + alpha * ops.expm1(ops.minimum(input, 0.0))
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """`torch.nn.functional.celu` as a value: relu(x) + alpha * expm1(min(x, 0) / alpha)."""
+    _not_inplace("celu", inplace)
+    return ops.relu(input) + alpha * ops.expm1(ops.minimum(input, 0.0) / alpha)
+
+
+def selu(input, inplace=False):
+    """`torch.nn.functional.selu` as a value: scale * elu(x, alpha) with torch's constants."""
+    _not_inplace("selu", inplace)
+    alpha, scale = 1.6732632423543772, 1.0507009873554805
+    return scale * (ops.relu(input) + alpha * ops.expm1(ops.minimum(input, 0.0)))
+
+
+def silu(input, inplace=False):
+    """`torch.nn.functional.silu` as a value: x * sigmoid(x)."""
+    _not_inplace("silu", inplace)
+    return input * ops.sigmoid(input)
+
+
+def mish(input, inplace=False):
+    """`torch.nn.functional.mish` as a value: `ops.mish`."""
+    _not_inplace("mish", inplace)
+    return ops.mish(input)
+
+
+def hardsigmoid(input, inplace=False):
+    """`torch.nn.functional.hardsigmoid` as a value: relu6(x + 3) / 6."""
+    _not_inplace("hardsigmoid", inplace)
+    return ops.relu6(input + 3.0) / 6.0
+
+
+def hardswish(input, inplace=False):
+    """`torch.nn.functional.hardswish` as a value: x * relu6(x + 3) / 6."""
+    _not_inplace("hardswish", inplace)
+    return input * ops.relu6(input + 3.0) / 6.0

@@ -634,6 +634,23 @@ class ELU(nn.ELU):
         return ops.relu(x) + self.alpha * ops.expm1(ops.minimum(x, 0.0))
 
 
+class CELU(nn.CELU):
+    """`torch.nn.CELU`: MindSpore's CELU (`inplace` is accepted and changes nothing)."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__(alpha=alpha)
+        self.alpha = alpha
+        self.inplace = inplace
+
+
+class SELU(nn.SeLU):
+    """`torch.nn.SELU`: MindSpore's SeLU (`inplace` is accepted and changes nothing)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
 class Sigmoid(nn.Sigmoid):
     """`torch.nn.Sigmoid`: MindSpore's Sigmoid; torch ignores its arguments, so does this."""
 
