@@ -547,11 +547,14 @@ class ApiTableRule(Rule):
     def _companion_value(self, original, qualified, ctx: ModuleContext) -> str | None:
         """The companion entry for a torch class or function named without a call: passed as a
         value, bound to a name, or subclassed. Type checks and annotations keep the idiom class,
-        which every companion layer class derives from."""
-        if qualified is None or self.annotation_depth > 0:
+        which every companion layer class derives from, where there is one."""
+        if qualified is None:
             return None
-        if id(original) in self.type_checked:
-            return None
+        if self.annotation_depth > 0 or id(original) in self.type_checked:
+            # The companion class only where no idiom class exists to check against.
+            mapping = BY_TORCH_NAME.get(qualified)
+            if mapping is not None and mapping.valid_on(ctx.options.target):
+                return None
         return companion_entry(qualified, ctx.options.target)
 
     def _companion_call(self, mapping_name: str, call: cst.Call, ctx: ModuleContext):
