@@ -131,6 +131,9 @@ class ImportsRule(Rule):
         self.package_names_used: frozenset[str] = frozenset()
         self._torch_only: frozenset[str] | None = None
         self.has_companion_import = False
+        # Inside an annotation a torch name that stays is written as a string: annotations are
+        # evaluated where the function is defined, and torch is not there.
+        self.annotation_depth = 0
         # Functions being visited, innermost last, with whether the walk is inside their body.
         self.functions: list[list] = []
         # The packages (torch, torchvision, ...) that leftovers still use: per function whose body
@@ -160,10 +163,12 @@ class ImportsRule(Rule):
     def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
         self.leftovers += 1
         ctx.state["leftovers"] = self.leftovers
+        # In an annotation the name is written as a string: nothing to import.
+        annotation = self.annotation_depth > 0
         # A resolved package's (torchvision's) imports stay where they are while its names are
         # used; torch's uses are spelled out and need `import torch` where they run.
         package = _package_of(name)
-        if package not in RESOLVED_PACKAGES:
+        if package not in RESOLVED_PACKAGES and not annotation:
             if self.functions and self.functions[-1][1]:
                 self.local_needs.setdefault(id(self.functions[-1][0]), set()).add(
                     package
@@ -195,7 +200,9 @@ class ImportsRule(Rule):
             return
         ctx.report(
             "TM900",
-            f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch",
+            f"`{display}` in an annotation has no MindSpore type; it stays as text"
+            if annotation
+            else f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch",
             _table_note(name) or UNCONVERTED.use_instead,
             line=line,
             column=column,
@@ -387,7 +394,9 @@ class ImportsRule(Rule):
         head = name.split(".")[0]
         if head in ctx.aliases:
             qualified = ctx.qualname(node)
-            if head not in self.package_names:
+            if self.annotation_depth:
+                self.replace[id(node)] = _annotation_text(qualified)
+            elif head not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
         elif head == "mindspore" and head not in ctx.aliases:
@@ -397,6 +406,13 @@ class ImportsRule(Rule):
     def leave_Attribute(self, original, updated, ctx: ModuleContext):
         return self.replace.get(id(original), updated)
 
+    def visit_Annotation(self, node: cst.Annotation, ctx: ModuleContext) -> None:
+        self.annotation_depth += 1
+
+    def leave_Annotation(self, original, updated, ctx: ModuleContext):
+        self.annotation_depth -= 1
+        return updated
+
     def visit_Name(self, node: cst.Name, ctx: ModuleContext) -> None:
         if id(node) in self.ignore:
             return
@@ -404,7 +420,9 @@ class ImportsRule(Rule):
             qualified = ctx.aliases[node.value]
             if qualified in RESOLVED_PACKAGES:
                 return  # the module object itself (`torchvision is None`): no API used
-            if node.value not in self.package_names:
+            if self.annotation_depth:
+                self.replace[id(node)] = _annotation_text(qualified)
+            elif node.value not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
         elif node.value == "mindspore":
@@ -692,6 +710,11 @@ class _DropStatements(cst.CSTTransformer):
             if len(kept) != len(updated.body)
             else updated
         )
+
+
+def _annotation_text(qualified: str) -> cst.SimpleString:
+    """`Optional["torch.Generator"]`: the type named as text, which nothing evaluates."""
+    return cst.SimpleString(f'"{qualified}"')
 
 
 def _package_of(name: str) -> str:

@@ -201,3 +201,15 @@ def test_torch_names_received_through_a_star_import_are_converted(tmp_path) -> N
     assert "class Act(nn.Cell):" in code
     assert "return ops.relu(x)" in code
     assert "torch" not in code
+
+
+def test_a_torch_type_left_in_an_annotation_is_text_and_needs_no_import() -> None:
+    source = (
+        "import torch\nfrom typing import Optional\n\n"
+        "def f(x, g: Optional[torch.Generator] = None) -> torch.Generator:\n"
+        "    return g\n"
+    )
+    result = convert_checked(source)
+    assert 'g: Optional["torch.Generator"] = None) -> "torch.Generator":' in result.code
+    assert "import torch" not in result.code
+    assert "in an annotation has no MindSpore type" in result.findings[0].message

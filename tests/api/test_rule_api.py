@@ -183,9 +183,15 @@ UNTOUCHED = [
         "def block(act_layer=nn.Hardtanh):\n    return act_layer(-0.5, 0.5, inplace=True)",
         "TM941",
     ),
-    ("def block(act_layer=nn.Threshold):\n    return act_layer(0.1, 0.0, inplace=True)", "TM941"),
+    (
+        "def block(act_layer=nn.Threshold):\n    return act_layer(0.1, 0.0, inplace=True)",
+        "TM941",
+    ),
     ("def block(norm=nn.BatchNorm3d, **dd):\n    return norm(8, **dd)", "TM941"),
-    ("def block(act_layer=nn.Hardtanh):\n    return Other(act_layer=act_layer)", "TM941"),
+    (
+        "def block(act_layer=nn.Hardtanh):\n    return Other(act_layer=act_layer)",
+        "TM941",
+    ),
     (
         "def block(act_layer=nn.Threshold):\n    return act_layer() if act_layer is not None else None",
         "TM941",
