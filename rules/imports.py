@@ -552,6 +552,15 @@ class ImportsRule(Rule):
         first = self._attach(original, first, ctx)
         return cst.FlattenSentinel([first, *statements[1:]])
 
+    def _imports_torch_anywhere(self, block: cst.BaseSuite, ctx: ModuleContext) -> bool:
+        """Whether a fallback imports torch too (then it is no fallback from torch)."""
+        return any(
+            self._is_torch_import(small, ctx) or self._torch_only_import(small, ctx)
+            for statement in getattr(block, "body", ())
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+        )
+
     def _fallback(self, node: cst.Try, ctx: ModuleContext) -> cst.ExceptHandler | None:
         """The handler that runs where torch is missing, when the `try` only imports torch."""
         if node.orelse is not None or node.finalbody is not None:
@@ -581,9 +590,11 @@ class ImportsRule(Rule):
                 if isinstance(caught, cst.Tuple)
                 else [caught]
             )
-            if any(
-                isinstance(n, cst.Name) and n.value in _IMPORT_ERRORS for n in names
-            ) and isinstance(handler.body, cst.IndentedBlock):
+            if (
+                any(isinstance(n, cst.Name) and n.value in _IMPORT_ERRORS for n in names)
+                and isinstance(handler.body, cst.IndentedBlock)
+                and not self._imports_torch_anywhere(handler.body, ctx)
+            ):
                 return handler
         return None
 

@@ -55,3 +55,14 @@ def test_other_try_statements_are_left(source: str) -> None:
     result = convert_checked(source)
     assert "try:" in result.code
     assert "TM905" not in {f.rule for f in result.findings}
+
+
+def test_a_fallback_that_imports_torch_too_is_converted_as_usual() -> None:
+    source = (
+        "try:\n    from torch.hub import get_dir\nexcept ImportError:\n"
+        "    from torch.hub import _get_torch_home as get_dir\n\n"
+        "def cache():\n    return get_dir()\n"
+    )
+    result = convert_checked(source)
+    assert "TM905" not in {f.rule for f in result.findings}
+    assert "from torch" not in result.code
