@@ -127,6 +127,8 @@ class ParametersRule(Rule):
             "named_modules",
             "children",
             "named_children",
+            "add_module",
+            "register_module",
         }
     )
     torch_only_methods = frozenset({"named_parameters", "eval"})
@@ -224,6 +226,14 @@ class ParametersRule(Rule):
                     NAMED.use_instead,
                     severity=WARNING,
                 )
+        elif name in ("add_module", "register_module"):
+            if any(a.keyword is not None or a.star for a in updated.args):
+                return updated
+            # `Cell.insert_child_to_cell(child_name, child_cell)` registers a named sub-cell.
+            new = updated.with_changes(
+                func=func.with_changes(attr=cst.Name("insert_child_to_cell"))
+            )
+            rule = "TM309"
         elif name in TRAVERSALS:
             if updated.args:
                 return updated

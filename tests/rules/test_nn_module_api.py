@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import convert_checked
 from torch2ms.migrator.convert import convert_source
 
 NET = "import torch.nn as nn\n\nclass Net(nn.Module):\n    pass\n\n"
@@ -226,3 +227,18 @@ def test_cells_sharing_an_optimizer_run_on_mindspore() -> None:
         "dec.weight",
         "dec.bias",
     ]
+
+
+def test_add_module_registers_a_named_child_cell() -> None:
+    source = (
+        "import torch.nn as nn\n\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        for i in range(2):\n"
+        '            self.add_module(f"layer{i}", nn.Linear(2, 2))\n'
+        '        self.register_module("head", nn.ReLU())\n'
+    )
+    code = convert_checked(source).code
+    assert 'self.insert_child_to_cell(f"layer{i}", nn.Dense(2, 2))' in code
+    assert 'self.insert_child_to_cell("head", nn.ReLU())' in code
