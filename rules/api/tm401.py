@@ -546,11 +546,13 @@ class ApiTableRule(Rule):
 
     def _companion_value(self, original, qualified, ctx: ModuleContext) -> str | None:
         """The companion entry for a torch class or function named without a call: passed as a
-        value, bound to a name, or subclassed. Type checks and annotations keep the idiom class,
-        which every companion layer class derives from, where there is one."""
+        value, bound to a name, or subclassed. Annotations keep the idiom class, and so do type
+        checks where there is one (every companion layer class derives from it)."""
         if qualified is None:
             return None
-        if self.annotation_depth > 0 or id(original) in self.type_checked:
+        if self.annotation_depth > 0:
+            return None
+        if id(original) in self.type_checked:
             # The companion class only where no idiom class exists to check against.
             mapping = BY_TORCH_NAME.get(qualified)
             if mapping is not None and mapping.valid_on(ctx.options.target):

@@ -227,7 +227,7 @@ class ParametersRule(Rule):
                     severity=WARNING,
                 )
         elif name in ("add_module", "register_module"):
-            if any(a.keyword is not None or a.star for a in updated.args):
+            if any(a.keyword is not None or a.star == "**" for a in updated.args):
                 return updated
             # `Cell.insert_child_to_cell(child_name, child_cell)` registers a named sub-cell.
             new = updated.with_changes(
