@@ -591,7 +591,9 @@ class ImportsRule(Rule):
                 else [caught]
             )
             if (
-                any(isinstance(n, cst.Name) and n.value in _IMPORT_ERRORS for n in names)
+                any(
+                    isinstance(n, cst.Name) and n.value in _IMPORT_ERRORS for n in names
+                )
                 and isinstance(handler.body, cst.IndentedBlock)
                 and not self._imports_torch_anywhere(handler.body, ctx)
             ):

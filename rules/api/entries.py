@@ -66,6 +66,9 @@ def layer(
     """A `torch.nn` class; the MindSpore side defaults to `mindspore.nn.<same name>`."""
     fields.setdefault("sample", ("f32[2,3]",))
     fields.setdefault("status", _status(fields))
+    # torch's `dtype=None` means the default; MindSpore's layers refuse None. A dtype that is not
+    # written out is refused (the companion class, where there is one, accepts torch's).
+    fields["unsafe_args"] = {"dtype": "None", **fields.get("unsafe_args", {})}
     leaf = torch.rsplit(".", 1)[1]
     return ApiMapping(
         torch=torch,

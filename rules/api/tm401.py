@@ -224,7 +224,8 @@ def plain(mapping: ApiMapping) -> bool:
             or mapping.drop
             or mapping.defaults
             or mapping.transform
-            or mapping.unsafe_args
+            # every layer refuses a `dtype=` it cannot read; a class passed on is not called here
+            or set(mapping.unsafe_args) - {"dtype"}
         )
         and (mapping.positional is None)
     )

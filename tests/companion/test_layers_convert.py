@@ -283,3 +283,14 @@ def test_converted_model_matches_torch(fw, tmp_path, monkeypatch) -> None:
 def _sum_and_out(net, inp):
     out = net(inp)
     return out.sum(), out
+
+
+def test_a_layer_given_a_dtype_it_cannot_read_uses_the_companion_class() -> None:
+    source = (
+        "import torch.nn as nn\n\n"
+        "def head(n, c, device=None, dtype=None):\n"
+        "    return nn.Linear(n, c, bias=True, device=device, dtype=dtype), nn.Linear(n, c)\n"
+    )
+    code = convert_checked(source).code
+    assert "ms_aux.Linear(n, c, bias=True, device=device, dtype=dtype)" in code
+    assert "nn.Dense(n, c)" in code
