@@ -229,9 +229,10 @@ class ParametersRule(Rule):
         elif name in ("add_module", "register_module"):
             if any(a.keyword is not None or a.star == "**" for a in updated.args):
                 return updated
-            # `Cell.insert_child_to_cell(child_name, child_cell)` registers a named sub-cell.
-            new = updated.with_changes(
-                func=func.with_changes(attr=cst.Name("insert_child_to_cell"))
+            # `setattr` registers a named sub-cell through `Cell.__setattr__`, which also gives
+            # its Parameters their path names (`insert_child_to_cell` does not).
+            new = cst.Call(
+                func=cst.Name("setattr"), args=[cst.Arg(receiver), *updated.args]
             )
             rule = "TM309"
         elif name in TRAVERSALS:
