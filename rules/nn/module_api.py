@@ -198,6 +198,8 @@ class ParametersRule(Rule):
             return updated
         receiver = func.value
         certainty = module_receiver(receiver, ctx)
+        if certainty is None and name in ("add_module", "register_module"):
+            certainty = GUESSED  # a method only torch's Module has
         if certainty is None:
             return updated
         if name == "parameters":
@@ -229,10 +231,10 @@ class ParametersRule(Rule):
         elif name in ("add_module", "register_module"):
             if any(a.keyword is not None or a.star == "**" for a in updated.args):
                 return updated
-            # `setattr` registers a named sub-cell through `Cell.__setattr__`, which also gives
-            # its Parameters their path names (`insert_child_to_cell` does not).
+            # The companion registers the named sub-cell as torch does (see its docstring).
             new = cst.Call(
-                func=cst.Name("setattr"), args=[cst.Arg(receiver), *updated.args]
+                func=ctx.companion("add_module"),
+                args=[cst.Arg(receiver), *updated.args],
             )
             rule = "TM309"
         elif name in TRAVERSALS:

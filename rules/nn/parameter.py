@@ -156,7 +156,18 @@ class ParameterRule(Rule):
         ):
             return None
         name_arg, tensor_arg = values[0].value, values[1].value
-        if isinstance(tensor_arg, cst.Name) and tensor_arg.value == "None":
+        persistent = (
+            literal_bool(keywords["persistent"].value)
+            if "persistent" in keywords
+            else True
+        )
+        # A non-persistent `None` is a plain attribute like any non-persistent buffer (the code
+        # assigns the tensor later).
+        if (
+            isinstance(tensor_arg, cst.Name)
+            and tensor_arg.value == "None"
+            and persistent is not False
+        ):
             ctx.report(
                 "TM931",
                 "`register_buffer` with a `None` value stays a MindSpore buffer",
@@ -164,11 +175,6 @@ class ParameterRule(Rule):
                 severity=WARNING,
             )
             return None
-        persistent = (
-            literal_bool(keywords["persistent"].value)
-            if "persistent" in keywords
-            else True
-        )
         if persistent is None:
             ctx.report(
                 "TM931",

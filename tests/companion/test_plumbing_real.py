@@ -220,3 +220,36 @@ def test_jit_annotate_returns_the_value(aux, fw) -> None:
     torch, _ = fw
     value = [1, 2]
     assert aux.jit_annotate(list[int], value) is torch.jit.annotate(list[int], value)
+
+
+def test_add_module_names_children_and_extends_a_sequential(tmp_path) -> None:
+    ms = pytest.importorskip("mindspore")
+    from collections import OrderedDict
+
+    path = tmp_path / "ms_aux_add.py"
+    path.write_text(assemble(["add_module"]))
+    spec = importlib.util.spec_from_file_location("ms_aux_add", path)
+    aux = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(aux)
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            stem = OrderedDict(stem=ms.nn.Dense(2, 2))
+            self.features = ms.nn.SequentialCell(stem)
+            aux.add_module(self.features, "first", ms.nn.Dense(2, 3))
+            aux.add_module(self.features, "act", ms.nn.ReLU())
+
+        def construct(self, x):
+            return self.features(x)
+
+    net = Net()
+    names = [name for name, _ in net.parameters_and_names()]
+    assert names[2:] == ["features.first.weight", "features.first.bias"]
+    # the names a checkpoint is matched by
+    assert [p.name for p in net.trainable_params()] == names
+    x = ms.Tensor(np.ones((1, 2), np.float32))
+    stem, dense = net.features.stem, net.features.first
+    hidden = x.asnumpy() @ stem.weight.asnumpy().T + stem.bias.asnumpy()
+    expected = np.maximum(hidden @ dense.weight.asnumpy().T + dense.bias.asnumpy(), 0)
+    np.testing.assert_allclose(net(x).asnumpy(), expected, rtol=1e-6)

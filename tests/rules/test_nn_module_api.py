@@ -240,5 +240,5 @@ def test_add_module_registers_a_named_child_cell() -> None:
         '        self.register_module("head", nn.ReLU())\n'
     )
     code = convert_checked(source).code
-    assert 'setattr(self, f"layer{i}", nn.Dense(2, 2))' in code
-    assert 'setattr(self, "head", nn.ReLU())' in code
+    assert 'ms_aux.add_module(self, f"layer{i}", nn.Dense(2, 2))' in code
+    assert 'ms_aux.add_module(self, "head", nn.ReLU())' in code

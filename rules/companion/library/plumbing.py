@@ -337,3 +337,27 @@ def dist_get_rank(group=None):
 def dist_get_world_size(group=None):
     """`torch.distributed.get_world_size()`: 1, the converted program runs as one process."""
     return 1
+
+
+def add_module(parent, name, module):
+    """`module.add_module(name, child)` / `register_module`: registers `child` as a named sub-cell
+    through `setattr`. MindSpore names a Parameter by its path when its cell is attached, so a
+    child added to a cell that is already attached gets the parent's prefix here (read off the
+    parent's Parameters). A SequentialCell runs the cells of its `cell_list`, which is brought up
+    to date as torch's Sequential would run them."""
+    setattr(parent, name, module)
+    prefix = _parameter_prefix(parent, name)
+    if prefix:
+        module.update_parameters_name(prefix + name + ".")
+    if hasattr(parent, "cell_list"):
+        parent.cell_list = list(parent._cells.values())
+        if hasattr(parent, "_is_dynamic_name"):
+            parent._is_dynamic_name.append(False)
+
+
+def _parameter_prefix(cell, skip):
+    """The path prefix `cell`'s Parameters carry ("features." for `net.features`)."""
+    for local, param in cell.parameters_and_names():
+        if local.split(".")[0] != skip and param.name.endswith(local):
+            return param.name[: len(param.name) - len(local)]
+    return ""
