@@ -273,6 +273,8 @@ def rename_attribute(
     kind = cst_kind(updated.value, known, class_name)
     guessed = False
     if kind is None:
+        kind = _narrowed(updated.value, ctx)
+    if kind is None:
         kind = cst_kind(
             updated.value, known, class_name, lambda name: _guessable(name, ctx)
         )
@@ -302,6 +304,35 @@ def rename_attribute(
         )
     ctx.applied.add("TM306")
     return updated.with_changes(attr=cst.Name(new))
+
+
+def _narrowed(receiver: cst.BaseExpression, ctx: ModuleContext) -> str | None:
+    """`layer:<torch class>` for a name inside the body of `if isinstance(name, nn.Conv2d):` (or
+    of an `elif` of that form), the way init functions tell layers apart."""
+    if not isinstance(receiver, cst.Name):
+        return None
+    stack = ctx.stack
+    for index in range(len(stack) - 2, -1, -1):
+        statement, inner = stack[index], stack[index + 1]
+        if not isinstance(statement, cst.If):
+            continue
+        orelse = statement.orelse
+        if inner is orelse or (
+            isinstance(orelse, cst.Else) and any(inner is s for s in orelse.body.body)
+        ):
+            continue  # in the branch where the test failed
+        test = statement.test
+        if (
+            isinstance(test, cst.Call)
+            and isinstance(test.func, cst.Name)
+            and test.func.value == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0].value, cst.Name)
+            and test.args[0].value.value == receiver.value
+        ):
+            qualified = ctx.qualname(test.args[1].value)
+            return "layer:" + canonical(qualified) if qualified else None
+    return None
 
 
 def _guessable(name: str, ctx: ModuleContext) -> bool:

@@ -25,7 +25,16 @@ from .layers import CONTAINERS, MODE_DEPENDENT, canonical, is_layer
 AMBIGUOUS = "?"
 # Attributes of torch layers that MindSpore names otherwise, or lacks.
 RENAMED_ATTRIBUTES = frozenset(
-    {"weight", "bias", "running_mean", "running_var", "num_batches_tracked"}
+    {
+        "weight",
+        "bias",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
+        "groups",
+        "in_features",
+        "out_features",
+    }
 )
 # Calls that return their receiver (for a Module): `Net().to(device)` is still a Net.
 PASS_THROUGH = frozenset(

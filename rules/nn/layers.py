@@ -25,6 +25,16 @@ PARAM_NAMES: dict[str, dict[str, str]] = {
     "torch.nn.PReLU": {"weight": "w"},
 }
 
+# Plain attributes MindSpore's layers name differently (init code reads `m.groups`).
+_CONV_ATTRIBUTES = {"groups": "group"}
+ATTRIBUTE_NAMES: dict[str, dict[str, str]] = {
+    "torch.nn.Conv1d": _CONV_ATTRIBUTES,
+    "torch.nn.Conv2d": _CONV_ATTRIBUTES,
+    "torch.nn.Conv3d": _CONV_ATTRIBUTES,
+    "torch.nn.ConvTranspose2d": _CONV_ATTRIBUTES,
+    "torch.nn.Linear": {"in_features": "in_channels", "out_features": "out_channels"},
+}
+
 # Attributes torch layers have that MindSpore's do not.
 NO_COUNTERPART: dict[str, str] = {
     "num_batches_tracked": "MindSpore's BatchNorm keeps no step counter; momentum is always used",
@@ -99,4 +109,6 @@ def param_names(layer: str) -> dict[str, str]:
 
 def param_name(layer: str, attribute: str) -> str | None:
     """The MindSpore attribute for ``attribute`` of a torch ``layer``, when it differs."""
-    return param_names(layer).get(attribute)
+    return param_names(layer).get(attribute) or ATTRIBUTE_NAMES.get(
+        canonical(layer), {}
+    ).get(attribute)

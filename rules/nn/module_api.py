@@ -198,7 +198,7 @@ class ParametersRule(Rule):
             return updated
         receiver = func.value
         certainty = module_receiver(receiver, ctx)
-        if certainty is None and name in ("add_module", "register_module"):
+        if certainty is None and name in _MODULE_ONLY:
             certainty = GUESSED  # a method only torch's Module has
         if certainty is None:
             return updated
@@ -307,6 +307,10 @@ def _calls(node: cst.CSTNode) -> list[cst.Call]:
 
 
 TRAVERSALS = frozenset({"modules", "named_modules", "children", "named_children"})
+# Methods no other common object has: any receiver is taken to be a Module (reported, TM932).
+_MODULE_ONLY = frozenset(
+    {"add_module", "register_module", "named_children", "named_modules"}
+)
 
 
 def _traversal(receiver: cst.BaseExpression, name: str) -> cst.BaseExpression:

@@ -242,3 +242,24 @@ def test_add_module_registers_a_named_child_cell() -> None:
     code = convert_checked(source).code
     assert 'ms_aux.add_module(self, f"layer{i}", nn.Dense(2, 2))' in code
     assert 'ms_aux.add_module(self, "head", nn.ReLU())' in code
+
+
+def test_attributes_read_under_an_isinstance_check_take_mindspores_names() -> None:
+    source = (
+        "import torch.nn as nn\n\n"
+        "def init(m):\n"
+        "    if isinstance(m, nn.Conv2d):\n"
+        "        fan = m.out_channels // m.groups\n"
+        "    elif isinstance(m, nn.BatchNorm2d):\n"
+        "        w = m.weight\n"
+        "    elif isinstance(m, nn.Linear):\n"
+        "        r = 1.0 / m.in_features\n"
+        "    else:\n"
+        "        x = m.groups\n"
+    )
+    code = convert_checked(source).code
+    assert "fan = m.out_channels // m.group\n" in code
+    assert "w = m.gamma\n" in code
+    assert "r = 1.0 / m.in_channels\n" in code
+    # the else branch knows nothing of m
+    assert "x = m.groups\n" in code
