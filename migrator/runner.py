@@ -318,7 +318,7 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
             task.display,
             options,
             task.companion_import,
-            inherited_aliases(task.path, task.root),
+            inherited_aliases(task.path, decoded.text, task.root),
         )
     except RecursionError:
         result = None

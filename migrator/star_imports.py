@@ -13,20 +13,13 @@ import os
 from .aliases import exported_aliases
 
 
-def inherited_aliases(path: str, root: str | None) -> dict[str, str]:
-    """Torch aliases ``path`` receives through star imports of other files in the tree at
-    ``root`` (nothing for a lone file)."""
-    if root is None:
+def inherited_aliases(path: str, source: str, root: str | None) -> dict[str, str]:
+    """Torch aliases the file at ``path`` (whose text is ``source``) receives through star
+    imports of other files in the tree at ``root`` (nothing for a lone file)."""
+    if root is None or "import *" not in source:
         return {}
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return {}
-    if b"import *" not in data:
-        return {}
-    try:
-        tree = ast.parse(data)
+        tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
     found: dict[str, str] = {}
@@ -35,11 +28,11 @@ def inherited_aliases(path: str, root: str | None) -> dict[str, str]:
             isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
         ):
             continue
-        source = _module_file(path, root, node)
-        if source is None:
+        module_file = _module_file(path, root, node)
+        if module_file is None:
             continue
         try:
-            with open(source, "rb") as handle:
+            with open(module_file, "rb") as handle:
                 exported = exported_aliases(ast.parse(handle.read()))
         except (OSError, SyntaxError, ValueError):
             continue

@@ -561,52 +561,37 @@ class GELU(nn.GELU):
         super().__init__(approximate=approximate == "tanh")
 
 
-class ReLU(nn.ReLU):
+class _AcceptsInplace:
+    """torch's activations take `inplace`; MindSpore's return a new tensor either way, which is
+    what the code after them reads."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class ReLU(_AcceptsInplace, nn.ReLU):
     """`torch.nn.ReLU`: MindSpore's ReLU (`inplace` is accepted and changes nothing)."""
 
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
 
-
-class ReLU6(nn.ReLU6):
+class ReLU6(_AcceptsInplace, nn.ReLU6):
     """`torch.nn.ReLU6`: MindSpore's ReLU6 (`inplace` is accepted and changes nothing)."""
 
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
 
-
-class SiLU(nn.SiLU):
+class SiLU(_AcceptsInplace, nn.SiLU):
     """`torch.nn.SiLU`: MindSpore's SiLU (`inplace` is accepted and changes nothing)."""
 
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
 
-
-class Mish(nn.Mish):
+class Mish(_AcceptsInplace, nn.Mish):
     """`torch.nn.Mish`: MindSpore's Mish (`inplace` is accepted and changes nothing)."""
 
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
 
-
-class Hardswish(nn.HSwish):
+class Hardswish(_AcceptsInplace, nn.HSwish):
     """`torch.nn.Hardswish`: MindSpore's HSwish (`inplace` is accepted and changes nothing)."""
 
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
 
-
-class Hardsigmoid(nn.HSigmoid):
+class Hardsigmoid(_AcceptsInplace, nn.HSigmoid):
     """`torch.nn.Hardsigmoid`: MindSpore's HSigmoid (`inplace` is accepted and changes nothing)."""
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
 
 
 class LeakyReLU(nn.LeakyReLU):
