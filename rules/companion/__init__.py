@@ -25,7 +25,14 @@ FILENAME = MODULE + ".py"
 MARKER = '"""Companion module written by torch2ms'
 LIBRARY = os.path.join(os.path.dirname(__file__), "library")
 # Library files in the order their entries appear in an assembled module.
-LIBRARY_FILES = ("plumbing.py", "functional.py", "layers.py", "data.py")
+LIBRARY_FILES = (
+    "plumbing.py",
+    "functional.py",
+    "layers.py",
+    "recurrent.py",
+    "optim.py",
+    "data.py",
+)
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.
 

@@ -1,0 +1,1 @@
+"""Optimizers: torch's optimizer API on MindSpore parameters."""

@@ -1,0 +1,1 @@
+"""Recurrent and unfolding layers that take torch's constructor arguments."""
