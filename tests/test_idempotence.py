@@ -214,6 +214,14 @@ ONCE_DIFFERENT = {
         "import torch\n\na = b = model = optimizer = None\n\noptimizer.zero_grad()\n"
         "loss = torch.cuda.is_available()\nloss.backward()\noptimizer.step()\n"
     ),
+    # The step reads `loss = a` once Variable is gone: the first conversion reports what the
+    # second finds (no model called), not that the step changed.
+    "step_whose_forward_vanishes_with_variable": (
+        "import torch\nfrom torch import nn\nfrom torch.autograd import Variable\n\n"
+        "a = b = model = optimizer = None\nx = torch.zeros(3, 4)\n"
+        "for i in range(3):\n    a = nn.Linear(4, 2)\n"
+        "optimizer.zero_grad()\nloss = Variable(a)\nloss.backward()\noptimizer.step()\n"
+    ),
 }
 
 

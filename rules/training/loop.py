@@ -237,6 +237,10 @@ class TrainingStepRule(Rule):
         except Exception as error:  # noqa: BLE001 - as above
             _report_internal(original, ctx, error)
             return updated
+        if body is None and plan is not None and not plan.ok and plan.problems:
+            # What another conversion of this output would report: the step as it now reads.
+            _report_problems(plan, ctx)
+            return updated
         if body is None:
             for region in before.regions:
                 ctx.report(
