@@ -4,6 +4,7 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
+import ms_aux
 
 
 class Policy(nn.Cell):
@@ -41,8 +42,7 @@ def finish_episode():
         R = r + gamma * R
         returns.insert(0, R)
     returns = mindspore.tensor(returns)
-    # torch2ms: TM941 `.std()` is left as it is: numpy arrays and builtins have it too, and for a tensor it becomes `mindspore.ops.std`
-    returns = (returns - returns.mean()) / (returns.std() + 1e-6)
+    returns = (returns - returns.mean()) / (ms_aux.tensor_std(returns) + 1e-6)
     policy_loss = []
     for log_prob, R in zip(policy.saved_log_probs, returns):
         policy_loss.append(-log_prob * R)

@@ -19,6 +19,7 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
+from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
     fresh_temporary,
@@ -67,6 +68,16 @@ _UNSURE = frozenset(
     for name, m in METHODS.items()
     if name in AMBIGUOUS and m.translatable and _rewritten(m)
 )
+# Methods of parameters and modules that companion functions carry out (library/methods.py).
+_PARAMETER_METHODS = frozenset({"requires_grad_", "detach_"})
+# Companion entries for those methods, deciding at run time (library/methods.py).
+_UNSURE_COMPANION = {
+    "repeat": "tensor_repeat",
+    "squeeze": "tensor_squeeze",
+    "std": "tensor_std",
+    "var": "tensor_var",
+    "dot": "tensor_dot",
+}
 # MindSpore functions whose results are not tensors (shapes, sizes, dtypes, flags).
 _NOT_TENSOR_RESULTS = frozenset(
     {
@@ -743,6 +754,10 @@ class ApiTableRule(Rule):
         func = updated.func
         if isinstance(func, cst.Attribute):
             name = func.attr.value
+            if name in _PARAMETER_METHODS:
+                companion = self._parameter_method(original, updated, ctx)
+                if companion is not None:
+                    return companion
             mapping = METHODS.get(name)
             if mapping is not None and name not in self.foreign_methods:
                 self.method_converted = False
@@ -753,6 +768,44 @@ class ApiTableRule(Rule):
                     ctx.keep.append(result)
                 return result
         return updated
+
+    def _parameter_method(self, original: cst.Call, call: cst.Call, ctx: ModuleContext):
+        """``ms_aux.requires_grad_(x, flag)`` for ``x.requires_grad_(flag)``, and
+        ``ms_aux.detach_(p)`` for ``p.detach_()`` where ``p`` is a loop variable over a module's
+        parameters (library/methods.py says what each does)."""
+        func: cst.Attribute = call.func  # type: ignore[assignment]
+        root = func.value
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if isinstance(root, cst.Name) and root.value in self.imported:
+            return None
+        if any(a.star for a in call.args):
+            return None
+        name = func.attr.value
+        if name == "detach_":
+            if call.args or not isinstance(func.value, cst.Name):
+                return None
+            if not _in_parameter_loop(original, ctx):
+                ctx.report(
+                    UNSAFE_ARGUMENT.id,
+                    f"`{func.value.value}.detach_()` is left as it is: `{func.value.value}` is not "
+                    "known to be a Parameter, and MindSpore cannot cut a computed tensor from its "
+                    "graph in place",
+                    "write `y = ops.stop_gradient(y)` where y is used; a Parameter stops "
+                    "requiring gradients with `p.requires_grad = False`",
+                )
+                return None
+        elif len(call.args) > 1 or not (
+            isinstance(func.value, cst.Attribute) or _in_parameter_loop(original, ctx)
+        ):
+            # A plain name is the autograd rules' leaf marking (rules/autograd).
+            return None
+        ctx.applied.add(API_META.id)
+        result = cst.Call(ctx.companion(name), [cst.Arg(func.value), *call.args])
+        # `ms_aux.requires_grad_` would read as a torch-only leftover to the import rule.
+        ctx.state.setdefault(CONVERTED_CALLS, set()).add(id(result))
+        ctx.keep.append(result)
+        return result
 
     def _usable(
         self,
@@ -909,6 +962,16 @@ class ApiTableRule(Rule):
                 # it): numpy and MindSpore read it alike, torch takes the alias or fails loudly.
                 self.method_converted = True
                 return call
+            entry = _UNSURE_COMPANION.get(name)
+            if entry is not None:
+                # The companion decides when the program runs: torch's meaning for a MindSpore
+                # tensor, the object's own method for anything else.
+                self.method_converted = True
+                ctx.applied.add(API_META.id)
+                return cst.Call(
+                    ctx.companion(entry),
+                    [cst.Arg(call.func.value), *call.args],  # type: ignore[attr-defined]
+                )
             self._defer(
                 ctx,
                 mapping,
@@ -1010,3 +1073,15 @@ class ApiTableRule(Rule):
         if index is None:
             return attribute
         return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
+
+
+def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:
+    """Whether the receiver of ``call`` is a name a loop over a module's parameters binds."""
+    receiver = call.func.value  # type: ignore[attr-defined]
+    if not isinstance(receiver, cst.Name):
+        return False
+    line = ctx.position(call)[0]
+    return any(
+        receiver.value in names and first <= line <= last
+        for names, first, last in parameter_loops(ctx)
+    )

@@ -28,6 +28,7 @@ LIBRARY = os.path.join(os.path.dirname(__file__), "library")
 LIBRARY_FILES = (
     "plumbing.py",
     "functional.py",
+    "methods.py",
     "layers.py",
     "recurrent.py",
     "optim.py",

@@ -69,6 +69,11 @@ NOT_REWRITTEN = [
         "requires_grad_(False)",
         id="requires-grad-off",
     ),
+    pytest.param(
+        "import torch\n\ndef f(m):\n    m.head.requires_grad_(False)\n",
+        "ms_aux.requires_grad_(m.head, False)",  # freezing is carried out, never dropped
+        id="requires-grad-off-on-an-attribute",
+    ),
 ]
 
 

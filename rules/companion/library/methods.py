@@ -1,0 +1,124 @@
+"""Tensor methods called on a value that may not be a tensor.
+
+`x.repeat(2, 1)` is torch's tile when `x` is a tensor, and numpy's element repeat when it is an
+array; the converter cannot always tell which `x` is. Each function here takes the receiver as its
+first argument and decides when the program runs: a MindSpore tensor gets torch's meaning, built
+from operators with CPU kernels; any other object runs its own method with the arguments as written.
+"""
+
+import mindspore
+from mindspore import ops
+
+
+def tensor_repeat(x, *sizes, **kwargs):
+    """`x.repeat(*sizes)`: torch's Tensor.repeat (a tile) on a MindSpore tensor, built with `ops.tile`
+    (Tensor.repeat is numpy's repeat in MindSpore); the object's own `repeat` otherwise."""
+    if not isinstance(x, mindspore.Tensor):
+        return x.repeat(*sizes, **kwargs)
+    if "repeats" in kwargs:
+        sizes = (kwargs.pop("repeats"),)
+    if kwargs:
+        raise TypeError(f"repeat() got unexpected keywords {sorted(kwargs)}")
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = tuple(sizes[0])
+    if len(sizes) < x.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+        )
+    return ops.tile(x, tuple(int(s) for s in sizes))
+
+
+def tensor_squeeze(x, *args, **kwargs):
+    """`x.squeeze(dim)`: torch's Tensor.squeeze on a MindSpore tensor (a dim whose size is not 1 is
+    left alone, where MindSpore's squeeze raises); the object's own `squeeze` otherwise."""
+    if not isinstance(x, mindspore.Tensor):
+        return x.squeeze(*args, **kwargs)
+    dim = args[0] if args else kwargs.get("dim")
+    if dim is None:
+        return x.squeeze()
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    axes = (
+        tuple(sorted({d % x.ndim for d in dims if x.shape[d] == 1})) if x.ndim else ()
+    )
+    return x.squeeze(axes) if axes else x
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return int(correction)
+    return 1 if unbiased is None or unbiased else 0
+
+
+def tensor_std(x, *args, **kwargs):
+    """`x.std(dim, unbiased, keepdim, correction=)`: torch's Tensor.std on a MindSpore tensor (torch's
+    correction defaults to 1, MindSpore's ddof to 0); the object's own `std` otherwise."""
+    if not isinstance(x, mindspore.Tensor):
+        return x.std(*args, **kwargs)
+    dim, ddof, keepdim = _moment_args(args, kwargs)
+    return ops.std(x, axis=dim, ddof=ddof, keepdims=keepdim)
+
+
+def tensor_var(x, *args, **kwargs):
+    """`x.var(dim, unbiased, keepdim, correction=)`: torch's Tensor.var on a MindSpore tensor (torch's
+    correction defaults to 1, MindSpore's ddof to 0); the object's own `var` otherwise."""
+    if not isinstance(x, mindspore.Tensor):
+        return x.var(*args, **kwargs)
+    dim, ddof, keepdim = _moment_args(args, kwargs)
+    return ops.var(x, axis=dim, ddof=ddof, keepdims=keepdim)
+
+
+def _moment_args(args, kwargs):
+    """(dim, ddof, keepdim) from torch's `std`/`var` arguments: `(dim, unbiased, keepdim)` or
+    `(unbiased)` positionally, or by keyword with `correction`."""
+    args = list(args)
+    if args and isinstance(args[0], bool):
+        kwargs.setdefault("unbiased", args.pop(0))
+    names = ("dim", "unbiased", "keepdim")
+    for name, value in zip(names, args):
+        kwargs[name] = value
+    dim = kwargs.get("dim")
+    if isinstance(dim, list):
+        dim = tuple(dim)
+    ddof = _correction(kwargs.get("unbiased"), kwargs.get("correction"))
+    return dim, ddof, bool(kwargs.get("keepdim", False))
+
+
+def tensor_dot(x, other):
+    """`x.dot(other)`: torch's 1-D dot product on MindSpore tensors (`ops.inner`; MindSpore's dot wants
+    2-D inputs); the object's own `dot` otherwise."""
+    if not isinstance(x, mindspore.Tensor):
+        return x.dot(other)
+    return ops.inner(x, other)
+
+
+def requires_grad_(obj, requires_grad=True):
+    """`obj.requires_grad_(flag)`: a Cell sets the flag on each of its Parameters, a Parameter on
+    itself (MindSpore's `Parameter.requires_grad`, which decides what `trainable_params()` returns).
+
+    Any other MindSpore tensor holds no such flag: MindSpore differentiates with respect to what
+    `grad`/`value_and_grad` is given, which the conversion of the gradient computation decides. It is
+    returned as it is. An object with its own `requires_grad_` (a torch tensor) runs it."""
+    if isinstance(obj, mindspore.nn.Cell):
+        for param in obj.get_parameters():
+            param.requires_grad = bool(requires_grad)
+        return obj
+    if isinstance(obj, mindspore.Parameter):
+        obj.requires_grad = bool(requires_grad)
+        return obj
+    if isinstance(obj, mindspore.Tensor):
+        return obj
+    return obj.requires_grad_(requires_grad)
+
+
+def detach_(param):
+    """`param.detach_()` on a Parameter: it stops requiring gradients (`requires_grad = False`), as
+    torch's in-place detach of a leaf does; MindSpore keeps no graph on a tensor to cut.
+
+    Only Parameters come here: the conversion writes this call where the receiver is one (a loop over
+    a module's parameters). Anything else raises, naming the MindSpore form."""
+    if isinstance(param, mindspore.Parameter):
+        param.requires_grad = False
+        return param
+    raise TypeError(
+        "detach_() of a computed tensor: write `y = ops.stop_gradient(y)` where y is used"
+    )
