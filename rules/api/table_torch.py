@@ -836,6 +836,18 @@ _DTYPES = [
     ]
 ] + [
     alias("torch.Tensor", "mindspore.Tensor"),
+    # The common bases of the norm layers, named in type checks (not subclassed: their
+    # constructors differ).
+    alias(
+        "torch.nn.modules.batchnorm._BatchNorm",
+        "mindspore.nn.layer.normalization._BatchNorm",
+        note="the base class of MindSpore's BatchNorm1d/2d/3d, for type checks",
+    ),
+    alias(
+        "torch.nn.modules.instancenorm._InstanceNorm",
+        "mindspore.nn.layer.normalization._InstanceNorm",
+        note="the base class of MindSpore's InstanceNorm1d/2d/3d, for type checks",
+    ),
     alias(
         "torch.dtype",
         "mindspore.dtype.Type",

@@ -68,6 +68,13 @@ _UNSURE = frozenset(
     for name, m in METHODS.items()
     if name in AMBIGUOUS and m.translatable and _rewritten(m)
 )
+# Base classes mapped for type checks only: a subclass would call a constructor that differs.
+_TYPE_CHECK_ONLY = frozenset(
+    {
+        "torch.nn.modules.batchnorm._BatchNorm",
+        "torch.nn.modules.instancenorm._InstanceNorm",
+    }
+)
 # Methods of parameters and modules that companion functions carry out (library/methods.py).
 _PARAMETER_METHODS = frozenset({"requires_grad_", "detach_"})
 # Companion entries for those methods, deciding at run time (library/methods.py).
@@ -454,6 +461,8 @@ class ApiTableRule(Rule):
             return updated
         if mapping.form not in ("call", "attribute"):
             return updated
+        if id(original) in self.bases and mapping.torch in _TYPE_CHECK_ONLY:
+            return updated
         swappable = (
             mapping.kind == "name"
             or plain(mapping)
@@ -738,7 +747,7 @@ class ApiTableRule(Rule):
             if mapping is None or mapping.kind in ("method", "name"):
                 result = (
                     self._companion_call(qualified, updated, ctx)
-                    if mapping is None
+                    if mapping is None or mapping.kind == "name"
                     else None
                 ) or updated
             else:

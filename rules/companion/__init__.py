@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .table import ENTRIES, ENTRY_TARGETS, VALUE_ONLY
+from .table import CALL_ONLY, ENTRIES, ENTRY_TARGETS, VALUE_ONLY
 
 MODULE = "ms_aux"
 FILENAME = MODULE + ".py"
@@ -27,6 +27,7 @@ LIBRARY = os.path.join(os.path.dirname(__file__), "library")
 # Library files in the order their entries appear in an assembled module.
 LIBRARY_FILES = (
     "plumbing.py",
+    "runtime.py",
     "functional.py",
     "methods.py",
     "layers.py",
@@ -189,7 +190,11 @@ def entry_for(torch_name: str, target: str, call: bool = False) -> str | None:
     """The companion entry that stands for ``torch_name`` on ``target``, if any (``call``: for a
     call of it, which value-only entries do not serve)."""
     name = ENTRIES.get(torch_name)
-    if name is None or (call and name in VALUE_ONLY):
+    if (
+        name is None
+        or (call and name in VALUE_ONLY)
+        or (not call and name in CALL_ONLY)
+    ):
         return None
     targets = ENTRY_TARGETS.get(name)
     if targets is not None and target not in targets:

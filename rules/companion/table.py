@@ -9,16 +9,18 @@ from .table_layers import ENTRIES as LAYERS
 from .table_optim import ENTRIES as OPTIM
 from .table_plumbing import ENTRIES as PLUMBING
 from .table_recurrent import ENTRIES as RECURRENT
+from .table_runtime import CALL_ONLY
+from .table_runtime import ENTRIES as RUNTIME
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
-for _table in (PLUMBING, FUNCTIONAL, LAYERS, RECURRENT, OPTIM, DATA):
+for _table in (PLUMBING, RUNTIME, FUNCTIONAL, LAYERS, RECURRENT, OPTIM, DATA):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
             raise ValueError(f"two companion entries for {_torch}")
         ENTRIES[_torch] = _entry
 
-__all__ = ["ENTRIES", "ENTRY_TARGETS", "VALUE_ONLY"]
+__all__ = ["CALL_ONLY", "ENTRIES", "ENTRY_TARGETS", "VALUE_ONLY"]
 
 # Entries needed only on some targets (a torch-aligned `mint` form exists elsewhere).
 ENTRY_TARGETS: dict[str, tuple[str, ...]] = {}

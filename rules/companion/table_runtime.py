@@ -1,0 +1,18 @@
+"""Companion entries in library/runtime.py: torch qualified name -> entry name."""
+
+ENTRIES: dict[str, str] = {
+    "torch.get_autocast_dtype": "get_autocast_dtype",
+    "torch.get_autocast_cpu_dtype": "get_autocast_cpu_dtype",
+    "torch.get_autocast_gpu_dtype": "get_autocast_gpu_dtype",
+    "torch.get_default_device": "get_default_device",
+    "torch._assert_async": "assert_async",
+    "torch.serialization.safe_globals": "safe_globals",
+    "torch.nn.init._calculate_fan_in_and_fan_out": "calculate_fan_in_and_fan_out",
+    "torch.Tensor": "legacy_tensor",
+    "torch.vmap": "vmap",
+    "torch.func.vmap": "vmap",
+}
+
+# Entries that serve calls only: `torch.Tensor` named without a call (a type check, an annotation,
+# a base class) is `mindspore.Tensor`.
+CALL_ONLY = frozenset({"legacy_tensor"})
