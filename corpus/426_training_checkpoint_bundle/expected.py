@@ -4,7 +4,7 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
-import torch
+import ms_aux
 
 
 class Classifier(nn.Cell):
@@ -40,9 +40,6 @@ for epoch in range(2):
 # torch2ms: TM933 `parameters_and_names()` also yields the non-trainable statistics and buffers
 for name, param in model.parameters_and_names():
     print("param", name, ops.stop_gradient(param).abs().sum().item())
-# torch2ms: TM937 `torch.save` of something other than one Module's `state_dict()`
-# torch2ms: TM940 `torch.save` has no certain MindSpore mapping
-torch.save({"epoch": 2, "model_state_dict": model.parameters_dict(), "optimizer_state_dict": optimizer.state_dict()}, "checkpoint.tar")
-# torch2ms: TM940 `torch.load` has no certain MindSpore mapping
-checkpoint = torch.load("checkpoint.tar")
+ms_aux.save({"epoch": 2, "model_state_dict": model.parameters_dict(), "optimizer_state_dict": ms_aux.state_dict(optimizer)}, "checkpoint.tar")
+checkpoint = ms_aux.load("checkpoint.tar")
 print("resumed epoch", checkpoint["epoch"])

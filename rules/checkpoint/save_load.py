@@ -7,7 +7,7 @@ import ast
 import libcst as cst
 
 from ...migrator.aliases import dotted, resolve
-from ...migrator.context import ModuleContext
+from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from ..nn.common import GUESSED, module_receiver, string_value, tidy_args
@@ -42,13 +42,44 @@ LOAD = define(
 )
 OTHER = define(
     "TM937",
-    "torch.save/torch.load of something other than a state_dict",
-    "Reports `torch.save`/`torch.load` calls that do not save or load one Module's `state_dict()`: whole "
-    "pickled models, dicts that bundle optimizer state and epoch counters, tensors.",
-    "A MindSpore checkpoint holds named Parameters; Python objects are saved next to them with "
-    "`append_dict=`.",
-    "`mindspore.save_checkpoint(net, path, append_dict={'epoch': epoch})`; optimizer state: "
-    "`mindspore.save_checkpoint(optimizer, path)`; arrays: `numpy.save`.",
+    "torch.save of a whole Module",
+    "Reports `torch.save(model, path)` of a Module itself: torch pickles the object, MindSpore saves a "
+    "Cell's Parameters.",
+    "A MindSpore checkpoint holds named Parameters; the Cell is built by code and its Parameters "
+    "loaded into it.",
+    "`mindspore.save_checkpoint(net, path, append_dict={'epoch': epoch})`, and "
+    "`mindspore.load_param_into_net(Net(), mindspore.load_checkpoint(path))` to restore.",
+)
+COMPANION = define(
+    "TM322",
+    "torch.save/torch.load/state_dict/load_state_dict keep torch's semantics through the companion",
+    "Rewrites what TM320/TM321 cannot make a MindSpore checkpoint call: `torch.save(obj, f)` of a "
+    "bundle (states, counters, tensors) becomes `ms_aux.save(obj, f)`, `torch.load(f, ...)` becomes "
+    "`ms_aux.load(f, ...)`, and `x.state_dict()`/`x.load_state_dict(s, strict)` on a receiver not known "
+    "to be a Module (or with arguments TM320/TM321 do not take) become `ms_aux.state_dict(x)`/"
+    "`ms_aux.load_state_dict(x, s, strict)`.",
+    "The companion keeps torch's meaning when the program runs: a Cell's state is named as torch "
+    "names the same layers (`running_mean`, not `moving_mean`), so keys the code reads still match, "
+    "and loading takes torch's names or MindSpore's; an optimizer, scheduler or scaler answers with "
+    "its own method. `ms_aux.load` also reads the zip files `torch.save` writes, without torch, "
+    "rebuilding tensors and plain containers only (torch's `weights_only=True`).",
+    "`mindspore.save_checkpoint(net, 'net.ckpt')` and `mindspore.load_param_into_net(net, "
+    "mindspore.load_checkpoint('net.ckpt'))` where one Cell's parameters are all that is saved.",
+    examples=(
+        Example(
+            before="import torch\n\ndef resume(model, optimizer, path):\n"
+            "    ckpt = torch.load(path, map_location='cpu')\n"
+            "    model.load_state_dict(ckpt['model'])\n"
+            "    optimizer.load_state_dict(ckpt['optimizer'])\n"
+            "    return ckpt['epoch']\n",
+            after="import ms_aux\n\ndef resume(model, optimizer, path):\n"
+            "    ckpt = ms_aux.load(path, map_location='cpu')\n"
+            "    ms_aux.load_state_dict(model, ckpt['model'])\n"
+            "    ms_aux.load_state_dict(optimizer, ckpt['optimizer'])\n"
+            "    return ckpt['epoch']\n",
+        ),
+    ),
+    family="checkpoint",
 )
 
 
@@ -72,12 +103,9 @@ class CheckpointRule(Rule):
             ),
             Example(
                 before="import torch\n\ndef save(model, opt, path):\n    torch.save({'model': model.state_dict(), 'opt': opt.state_dict()}, path)\n",
-                after="\ndef save(model, opt, path):\n    import torch\n"
+                after="import ms_aux\n\ndef save(model, opt, path):\n"
                 "    # torch2ms: TM932 `.state_dict()` converted on a receiver taken to be a Module from its name\n"
-                "    # torch2ms: TM937 `torch.save` of something other than one Module's `state_dict()`\n"
-                "    # torch2ms: TM940 `torch.save` has no certain MindSpore mapping\n"
-                "    torch.save({'model': model.parameters_dict(), 'opt': opt.state_dict()}, path)\n",
-                findings=("TM937",),
+                "    ms_aux.save({'model': model.parameters_dict(), 'opt': ms_aux.state_dict(opt)}, path)\n",
             ),
         ),
         family="checkpoint",
@@ -86,7 +114,7 @@ class CheckpointRule(Rule):
     order = 50
     methods = frozenset({"state_dict", "load_state_dict"})
     torch_only_methods = frozenset({"state_dict", "load_state_dict"})
-    extra = (LOAD, OTHER)
+    extra = (LOAD, OTHER, COMPANION)
 
     def __init__(self) -> None:
         self.loaded_names: set[str] | None = None
@@ -111,10 +139,10 @@ class CheckpointRule(Rule):
             return updated
         if func.attr.value == "load_state_dict":
             return self._load_state_dict(updated, ctx)
-        if func.attr.value == "state_dict" and not updated.args:
+        if func.attr.value == "state_dict":
             certainty = module_receiver(func.value, ctx)
-            if certainty is None:
-                return updated
+            if certainty is None or updated.args:
+                return _companion_method(updated, "state_dict", ctx)
             if certainty == GUESSED:
                 ctx.report(
                     "TM932",
@@ -146,12 +174,16 @@ class CheckpointRule(Rule):
                         [args[0].with_changes(value=saved.func.value), args[1]]
                     ),
                 )
-        ctx.report(
-            "TM937",
-            "`torch.save` of something other than one Module's `state_dict()`",
-            OTHER.use_instead,
-        )
-        return call
+        if args and module_receiver(args[0].value, ctx) is not None:
+            ctx.report(
+                "TM937",
+                "`torch.save` of a whole Module: MindSpore saves a Cell's Parameters, not the pickled object",
+                OTHER.use_instead,
+            )
+            return call
+        # Anything else (a bundle of states, tensors, counters) keeps torch's file semantics.
+        ctx.applied.add("TM322")
+        return call.with_changes(func=ctx.companion("save"))
 
     def _load(self, original: cst.Call, call: cst.Call, ctx: ModuleContext) -> cst.Call:
         parent = _assigned_name(original, ctx)
@@ -159,7 +191,8 @@ class CheckpointRule(Rule):
             converted = _load_checkpoint(call, ctx)
             if converted is not None:
                 return converted
-        return call
+        ctx.applied.add("TM322")
+        return call.with_changes(func=ctx.companion("load"))
 
     def _load_state_dict(self, call: cst.Call, ctx: ModuleContext) -> cst.Call:
         receiver = call.func.value  # type: ignore[union-attr]
@@ -172,23 +205,20 @@ class CheckpointRule(Rule):
             or positional[0].star
             or extra - {"strict", "assign"}
         ):
-            return call
+            return _companion_method(call, "load_state_dict", ctx)
         state = positional[0].value
         self._feeds_only_loading(ctx)
         if any(
             isinstance(n, cst.Name) and n.value in self.torch_loaded - self.loaded_names
             for n in _names(state)
         ):
-            ctx.report(
-                "TM937",
-                "`load_state_dict` of a value read by `torch.load` that is not a state_dict alone",
-                OTHER.use_instead,
-            )
-            return call
-        if isinstance(state, cst.Call) and ctx.qualname(state.func) == "torch.load":
+            # Read by the companion `load` (torch's names, or torch's own file): its keys are
+            # matched by the companion too.
+            return _companion_method(call, "load_state_dict", ctx)
+        if isinstance(state, cst.Call) and _is_load(state, ctx):
             state = _load_checkpoint(state, ctx)
             if state is None:
-                return call
+                return _companion_method(call, "load_state_dict", ctx)
         if certainty == GUESSED:
             ctx.report(
                 "TM932",
@@ -203,6 +233,34 @@ class CheckpointRule(Rule):
         )
 
 
+def _companion_method(call: cst.Call, name: str, ctx: ModuleContext) -> cst.Call:
+    """``ms_aux.<name>(receiver, *args)`` for ``receiver.<name>(*args)``: the companion runs a
+    Cell's with torch's names and anything else's own method."""
+    if any(a.star for a in call.args):
+        return call
+    ctx.applied.add("TM322")
+    result = cst.Call(
+        func=ctx.companion(name),
+        args=tidy_args([cst.Arg(call.func.value), *call.args]),  # type: ignore[attr-defined]
+    )
+    ctx.state.setdefault(CONVERTED_CALLS, set()).add(id(result))
+    ctx.keep.append(result)
+    return result
+
+
+def _is_load(call: cst.Call, ctx: ModuleContext) -> bool:
+    """`torch.load(...)`, or its companion form once the inner call was converted."""
+    if ctx.qualname(call.func) == "torch.load":
+        return True
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "load"
+        and isinstance(func.value, cst.Name)
+        and func.value.value == ctx.companion_import.module
+    )
+
+
 def _load_checkpoint(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
     """`torch.load(p, map_location=..., weights_only=...)` → `mindspore.load_checkpoint(p)`."""
     positional = [a for a in call.args if a.keyword is None]
@@ -215,11 +273,6 @@ def _load_checkpoint(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
         return None
     path = _checkpoint_path(positional[0].value)
     if path is None:
-        ctx.report(
-            "TM937",
-            "`torch.load` of a computed path: MindSpore reads only files named `*.ckpt`",
-            OTHER.use_instead,
-        )
         return None
     ctx.applied.add("TM321")
     return cst.Call(func=ctx.name("mindspore.load_checkpoint"), args=[cst.Arg(path)])

@@ -1,0 +1,170 @@
+"""The checkpoint companion (rules/companion/library/checkpoint.py) against real torch: files torch
+writes are read without torch, a Cell takes torch's state_dict by torch's names and gives it back
+under them, and what the companion saves it loads again."""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import pickle
+
+import numpy as np
+import pytest
+from torch2ms.rules.companion import assemble
+
+pytestmark = pytest.mark.real
+
+ENTRIES = ["save", "load", "state_dict", "load_state_dict"]
+
+
+@pytest.fixture(scope="module")
+def aux(fw, tmp_path_factory):
+    path = tmp_path_factory.mktemp("companion") / "ms_aux_checkpoint.py"
+    path.write_text(assemble(ENTRIES), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("ms_aux_checkpoint", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _torch_model(torch):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Conv1d(2, 3, 3),
+        torch.nn.BatchNorm1d(3),
+        torch.nn.Flatten(),
+        torch.nn.LayerNorm(6),
+        torch.nn.Linear(6, 4),
+    )
+    with torch.no_grad():
+        model[1].running_mean.normal_()
+        model[1].running_var.uniform_(1.0, 2.0)
+        for p in model.parameters():
+            p.normal_()
+    return model.eval()
+
+
+def _ms_model(ms):
+    nn = ms.nn
+    return nn.SequentialCell(
+        nn.Conv1d(2, 3, 3, pad_mode="valid", has_bias=True),
+        nn.BatchNorm1d(3),
+        nn.Flatten(),
+        nn.LayerNorm((6,)),
+        nn.Dense(6, 4),
+    )
+
+
+def test_a_torch_file_loads_without_torch_and_computes_the_same(
+    fw, aux, tmp_path, monkeypatch
+):
+    torch, ms = fw
+    model = _torch_model(torch)
+    x = np.random.default_rng(1).standard_normal((5, 2, 4)).astype(np.float32)
+    expected = model(torch.tensor(x)).detach().numpy()
+    bundle = {
+        "model": model.state_dict(),
+        "epoch": 7,
+        "strided": torch.arange(6.0).reshape(2, 3).t(),
+        "half": torch.ones(3, dtype=torch.bfloat16) / 3,
+        "ids": torch.tensor([3, 1], dtype=torch.int64),
+    }
+    path = tmp_path / "bundle.pth"
+    torch.save(bundle, path)
+    # Reading needs no torch: any import of it fails while the file is read.
+    real_import = builtins.__import__
+
+    def no_torch(name, *args, **kwargs):
+        if name == "torch" or name.startswith("torch."):
+            raise ImportError("torch is not available")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_torch)
+    loaded = aux.load(str(path), map_location="cpu", weights_only=True)
+    monkeypatch.undo()
+    assert loaded["epoch"] == 7
+    np.testing.assert_array_equal(
+        loaded["strided"].asnumpy(), bundle["strided"].numpy()
+    )
+    assert loaded["half"].dtype == ms.bfloat16
+    np.testing.assert_array_equal(
+        loaded["half"].astype(ms.float32).asnumpy(), bundle["half"].float().numpy()
+    )
+    assert loaded["ids"].asnumpy().tolist() == [3, 1]
+    cell = _ms_model(ms)
+    keys = aux.load_state_dict(cell, loaded["model"])
+    assert keys.missing_keys == [] and keys.unexpected_keys == []
+    cell.set_train(False)
+    got = cell(ms.Tensor(x)).asnumpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_a_cells_state_dict_has_torchs_names_and_loads_back(fw, aux, tmp_path):
+    torch, ms = fw
+    model = _torch_model(torch)
+    cell = _ms_model(ms)
+    aux.load_state_dict(
+        cell, {k: ms.Tensor(v.numpy()) for k, v in model.state_dict().items()}
+    )
+    state = aux.state_dict(cell)
+    torch_keys = [
+        k for k in model.state_dict() if not k.endswith("num_batches_tracked")
+    ]
+    assert sorted(state) == sorted(torch_keys)
+    for key in torch_keys:
+        np.testing.assert_allclose(
+            state[key].asnumpy().reshape(model.state_dict()[key].shape),
+            model.state_dict()[key].numpy(),
+        )
+    path = tmp_path / "cell.bin"
+    aux.save({"state": state, "step": 3, "names": ["a", "b"]}, str(path))
+    back = aux.load(str(path))
+    assert back["step"] == 3 and back["names"] == ["a", "b"]
+    fresh = _ms_model(ms)
+    aux.load_state_dict(fresh, back["state"])
+    for (name, a), (_, b) in zip(
+        cell.parameters_and_names(), fresh.parameters_and_names()
+    ):
+        np.testing.assert_array_equal(a.asnumpy(), b.asnumpy(), err_msg=name)
+    # MindSpore's own names are taken as well.
+    assert aux.load_state_dict(fresh, cell.parameters_dict()).unexpected_keys == []
+
+
+def test_strict_loading_raises_as_torch_does(fw, aux):
+    torch, ms = fw
+    state = {
+        k: ms.Tensor(v.numpy()) for k, v in _torch_model(torch).state_dict().items()
+    }
+    state.pop("4.bias")
+    state["extra.weight"] = ms.Tensor(np.zeros(2, np.float32))
+    with pytest.raises(RuntimeError, match="missing keys"):
+        aux.load_state_dict(_ms_model(ms), state)
+    keys = aux.load_state_dict(_ms_model(ms), state, strict=False)
+    assert keys.missing_keys == ["4.bias"] and keys.unexpected_keys == ["extra.weight"]
+    # torch answers the same for its own module.
+    module = _torch_model(torch)
+    t_state = {k: torch.tensor(v.asnumpy()) for k, v in state.items()}
+    t_keys = module.load_state_dict(t_state, strict=False)
+    assert t_keys.missing_keys == keys.missing_keys
+    assert t_keys.unexpected_keys == keys.unexpected_keys
+
+
+def test_an_optimizers_state_goes_through_its_own_methods(fw, aux):
+    _, ms = fw
+    from mindspore.experimental import optim
+
+    cell = _ms_model(ms)
+    optimizer = optim.SGD(cell.trainable_params(), lr=0.1)
+    state = aux.state_dict(optimizer)
+    assert state.keys() == optimizer.state_dict().keys()
+    aux.load_state_dict(optimizer, state)
+
+
+def test_objects_other_than_tensors_in_a_torch_file_are_refused(fw, aux, tmp_path):
+    torch, _ = fw
+    path = tmp_path / "module.pth"
+    torch.save(torch.nn.Linear(2, 2), path)
+    with pytest.raises(
+        pickle.UnpicklingError, match="only tensors and plain containers"
+    ):
+        aux.load(str(path))
