@@ -10,6 +10,7 @@ from ...migrator.aliases import dotted, resolve
 from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ..common.tree import module_tree
 from ..nn.common import GUESSED, module_receiver, string_value, tidy_args
 
 CHECKPOINT_SUFFIXES = (".ckpt", ".safetensors")
@@ -119,6 +120,8 @@ class CheckpointRule(Rule):
     def __init__(self) -> None:
         self.loaded_names: set[str] | None = None
         self.torch_loaded: set[str] = set()
+        # Names bound to a MindSpore checkpoint this conversion reads (`load_checkpoint`).
+        self.checkpoints: set[str] = set()
 
     def _feeds_only_loading(self, ctx: ModuleContext) -> set[str]:
         """Names bound only to `torch.load(...)` and read only as `load_state_dict`'s argument."""
@@ -190,6 +193,7 @@ class CheckpointRule(Rule):
         if parent is not None and parent in self._feeds_only_loading(ctx):
             converted = _load_checkpoint(call, ctx)
             if converted is not None:
+                self.checkpoints.add(parent)
                 return converted
         ctx.applied.add("TM322")
         return call.with_changes(func=ctx.companion("load"))
@@ -219,6 +223,16 @@ class CheckpointRule(Rule):
             state = _load_checkpoint(state, ctx)
             if state is None:
                 return _companion_method(call, "load_state_dict", ctx)
+        elif not (
+            isinstance(state, cst.Name)
+            and (
+                state.value in self.checkpoints
+                or _own_state(state.value, receiver, ctx)
+            )
+        ):
+            # A state from elsewhere (a function's argument, a file torch wrote) may carry torch's
+            # names: the companion takes both naming schemes, and honours `strict`.
+            return _companion_method(call, "load_state_dict", ctx)
         if certainty == GUESSED:
             ctx.report(
                 "TM932",
@@ -231,6 +245,29 @@ class CheckpointRule(Rule):
             func=ctx.name("mindspore.load_param_into_net"),
             args=tidy_args([cst.Arg(receiver), cst.Arg(state)]),
         )
+
+
+def _own_state(name: str, receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    """Whether every binding of ``name`` in the module is ``receiver.state_dict()``: the Cell's
+    own state (MindSpore's names, `parameters_dict()`), loaded back into it."""
+    text = cst.Module([]).code_for_node(receiver)
+    found = False
+    for node in ast.walk(module_tree(ctx)):
+        for target in node.targets if isinstance(node, ast.Assign) else ():
+            if not (isinstance(target, ast.Name) and target.id == name):
+                continue
+            value = node.value
+            if not (
+                isinstance(value, ast.Call)
+                and not value.args
+                and not value.keywords
+                and isinstance(value.func, ast.Attribute)
+                and value.func.attr == "state_dict"
+                and ast.unparse(value.func.value) == text
+            ):
+                return False
+            found = True
+    return found
 
 
 def _companion_method(call: cst.Call, name: str, ctx: ModuleContext) -> cst.Call:

@@ -82,6 +82,11 @@ def test_a_whole_module_saved_is_reported() -> None:
             "return ms_aux.state_dict(opt), ms_aux.load_state_dict(opt, s)",
             id="receiver-not-known",
         ),
+        pytest.param(
+            "def restore(state):\n    net.load_state_dict(state, strict=False)\n",
+            "ms_aux.load_state_dict(net, state, strict=False)",
+            id="state-from-elsewhere",
+        ),
     ],
 )
 def test_the_rest_keeps_torchs_semantics_through_the_companion(
