@@ -11,6 +11,7 @@ from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
 from ..companion import entry_for as companion_entry
 from . import BY_TORCH_NAME, METHODS
+from .answered import constant, drop_dead_findings, ends_the_block, taken_branch
 from .docs import (
     API_META,
     INIT_META,
@@ -277,6 +278,11 @@ class ApiTableRule(Rule):
         self.foreign_methods = frozenset(others)
         self.skip: set[int] = set()
         self.type_checked: set[int] = set()
+        # Names True/False that answer feature checks, and statements ending a taken branch with a
+        # return or raise (what follows them in their block never runs).
+        self.answers: set[int] = set()
+        self.terminal: set[int] = set()
+        self.elifs: set[int] = set()
         # Findings wait for their statement to be left: another rule may still convert the call.
         self.pending: dict[int, list[tuple[str, str, str, str, str]]] = {}
         # Names of imported modules and objects: `re.sub(...)`, `math.sqrt(...)` are not Tensor methods.
@@ -504,7 +510,7 @@ class ApiTableRule(Rule):
         name = f"{owner}.{attribute.evaluated_value}"
         if call.func.value == "hasattr":
             ctx.applied.add(API_META.id)
-            return cst.Name("True" if self._available(name, ctx) else "False")
+            return self._answer(self._available(name, ctx))
         # `getattr(torch.compiler, "disable", None)`: the default where the converted program has
         # no such value; a function or class it maps as a value stands in for the attribute.
         entry = companion_entry(name, ctx.options.target)
@@ -547,7 +553,42 @@ class ApiTableRule(Rule):
         if isinstance(original.comparisons[0].operator, cst.NotIn):
             found = not found
         ctx.applied.add(API_META.id)
-        return cst.Name("True" if found else "False")
+        return self._answer(found)
+
+    def visit_If(self, node: cst.If, ctx: ModuleContext) -> None:
+        if isinstance(node.orelse, cst.If):
+            self.elifs.add(id(node.orelse))
+
+    def _answer(self, value: bool) -> cst.Name:
+        name = cst.Name("True" if value else "False")
+        self.answers.add(id(name))
+        return name
+
+    def leave_If(self, original: cst.If, updated, ctx: ModuleContext):
+        updated = self._flush(original, updated, ctx)
+        if not isinstance(updated, cst.If):
+            return updated
+        answer = constant(updated.test, self.answers)
+        if answer is None:
+            return updated
+        drop_dead_findings(original, answer, ctx)
+        if id(original) in self.elifs:
+            # An `elif` stands in its parent's `orelse`: an `else` or the next `elif` replaces it.
+            if answer:
+                return cst.Else(body=updated.body, leading_lines=updated.leading_lines)
+            return updated.orelse or cst.RemoveFromParent()
+        result = taken_branch(updated, answer)
+        if isinstance(result, cst.FlattenSentinel) and ends_the_block(result.nodes):
+            self.terminal.add(id(result.nodes[-1]))
+        return result
+
+    def leave_IndentedBlock(
+        self, original, updated: cst.IndentedBlock, ctx: ModuleContext
+    ):
+        for index, statement in enumerate(updated.body):
+            if id(statement) in self.terminal and index + 1 < len(updated.body):
+                return updated.with_changes(body=updated.body[: index + 1])
+        return updated
 
     @staticmethod
     def _available(name: str, ctx: ModuleContext) -> bool:
@@ -724,7 +765,7 @@ class ApiTableRule(Rule):
                     ctx.report(rule, message, hint, node=original, severity=severity)
         return updated
 
-    leave_SimpleStatementLine = leave_If = leave_For = leave_While = leave_With = _flush
+    leave_SimpleStatementLine = leave_For = leave_While = leave_With = _flush
     leave_Try = leave_TryStar = leave_ClassDef = leave_Match = _flush
 
     # -- calls ----------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from conftest import convert_checked
+from torch2ms.migrator.context import Options
+from torch2ms.migrator.convert import convert_source
 
 CASES = [
     # mapped on every target: the code takes the branch that calls it, which is converted
@@ -84,3 +86,65 @@ def test_a_name_looked_up_in_dir_of_a_torch_module() -> None:
     )
     code = convert_checked(source).code
     assert code.splitlines()[-2:] == ["has_silu = True", "no_take = True"]
+
+
+# The branch an answered check rules out never runs in the converted program: it is dropped, with
+# whatever torch-only code it held, and so is what follows a return in the branch taken.
+BRANCHES = [
+    (
+        (
+            "def meta(device):\n"
+            "    if device is not None:\n"
+            "        return str(device) == 'meta'\n"
+            "    if hasattr(torch, 'get_default_device'):\n"
+            "        return torch.get_default_device().type == 'meta'\n"
+            "    return False\n"
+        ),
+        (
+            "def meta(device):\n"
+            "    if device is not None:\n"
+            "        return str(device) == 'meta'\n"
+            "    return ms_aux.get_default_device().type == 'meta'\n"
+        ),
+    ),
+    (
+        (
+            "def unsafe(path):\n"
+            "    if not hasattr(torch.serialization, 'get_unsafe_globals_in_checkpoint'):\n"
+            "        return ''\n"
+            "    return torch.serialization.get_unsafe_globals_in_checkpoint(path)\n"
+        ),
+        "def unsafe(path):\n    return ''\n",
+    ),
+    (
+        (
+            "if hasattr(torch, 'take'):\n    f = torch.take\n"
+            "elif hasattr(F, 'silu'):\n    f = F.silu\nelse:\n    f = None\n"
+        ),
+        "f = ms_aux.silu\n",
+    ),
+    (
+        (
+            "if ready:\n    f = 0\nelif hasattr(torch, 'take'):\n    f = torch.take\n"
+            "else:\n    f = None\n"
+        ),
+        "if ready:\n    f = 0\nelse:\n    f = None\n",
+    ),
+    (
+        "if 'silu' in dir(F) and fast:\n    f = F.silu\n",
+        "if True and fast:\n    f = ms_aux.silu\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), BRANCHES)
+def test_a_branch_ruled_out_is_dropped(body: str, expected: str) -> None:
+    source = "import torch\nimport torch.nn.functional as F\n\n" + body
+    result = convert_source(source, "case.py", Options(target="cpu"))
+    assert result.code.endswith(expected)
+    assert "torch" not in result.code.replace("torch2ms", "")
+    assert not [f for f in result.findings if f.severity == "error"]
+    assert (
+        convert_source(result.code, "case.py", Options(target="cpu")).code
+        == result.code
+    )
