@@ -465,6 +465,8 @@ class ImportsRule(Rule):
             and id(original) not in ctx.state.get(CONVERTED_CALLS, ())
         ):
             base = ctx.dotted(func.value)
+            if base == ctx.companion_import.module:
+                return updated  # the companion's function of that name
             if base is None or not base.startswith(("mindspore", "ops", "nn", "mint")):
                 self._leftover(ctx, "." + func.attr.value, "." + func.attr.value + "()")
         return updated

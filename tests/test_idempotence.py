@@ -214,6 +214,19 @@ ONCE_DIFFERENT = {
         "import torch\n\na = b = model = optimizer = None\n\noptimizer.zero_grad()\n"
         "loss = torch.cuda.is_available()\nloss.backward()\noptimizer.step()\n"
     ),
+    "state_dict_of_an_unknown_receiver": (
+        "import torch\n\n\nclass Ema:\n    def update(self, model):\n"
+        "        for k, v in self.ema.state_dict().items():\n            print(k, v)\n"
+    ),
+    "else_branch_of_an_answered_check_with_a_comment": (
+        "import torch\n\n\ndef update(ema, model, weight, same):\n"
+        "    if same and hasattr(torch, '_foreach_lerp_'):\n"
+        "        torch._foreach_lerp_(ema, model, weight=weight)\n"
+        "    else:\n"
+        "        # lerp_ needs matching dtypes\n"
+        "        torch._foreach_mul_(ema, scalar=1. - weight)\n"
+        "        torch._foreach_add_(ema, model, alpha=weight)\n"
+    ),
     # The step reads `loss = a` once Variable is gone: the first conversion reports what the
     # second finds (no model called), not that the step changed.
     "step_whose_forward_vanishes_with_variable": (

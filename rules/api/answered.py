@@ -27,34 +27,43 @@ def constant(test: cst.BaseExpression, answers: set[int]) -> bool | None:
     return None
 
 
-def taken_branch(updated: cst.If, answer: bool):
-    """What replaces the `if` statement: the statements of the branch taken, or nothing."""
+def taken_branch(original: cst.If, updated: cst.If, answer: bool, ctx: ModuleContext):
+    """What replaces the `if` statement: the statements of the branch taken, or nothing. Each
+    keeps the position of the statement it comes from (findings and comments are placed by it)."""
     if answer:
-        statements = (
-            list(updated.body.body)
-            if isinstance(updated.body, cst.IndentedBlock)
-            else []
-        )
-        return _flattened(statements, updated)
-    orelse = updated.orelse
-    if orelse is None:
+        statements = _statements(updated.body)
+    elif updated.orelse is None:
         return cst.RemoveFromParent()
-    if isinstance(orelse, cst.If):
-        return orelse.with_changes(leading_lines=updated.leading_lines)
-    body = orelse.body
-    return _flattened(
-        list(body.body) if isinstance(body, cst.IndentedBlock) else [], updated
-    )
-
-
-def _flattened(statements: list, updated: cst.If):
+    elif isinstance(updated.orelse, cst.If):
+        result = updated.orelse.with_changes(leading_lines=updated.leading_lines)
+        ctx.copy_position(result, original.orelse)
+        return result
+    else:
+        statements = _statements(updated.orelse.body)
     if not statements:
         return cst.RemoveFromParent()
-    first = statements[0]
-    statements[0] = first.with_changes(
-        leading_lines=[*updated.leading_lines, *first.leading_lines]
+    statements[0] = statements[0].with_changes(
+        leading_lines=[*updated.leading_lines, *statements[0].leading_lines]
     )
+    for old, new in zip(_kept(original, answer), statements):
+        if new is not old:
+            ctx.copy_position(new, old)
     return cst.FlattenSentinel(statements)
+
+
+def _statements(block) -> list:
+    return list(block.body) if isinstance(block, cst.IndentedBlock) else []
+
+
+def _kept(original: cst.If, answer: bool):
+    """The statements of the original branch taken."""
+    if answer:
+        return _statements(original.body)
+    if isinstance(original.orelse, cst.If):
+        return [original.orelse]
+    if isinstance(original.orelse, cst.Else):
+        return _statements(original.orelse.body)
+    return []
 
 
 def ends_the_block(statements) -> bool:
@@ -72,21 +81,9 @@ def drop_dead_findings(original: cst.If, answer: bool, ctx: ModuleContext) -> No
     info = ctx.statements.get(id(original))
     if info is None:
         return
-    if answer:
-        kept = (
-            original.body.body if isinstance(original.body, cst.IndentedBlock) else ()
-        )
-    elif isinstance(original.orelse, cst.If):
-        kept = (original.orelse,)
-    elif isinstance(original.orelse, cst.Else) and isinstance(
-        original.orelse.body, cst.IndentedBlock
-    ):
-        kept = original.orelse.body.body
-    else:
-        kept = ()
     spans = [
         (found.line, found.end_line)
-        for found in (ctx.statements.get(id(s)) for s in kept)
+        for found in (ctx.statements.get(id(s)) for s in _kept(original, answer))
         if found is not None
     ]
     ctx.findings[:] = [

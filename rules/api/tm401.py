@@ -577,7 +577,7 @@ class ApiTableRule(Rule):
             if answer:
                 return cst.Else(body=updated.body, leading_lines=updated.leading_lines)
             return updated.orelse or cst.RemoveFromParent()
-        result = taken_branch(updated, answer)
+        result = taken_branch(original, updated, answer, ctx)
         if isinstance(result, cst.FlattenSentinel) and ends_the_block(result.nodes):
             self.terminal.add(id(result.nodes[-1]))
         return result

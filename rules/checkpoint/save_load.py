@@ -140,6 +140,11 @@ class CheckpointRule(Rule):
         func = updated.func
         if not isinstance(func, cst.Attribute) or ctx.qualname(func) is not None:
             return updated
+        if (
+            isinstance(func.value, cst.Name)
+            and func.value.value == ctx.companion_import.module
+        ):
+            return updated  # a module's function (the companion's own `state_dict`), no method
         if func.attr.value == "load_state_dict":
             return self._load_state_dict(updated, ctx)
         if func.attr.value == "state_dict":
