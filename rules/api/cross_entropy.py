@@ -109,6 +109,16 @@ def _called(tree: ast.Module) -> tuple[set[str], set[str]]:
     return names, attributes
 
 
+def _companion_class(func: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    """`ms_aux.CrossEntropyLoss`, as TM401 writes the class when it cannot run on the target."""
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "CrossEntropyLoss"
+        and isinstance(func.value, cst.Name)
+        and func.value.value == ctx.companion_import.module
+    )
+
+
 @register
 class CrossEntropyRule(Rule):
     meta = META
@@ -183,7 +193,9 @@ class CrossEntropyRule(Rule):
             if ctx.qualname(original.func.func) != _CLASS or not self._applies(ctx):
                 return updated
             inner = updated.func
-            if not isinstance(inner, cst.Call) or ctx.qualname(inner.func) != _CLASS:
+            if not isinstance(inner, cst.Call) or not (
+                ctx.qualname(inner.func) == _CLASS or _companion_class(inner.func, ctx)
+            ):
                 return updated
             arguments = self._arguments(inner, False)
             if arguments is None or len(updated.args) != 2:

@@ -39,3 +39,7 @@ for _module, _classes in _MODULES.items():
     for _name in _classes:
         ENTRIES["torch.nn." + _name] = _name
         ENTRIES[f"torch.nn.modules.{_module}.{_name}"] = _name
+
+# Losses whose MindSpore class has no CPU kernel for torch's arguments.
+ENTRIES["torch.nn.CrossEntropyLoss"] = "CrossEntropyLoss"
+ENTRIES["torch.nn.modules.loss.CrossEntropyLoss"] = "CrossEntropyLoss"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...migrator.context import ModuleContext
+from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import GUESSED, KNOWN, method, module_receiver, receiver_kind, split_args
@@ -200,6 +200,13 @@ class ParametersRule(Rule):
         certainty = module_receiver(receiver, ctx)
         if certainty is None and name in _MODULE_ONLY:
             certainty = GUESSED  # a method only torch's Module has
+        if certainty is None and name == "eval" and not updated.args:
+            # The companion switches a Cell to inference and runs anything else's own `eval()`.
+            new = cst.Call(func=ctx.companion("eval_mode"), args=[cst.Arg(receiver)])
+            ctx.state.setdefault(CONVERTED_CALLS, set()).add(id(new))
+            ctx.keep.append(new)
+            ctx.applied.add("TM308")
+            return new
         if certainty is None:
             return updated
         if name == "parameters":

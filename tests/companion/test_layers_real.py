@@ -87,7 +87,12 @@ CASES = [
     ("Flatten", (), {}, (2, 3, 4)),
     ("Flatten", (0, 1), {}, (2, 3, 4)),
     ("Identity", (3,), {"unused": 1}, (2, 3)),
-    ("Dropout", (0.3,), {"inplace": True}, (2, 3)),
+    (
+        "Dropout",
+        (0.3,),
+        {"inplace": True},
+        (16, 32),
+    ),  # enough elements that some are dropped
     ("GELU", (), {}, (2, 3, 4)),
     ("GELU", (), {"approximate": "tanh"}, (2, 3, 4)),
     ("ReLU", (), {"inplace": True}, (2, 3, 4)),
@@ -273,3 +278,34 @@ def _check_dropout(out, x, p: float) -> None:
     kept = out != 0
     np.testing.assert_allclose(out[kept], x[kept] / (1 - p), rtol=1e-6)
     assert 0 < kept.sum() < kept.size or x.size < 4
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"reduction": "sum"},
+        {"ignore_index": 0, "label_smoothing": 0.1},
+        {"reduce": False},
+    ],
+    ids=["default", "sum", "ignore-smoothing", "legacy-reduce"],
+)
+def test_cross_entropy_loss_matches_torch(fw, aux, kwargs):
+    torch, ms = fw
+    rng = np.random.default_rng(3)
+    logits = rng.standard_normal((4, 5)).astype(np.float32)
+    labels = np.array([1, 0, 4, 2], dtype=np.int64)
+    weight = rng.uniform(0.5, 2.0, 5).astype(np.float32)
+    expected = torch.nn.CrossEntropyLoss(torch.tensor(weight), **kwargs)(
+        torch.tensor(logits), torch.tensor(labels)
+    )
+    got = aux.CrossEntropyLoss(ms.Tensor(weight), **kwargs)(
+        ms.Tensor(logits), ms.Tensor(labels)
+    )
+    np.testing.assert_allclose(got.asnumpy(), expected.numpy(), rtol=1e-5, atol=1e-6)
+    probabilities = rng.dirichlet(np.ones(5), 4).astype(np.float32)
+    expected = torch.nn.CrossEntropyLoss()(
+        torch.tensor(logits), torch.tensor(probabilities)
+    )
+    got = aux.CrossEntropyLoss()(ms.Tensor(logits), ms.Tensor(probabilities))
+    np.testing.assert_allclose(got.asnumpy(), expected.numpy(), rtol=1e-5, atol=1e-6)

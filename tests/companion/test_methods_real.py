@@ -25,6 +25,7 @@ NAMES = [
     "tensor_dot",
     "requires_grad_",
     "detach_",
+    "eval_mode",
 ]
 
 
@@ -152,3 +153,23 @@ def test_module_methods_on_parameters_convert_to_the_companion() -> None:
     assert "not known to be a Parameter" in finding.message
     assert "stop_gradient" in finding.hint
     assert convert_source(result.code, "m.py", Options()).code == result.code
+
+
+def test_eval_mode_switches_a_cell_to_inference(fw, aux):
+    _, ms = fw
+    net = ms.nn.SequentialCell(ms.nn.Dense(3, 3), ms.nn.Dropout(p=0.5))
+    net.set_train(True)
+    assert aux.eval_mode(net) is net
+    assert not net.training and not net[1].training
+    x = ms.Tensor(X.reshape(2, 3))
+    np.testing.assert_array_equal(net(x).asnumpy(), net[0](x).asnumpy())
+
+    class Evaluator:
+        def eval(self):
+            return "own"
+
+    assert aux.eval_mode(Evaluator()) == "own"
+    source = "import torch\n\ndef prepare(self):\n    self.teacher.eval()\n"
+    result = convert_source(source, "m.py", Options())
+    assert "ms_aux.eval_mode(self.teacher)" in result.code
+    assert not result.findings

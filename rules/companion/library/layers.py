@@ -739,3 +739,43 @@ class Embedding(_TorchNames, nn.Embedding):
         rows = self._trained_rows
         table = table * rows + ops.stop_gradient(table) * (1.0 - rows)
         return ops.gather(table, ids, 0)
+
+
+class CrossEntropyLoss(nn.CrossEntropyLoss):
+    """`torch.nn.CrossEntropyLoss`: MindSpore's class computing with `ops.cross_entropy`, taking
+    torch's constructor (MindSpore 2.10's nn.CrossEntropyLoss has no CPU kernel for torch's int64
+    class labels).
+
+    Class indices or class probabilities as targets, `weight`, `ignore_index`, `reduction` and
+    `label_smoothing` mean what they mean in torch; the deprecated `size_average`/`reduce` are
+    read as torch reads them."""
+
+    def __init__(
+        self,
+        weight=None,
+        size_average=None,
+        ignore_index=-100,
+        reduce=None,
+        reduction="mean",
+        label_smoothing=0.0,
+    ):
+        if size_average is not None or reduce is not None:
+            if reduce is False:
+                reduction = "none"
+            else:
+                reduction = "sum" if size_average is False else "mean"
+        super().__init__(weight, ignore_index, reduction, label_smoothing)
+        self.weight = weight
+        self.ignore_index = ignore_index
+        self.reduction = reduction
+        self.label_smoothing = label_smoothing
+
+    def construct(self, input, target):
+        return ops.cross_entropy(
+            input,
+            target,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
+        )

@@ -122,3 +122,12 @@ def detach_(param):
     raise TypeError(
         "detach_() of a computed tensor: write `y = ops.stop_gradient(y)` where y is used"
     )
+
+
+def eval_mode(obj):
+    """`obj.eval()`: a Cell switches to inference (`set_train(False)`: dropout off, BatchNorm reads
+    its moving statistics) and is returned, as torch's Module is; any other object runs its own
+    `eval()`."""
+    if isinstance(obj, mindspore.nn.Cell):
+        return obj.set_train(False)
+    return obj.eval()
