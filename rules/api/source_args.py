@@ -124,6 +124,13 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
                 value=cst.Tuple([cst.Element(value, comma=cst.Comma())])
             )
         return arg
+    if name == "as_float":
+        number = _number(value)
+        if isinstance(number, float) and isinstance(value, cst.Float):
+            return arg
+        if number is not None:
+            return arg.with_changes(value=_expression(repr(float(number))))
+        return arg.with_changes(value=cst.Call(cst.Name("float"), [cst.Arg(value)]))
     if name == "bool_to_int":
         source = literal_source(arg)
         if source in ("True", "False"):

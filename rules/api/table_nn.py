@@ -75,6 +75,31 @@ _POOL = {
 }
 
 
+# torch's recurrent layers: MindSpore's take the same arguments in the same order (`bias` is
+# `has_bias`, `dropout` must be a float), name their parameters as torch does (`weight_ih_l0`,
+# `bias_hh_l1_reverse`) in the same gate order and layout, and return `(output, h_n)` or
+# `(output, (h_n, c_n))` for an input and an optional initial state, as torch does.
+_RNN_PARAMS = (
+    "input_size",
+    "hidden_size",
+    "num_layers",
+    "bias",
+    "batch_first",
+    "dropout",
+    "bidirectional",
+)
+_RNN = {
+    "positional": 7,
+    "rename": {"bias": "has_bias"},
+    "transform": {"dropout": "as_float"},
+    "note": "MindSpore's recurrent layers take batched input only (torch also takes an unbatched "
+    "(L, H_in) sequence) and no PackedSequence",
+}
+_RNN_CELL_NOTE = (
+    "MindSpore's cells need the state: `cell(x, hx)`, where torch's defaults to zeros"
+)
+
+
 def act(name: str, mindspore: str = "", params: tuple = ("inplace",), **fields):
     return layer(N + name, mindspore, params=params, drop=_INPLACE, **fields)
 
@@ -240,11 +265,11 @@ TABLE = (
     layer(
         N + "Dropout1d", params=("p", "inplace"), drop=_INPLACE, sample=("f32[2,3,4]",)
     ),
-    layer(
+    report(
         N + "Dropout2d",
-        params=("p", "inplace"),
-        drop=_INPLACE,
-        sample=("f32[2,3,4,4]",),
+        "MindSpore's nn.Dropout2d takes (N, C, H, W) input only, where torch's drops (N, C) "
+        "entries of an input of any rank; for 4-D input write `mindspore.nn.Dropout2d(p=...)`",
+        kind="class",
     ),
     layer(
         N + "Dropout3d",
@@ -645,24 +670,59 @@ TABLE = (
         targets=("gpu", "ascend"),
         note=_NO_CPU,
     ),
-    report(
+    layer(
         N + "LSTM",
-        "MindSpore's nn.LSTM stores its weights in another layout; construct "
-        "`mindspore.nn.LSTM(input_size, hidden_size, num_layers, has_bias=..., batch_first=...)` and map "
-        "the checkpoint by hand",
-        kind="class",
+        **_RNN,
+        params=_RNN_PARAMS + ("proj_size",),
+        unsafe_args={"proj_size": "*"},
+        unsafe_reason="MindSpore's LSTM has no projection (proj_size); project h_t with "
+        "`nn.Dense(hidden_size, proj_size, has_bias=False)` after each step by hand",
+        init=(3, 4, 2),
+        init_kwargs={"bidirectional": True, "dropout": 0},
+        sample=("f32[5,2,3]",),
     ),
-    report(
+    layer(
         N + "GRU",
-        "MindSpore's nn.GRU stores its weights in another layout; construct "
-        "`mindspore.nn.GRU(...)` with has_bias= and map the checkpoint by hand",
-        kind="class",
+        **_RNN,
+        params=_RNN_PARAMS,
+        init=(3, 4),
+        init_kwargs={"batch_first": True},
+        sample=("f32[2,5,3]",),
     ),
-    report(
+    layer(
         N + "RNN",
-        "MindSpore's nn.RNN stores its weights in another layout; construct "
-        "`mindspore.nn.RNN(...)` with has_bias= and map the checkpoint by hand",
-        kind="class",
+        **{**_RNN, "positional": 3},  # MindSpore reads nonlinearity by keyword only
+        params=_RNN_PARAMS[:3] + ("nonlinearity",) + _RNN_PARAMS[3:],
+        init=(3, 4, 2, "relu"),
+        init_kwargs={"bias": False},
+        sample=("f32[5,2,3]",),
+    ),
+    layer(
+        N + "LSTMCell",
+        params=("input_size", "hidden_size", "bias"),
+        positional=3,
+        rename={"bias": "has_bias"},
+        init=(3, 4),
+        sample=("f32[2,3]", ("f32[2,4]", "f32[2,4]")),
+        note=_RNN_CELL_NOTE,
+    ),
+    layer(
+        N + "GRUCell",
+        params=("input_size", "hidden_size", "bias"),
+        positional=3,
+        rename={"bias": "has_bias"},
+        init=(3, 4),
+        sample=("f32[2,3]", "f32[2,4]"),
+        note=_RNN_CELL_NOTE,
+    ),
+    layer(
+        N + "RNNCell",
+        params=("input_size", "hidden_size", "bias", "nonlinearity"),
+        positional=4,
+        rename={"bias": "has_bias"},
+        init=(3, 4, True, "relu"),
+        sample=("f32[2,3]", "f32[2,4]"),
+        note=_RNN_CELL_NOTE,
     ),
     report(
         N + "MultiheadAttention",

@@ -368,8 +368,10 @@ _SHAPE = [
     fn("torch.row_stack", params=("tensors",), sample=(["f32[2,3]", "f32[3]"],)),
     fn(
         "torch.split",
+        rename={"dim": "axis"},
+        positional=3,
         params=("tensor", "split_size_or_sections", "dim"),
-        sample=("f32[4,3]", [1, 3]),
+        sample=("f32[4,3]", [1, 2], 1),
     ),
     fn(
         "torch.chunk",

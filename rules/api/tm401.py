@@ -10,6 +10,7 @@ from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
 from ..companion import entry_for as companion_entry
+from ..companion.table_recurrent import METHOD_PARAMS as COMPANION_METHOD_PARAMS
 from . import BY_TORCH_NAME, METHODS
 from .answered import constant, drop_dead_findings, ends_the_block, taken_branch
 from .docs import (
@@ -1031,6 +1032,10 @@ class ApiTableRule(Rule):
                 f"if the receiver is a tensor, write the MindSpore form: {mapping.note or mapping.mindspore}",
             )
             return call
+        if not mapping.valid_on(ctx.options.target):
+            companion = self._method_companion(mapping, call, ctx)
+            if companion is not None:
+                return companion
         if not self._usable(mapping, ctx, severity=WARNING):
             return call
         parts = split_call(call)
@@ -1113,6 +1118,29 @@ class ApiTableRule(Rule):
         return call.with_changes(
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
         )
+
+    def _method_companion(
+        self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext
+    ):
+        """``ms_aux.<entry>(receiver, <the call's arguments>)`` for a Tensor method served by a
+        companion entry; the call as it is (and no finding) when its arguments are not that
+        method's (`self.unfold(x)` calls a layer); None when no entry serves the method."""
+        params = COMPANION_METHOD_PARAMS.get(mapping.torch)
+        entry = companion_entry(mapping.torch, ctx.options.target, call=True)
+        parts = split_call(call)
+        if params is None or entry is None or parts is None:
+            return None
+        args, kwargs = parts
+        receiver = call.func.value  # type: ignore[attr-defined]
+        given = list(params[: len(args)]) + list(kwargs)
+        if (
+            len(args) > len(params)
+            or sorted(given) != sorted(params)
+            or (isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"))
+        ):
+            return call
+        ctx.applied.add(METHOD_META.id)
+        return cst.Call(ctx.companion(entry), [cst.Arg(receiver), *call.args])
 
     def _attribute(
         self, receiver, leaf: str, rest: CallTranslation, ctx: ModuleContext

@@ -81,7 +81,9 @@ def _library() -> _Library:
                     imports[bound] = ("", _alias(alias))
                 continue
             if isinstance(node, ast.ImportFrom):
-                module = "." * node.level + (node.module or "")
+                if node.level:
+                    continue  # another library file's entries: pulled in as entries
+                module = node.module or ""
                 for alias in node.names:
                     imports[alias.asname or alias.name] = (module, _alias(alias))
                 continue

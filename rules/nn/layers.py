@@ -33,6 +33,10 @@ ATTRIBUTE_NAMES: dict[str, dict[str, str]] = {
     "torch.nn.Conv3d": _CONV_ATTRIBUTES,
     "torch.nn.ConvTranspose2d": _CONV_ATTRIBUTES,
     "torch.nn.Linear": {"in_features": "in_channels", "out_features": "out_channels"},
+    **{
+        "torch.nn." + name: {"bias": "has_bias"}
+        for name in ("LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell")
+    },
 }
 
 # Attributes torch layers have that MindSpore's do not.

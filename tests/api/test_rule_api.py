@@ -164,7 +164,7 @@ UNTOUCHED = [
     ("y = F.relu(x, inplace=True)", "TM941"),
     ("y = torch.add(a, b, out=c)", "TM941"),
     # Refused calls of layers without a companion class (those with one become `ms_aux.X(...)`).
-    ("m = nn.Conv3d(3, 8, 3, padding='same')", "TM941"),
+    ("m = nn.ConvTranspose3d(3, 8, 3, padding_mode='reflect')", "TM941"),
     ("m = nn.BatchNorm3d(8, track_running_stats=flag)", "TM941"),
     ("m = nn.ConvTranspose2d(3, 8, 3, padding_mode='reflect')", "TM941"),
     ("m = nn.Bilinear(*shape)", "TM941"),

@@ -59,6 +59,8 @@ def transform(name: str, value: Any) -> Any:
         return (value,) if isinstance(value, int) else value
     if name == "bool_to_int":
         return int(value)
+    if name == "as_float":
+        return float(value)
     if name == "is_tanh":
         return value == "tanh"
     if name == "as_tuple":

@@ -87,12 +87,7 @@ CASES = [
     ("Flatten", (), {}, (2, 3, 4)),
     ("Flatten", (0, 1), {}, (2, 3, 4)),
     ("Identity", (3,), {"unused": 1}, (2, 3)),
-    (
-        "Dropout",
-        (0.3,),
-        {"inplace": True},
-        (16, 32),
-    ),  # enough elements that some are dropped
+    ("Dropout", (0.3,), {"inplace": True}, (16, 32)),  # all 512 kept: p < 1e-79
     ("GELU", (), {}, (2, 3, 4)),
     ("GELU", (), {"approximate": "tanh"}, (2, 3, 4)),
     ("ReLU", (), {"inplace": True}, (2, 3, 4)),
