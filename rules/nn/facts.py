@@ -340,6 +340,8 @@ class _Analyser:
                         (literal, sub.args[1] if len(sub.args) > 1 else None)
                     )
             for attribute, value in targets:
+                if _self_slice(value, attribute):
+                    continue  # `self.blocks = self.blocks[:n]`: a slice of a container is one
                 kind = self.kind(value) if value is not None else None
                 previous = kinds.get(attribute)
                 kinds[attribute] = (
@@ -603,3 +605,15 @@ def _literal_int(node: cst.BaseExpression) -> int | None:
     ):
         return -int(node.expression.value)
     return None
+
+
+def _self_slice(value: ast.AST | None, attribute: str) -> bool:
+    """Whether ``value`` is ``self.<attribute>[a:b]``."""
+    return (
+        isinstance(value, ast.Subscript)
+        and isinstance(value.slice, ast.Slice)
+        and isinstance(value.value, ast.Attribute)
+        and value.value.attr == attribute
+        and isinstance(value.value.value, ast.Name)
+        and value.value.value.id == "self"
+    )

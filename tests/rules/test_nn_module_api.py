@@ -263,3 +263,21 @@ def test_attributes_read_under_an_isinstance_check_take_mindspores_names() -> No
     assert "r = 1.0 / m.in_channels\n" in code
     # the else branch knows nothing of m
     assert "x = m.groups\n" in code
+
+
+def test_a_container_cut_to_a_slice_of_itself_stays_a_module() -> None:
+    source = (
+        "import torch.nn as nn\n\n"
+        "class Stage(nn.Module):\n    pass\n\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self, dims):\n"
+        "        super().__init__()\n"
+        "        self.blocks = nn.ModuleList([Stage() for d in dims])\n\n"
+        "    def prune(self, n):\n"
+        "        self.blocks = self.blocks[:n]\n\n"
+        "    def no_decay(self):\n"
+        "        return {'blocks.' + n for n, _ in self.blocks.named_parameters()}\n"
+    )
+    result = convert(source)
+    assert "self.blocks.parameters_and_names()" in result.code
+    assert not [f for f in result.findings if f.severity == "error"]
