@@ -11,6 +11,8 @@ ENTRIES: dict[str, str] = {
     "torch.Tensor": "legacy_tensor",
     "torch.vmap": "vmap",
     "torch.func.vmap": "vmap",
+    "torch.distributions.Beta": "Beta",
+    "torch.distributions.beta.Beta": "Beta",
 }
 
 # Entries that serve calls only: `torch.Tensor` named without a call (a type check, an annotation,
