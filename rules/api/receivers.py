@@ -230,3 +230,64 @@ def unchanged(translation: CallTranslation, args: list, kwargs: dict) -> bool:
         and list(translation.kwargs) == list(kwargs)
         and all(translation.kwargs[k] is kwargs[k] for k in kwargs)
     )
+
+
+# Expressions whose value does not change when evaluated again: names, attributes, constants and
+# arithmetic on them.
+_PURE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
+
+
+def _pure(node: cst.BaseExpression | None) -> bool:
+    if node is None or isinstance(node, _PURE):
+        return node is None or not isinstance(node, cst.Attribute) or _pure(node.value)
+    if isinstance(node, cst.BinaryOperation):
+        return _pure(node.left) and _pure(node.right)
+    if isinstance(node, cst.UnaryOperation):
+        return _pure(node.expression)
+    return False
+
+
+def stored_item(receiver: cst.BaseExpression, original: cst.Call, ctx: ModuleContext):
+    """(base, index) for an in-place call on `base[index]` that stands alone as a statement, when
+    both can be named again: the index as a value (`(slice(None), slice(None, n))` for `[:, :n]`),
+    to store the new part back with `operator.setitem`. None otherwise."""
+    if not (
+        isinstance(receiver, cst.Subscript)
+        and ctx.dotted(receiver.value) is not None
+        and "operator"
+        not in ctx.bound_names  # the name the stored part is written with
+    ):
+        return None
+    statement = ctx.stack[-1] if ctx.stack else None
+    if not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and statement.body[0].value is original
+    ):
+        return None
+    parts: list[cst.BaseExpression] = []
+    for element in receiver.slice:
+        piece = element.slice
+        if isinstance(piece, cst.Index) and piece.star is None and _pure(piece.value):
+            parts.append(piece.value.deep_clone())
+        elif isinstance(piece, cst.Slice) and all(
+            _pure(p) for p in (piece.lower, piece.upper, piece.step)
+        ):
+            # `slice(stop)`, `slice(start, stop)` or `slice(start, stop, step)`
+            bounds = [piece.lower, piece.upper, piece.step]
+            if piece.step is None:
+                bounds = [piece.upper] if piece.lower is None else bounds[:2]
+            parts.append(
+                cst.Call(
+                    cst.Name("slice"),
+                    [
+                        cst.Arg(b.deep_clone() if b is not None else cst.Name("None"))
+                        for b in bounds
+                    ],
+                )
+            )
+        else:
+            return None
+    index = parts[0] if len(parts) == 1 else cst.Tuple([cst.Element(p) for p in parts])
+    return receiver.value.deep_clone(), index

@@ -28,6 +28,7 @@ from .receivers import (
     placement_dicts,
     refusal_is_arity,
     remaining_calls,
+    stored_item,
     unchanged,
 )
 from .source_args import call_arguments, split_call, translate_args
@@ -1045,10 +1046,13 @@ class ApiTableRule(Rule):
         args, kwargs = parts
         root = None
         fresh = False
+        item = None
         if mapping.form == "assign":
             root = assign_root(func.value, ctx)
             fresh = root is None and fresh_temporary(original.func.value, ctx)  # type: ignore[attr-defined]
             if root is None and not fresh:
+                item = stored_item(func.value, original, ctx)
+            if root is None and not fresh and item is None:
                 self._refused(
                     mapping,
                     Refusal(
@@ -1081,7 +1085,7 @@ class ApiTableRule(Rule):
             return cst.Call(
                 ctx.name(translation.mindspore), call_arguments(translation, None)
             )
-        if root is not None:
+        if root is not None or item is not None:
             ctx.applied.add(METHOD_META.id)
             if translation.mindspore.startswith("mindspore.Tensor."):
                 rest = CallTranslation(
@@ -1094,6 +1098,14 @@ class ApiTableRule(Rule):
             else:
                 value = cst.Call(
                     ctx.name(translation.mindspore), call_arguments(translation, None)
+                )
+            if item is not None:
+                # `x[i].add_(v)` updates the part of `x` it views: the new part is stored back.
+                ctx.state.setdefault("python_imports", set()).add("operator")
+                base, index = item
+                return cst.Call(
+                    cst.Attribute(cst.Name("operator"), cst.Name("setitem")),
+                    [cst.Arg(base), cst.Arg(index), cst.Arg(value)],
                 )
             # `ops.assign`, not `Tensor.assign_value`: MindSpore 2.10 refuses `assign_value` on a
             # tensor that has been an input of `mindspore.grad`.

@@ -174,7 +174,6 @@ UNTOUCHED = [
     ("act = nn.Hardtanh", "TM900"),
     ("y = f(x).clamp_(0, 1)", "TM941"),
     ("y = x.view(-1).add_(1)", "TM941"),
-    ("x[i].add_(1)", "TM941"),
     # Layer classes as values, without a companion class (those with one become `ms_aux.X`).
     ("norm = nn.BatchNorm3d", "TM900"),
     # MindSpore's HardTanh and CELU take no inplace argument.
@@ -214,6 +213,8 @@ RUN_TIME = [
     ("y = x.std(1)", "y = ms_aux.tensor_std(x, 1)"),
     ("y = arr.dot(b)", "y = ms_aux.tensor_dot(arr, b)"),
     ("y = x.repeat(2, 1)", "y = ms_aux.tensor_repeat(x, 2, 1)"),
+    # Part of a tensor updated in place: the new part is stored back.
+    ("x[i].add_(1)", "operator.setitem(x, i, x[i].add(1))"),
 ]
 
 

@@ -1,0 +1,70 @@
+"""An in-place update of part of a tensor (`x[:, :n].add_(v)`) stores the new part back, and the
+converted code computes what torch computes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from torch2ms.migrator.context import Options
+from torch2ms.migrator.convert import convert_source
+
+SOURCE = (
+    "import torch\n\n"
+    "def load(holder, prefix, i, n):\n"
+    "    with torch.no_grad():\n"
+    "        holder.token[:, :n].add_(prefix[:, i:i + n])\n"
+    "        holder.token[0, -1].mul_(3.0)\n"
+    "        holder.scale[1:].clamp_(min=0.5)\n"
+)
+
+
+def test_the_part_is_stored_back_as_code() -> None:
+    result = convert_source(SOURCE, "m.py", Options())
+    assert (
+        "operator.setitem(holder.token, (slice(None), slice(n)), "
+        "holder.token[:, :n].add(prefix[:, i:i + n]))" in result.code
+    )
+    assert "import operator" in result.code
+    assert "torch" not in result.code
+    assert not result.findings
+    assert convert_source(result.code, "m.py", Options()).code == result.code
+
+
+def test_a_part_used_as_a_value_is_reported() -> None:
+    source = "import torch\n\ndef f(x):\n    y = x[0].mul_(2)\n    return y\n"
+    result = convert_source(source, "m.py", Options())
+    assert "x[0].mul_(2)" in result.code
+    assert [f.rule for f in result.findings] == ["TM941"]
+
+
+@pytest.mark.real
+def test_the_converted_update_computes_torchs_values(fw) -> None:
+    torch, ms = fw
+    rng = np.random.default_rng(0)
+    token = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    scale = rng.uniform(0.0, 1.0, 5).astype(np.float32)
+    prefix = rng.standard_normal((2, 6, 3)).astype(np.float32)
+
+    class Holder:
+        pass
+
+    expected = Holder()
+    expected.token = torch.nn.Parameter(torch.tensor(token))
+    expected.scale = torch.nn.Parameter(torch.tensor(scale))
+    namespace: dict = {}
+    exec(compile(SOURCE, "original.py", "exec"), namespace)  # noqa: S102 - our snippet
+    namespace["load"](expected, torch.tensor(prefix), 1, 3)
+
+    got = Holder()
+    got.token = ms.Parameter(ms.Tensor(token), name="token")
+    got.scale = ms.Parameter(ms.Tensor(scale), name="scale")
+    converted: dict = {}
+    code = convert_source(SOURCE, "m.py", Options()).code
+    exec(compile(code, "converted.py", "exec"), converted)  # noqa: S102 - its conversion
+    converted["load"](got, ms.Tensor(prefix), 1, 3)
+    np.testing.assert_allclose(
+        got.token.asnumpy(), expected.token.detach().numpy(), rtol=1e-6
+    )
+    np.testing.assert_allclose(
+        got.scale.asnumpy(), expected.scale.detach().numpy(), rtol=1e-6
+    )
