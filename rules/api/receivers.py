@@ -244,6 +244,10 @@ def _pure(node: cst.BaseExpression | None) -> bool:
         return _pure(node.left) and _pure(node.right)
     if isinstance(node, cst.UnaryOperation):
         return _pure(node.expression)
+    if isinstance(node, cst.Subscript):  # `x.shape[0]`
+        return _pure(node.value) and all(
+            isinstance(e.slice, cst.Index) and _pure(e.slice.value) for e in node.slice
+        )
     return False
 
 

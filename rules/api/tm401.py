@@ -961,6 +961,37 @@ class ApiTableRule(Rule):
             if args
             else (kwargs["tensor"].value if "tensor" in kwargs else None)
         )
+        item = (
+            stored_item(tensor, call, ctx)
+            if tensor is not None and ctx.dotted(tensor) is None
+            else None
+        )
+        if item is not None:
+            translation = translate_args(mapping, args, kwargs)
+            if isinstance(translation, Refusal):
+                self._refused(mapping, translation, ctx)
+                return call
+            # Part of a tensor initialised: the new values are stored back into that part.
+            ctx.state.setdefault("python_imports", set()).add("operator")
+            ctx.applied.add(INIT_META.id)
+            init = cst.Call(
+                ctx.name(translation.mindspore), call_arguments(translation, None)
+            )
+            fill = cst.Call(
+                ctx.name(_INITIALIZER),
+                [
+                    cst.Arg(init),
+                    cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("shape"))),
+                    cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("dtype"))),
+                ],
+            )
+            base, index = item
+            # `init_data()`: the values themselves (an initializer is computed lazily otherwise).
+            values = cst.Call(cst.Attribute(fill, cst.Name("init_data")), [])
+            return cst.Call(
+                cst.Attribute(cst.Name("operator"), cst.Name("setitem")),
+                [cst.Arg(base), cst.Arg(index), cst.Arg(values)],
+            )
         if tensor is None or ctx.dotted(tensor) is None:
             self._refused(
                 mapping,

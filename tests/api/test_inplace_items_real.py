@@ -68,3 +68,38 @@ def test_the_converted_update_computes_torchs_values(fw) -> None:
     np.testing.assert_allclose(
         got.scale.asnumpy(), expected.scale.detach().numpy(), rtol=1e-6
     )
+
+
+INIT_SOURCE = (
+    "import torch\n\n"
+    "def init_weights(fc):\n"
+    "    torch.nn.init.ones_(fc.bias[fc.bias.shape[0] // 2:])\n"
+    "    torch.nn.init.zeros_(fc.weight[: fc.weight.shape[0] // 2])\n"
+)
+
+
+@pytest.mark.real
+def test_part_of_a_parameter_initialised_like_torch(fw) -> None:
+    torch, ms = fw
+    rng = np.random.default_rng(1)
+    weight = rng.standard_normal((4, 3)).astype(np.float32)
+    bias = rng.standard_normal(4).astype(np.float32)
+    module = torch.nn.Linear(3, 4)
+    with torch.no_grad():
+        module.weight.copy_(torch.tensor(weight))
+        module.bias.copy_(torch.tensor(bias))
+    namespace: dict = {}
+    exec(compile(INIT_SOURCE, "original.py", "exec"), namespace)  # noqa: S102 - our snippet
+    with torch.no_grad():
+        namespace["init_weights"](module)
+    result = convert_source(INIT_SOURCE, "m.py", Options())
+    assert "operator.setitem(fc.bias, slice(fc.bias.shape[0] // 2, None)" in result.code
+    assert not result.findings
+    cell = ms.nn.Dense(3, 4)
+    cell.weight.set_data(ms.Tensor(weight))
+    cell.bias.set_data(ms.Tensor(bias))
+    converted: dict = {}
+    exec(compile(result.code, "converted.py", "exec"), converted)  # noqa: S102 - its conversion
+    converted["init_weights"](cell)
+    np.testing.assert_array_equal(cell.weight.asnumpy(), module.weight.detach().numpy())
+    np.testing.assert_array_equal(cell.bias.asnumpy(), module.bias.detach().numpy())
