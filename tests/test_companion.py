@@ -138,17 +138,17 @@ def test_a_converted_tree_imports_its_companion_and_converts_again_to_itself(
 def test_torch_left_in_a_function_is_imported_there() -> None:
     source = (
         "import torch\n\n"
-        "def load(path):\n"
-        '    """Read a checkpoint."""\n'
-        "    return torch.load(path)\n\n"
+        "def export(model, x, path):\n"
+        '    """Write an ONNX file."""\n'
+        "    return torch.onnx.export(model, x, path)\n\n"
         "def act(x):\n"
         "    return torch.relu(x)\n\n"
-        "def g(x): return torch.vmap(x)\n"
+        "def g(x): return torch.take(x, x)\n"
     )
     code = convert_checked(source).code
     assert not code.lstrip().startswith("import torch")
-    assert '    """Read a checkpoint."""\n    import torch\n' in code
-    assert "def g(x): import torch; return torch.vmap(x)\n" in code
+    assert '    """Write an ONNX file."""\n    import torch\n' in code
+    assert "def g(x): import torch; return torch.take(x, x)\n" in code
     assert "return ops.relu(x)" in code
 
 
@@ -157,7 +157,7 @@ def test_module_level_use_keeps_one_import_at_the_top() -> None:
         "import torch\n\n"
         "DEVICE_COUNT = torch.cuda.device_count()\n\n"
         "def g(x):\n"
-        "    return torch.vmap(x)\n"
+        "    return torch.take(x, x)\n"
     )
     code = convert_checked(source).code
     assert code.count("import torch") == 1
