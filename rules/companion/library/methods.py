@@ -52,19 +52,20 @@ def _correction(unbiased, correction):
 def tensor_std(x, *args, **kwargs):
     """`x.std(dim, unbiased, keepdim, correction=)`: torch's Tensor.std on a MindSpore tensor (torch's
     correction defaults to 1, MindSpore's ddof to 0); the object's own `std` otherwise."""
-    if not isinstance(x, mindspore.Tensor):
-        return x.std(*args, **kwargs)
-    dim, ddof, keepdim = _moment_args(args, kwargs)
-    return ops.std(x, axis=dim, ddof=ddof, keepdims=keepdim)
+    return _moment(x, "std", ops.std, args, kwargs)
 
 
 def tensor_var(x, *args, **kwargs):
     """`x.var(dim, unbiased, keepdim, correction=)`: torch's Tensor.var on a MindSpore tensor (torch's
     correction defaults to 1, MindSpore's ddof to 0); the object's own `var` otherwise."""
+    return _moment(x, "var", ops.var, args, kwargs)
+
+
+def _moment(x, method, op, args, kwargs):
     if not isinstance(x, mindspore.Tensor):
-        return x.var(*args, **kwargs)
+        return getattr(x, method)(*args, **kwargs)
     dim, ddof, keepdim = _moment_args(args, kwargs)
-    return ops.var(x, axis=dim, ddof=ddof, keepdims=keepdim)
+    return op(x, axis=dim, ddof=ddof, keepdims=keepdim)
 
 
 def _moment_args(args, kwargs):
