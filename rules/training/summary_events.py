@@ -62,7 +62,9 @@ def read_events(
         if summary.loss in names_in(call):
             return f"it reads the loss `{summary.loss}` after its backward()"
         func = call.func
-        qualified = ctx.qualname(func) or ctx.dotted(func) or ""
+        qualified = (
+            ctx.qualname(func) or imported_name(ctx, func) or ctx.dotted(func) or ""
+        )
         if (
             qualified in CLIP_NORM
             or qualified in CLIP_VALUE
@@ -105,6 +107,12 @@ def read_events(
             continue
         return f"it calls `{ctx.dotted(func) or attr}` after its backward(), whose effect on the gradients is not known"
     return None
+
+
+def imported_name(ctx, func) -> str | None:
+    """``func`` through the module's imports of other modules, where the context knows them."""
+    lookup = getattr(ctx, "imported_name", None)
+    return lookup(func) if lookup is not None else None
 
 
 def _plain_test(test, loss: str) -> bool:

@@ -1,6 +1,7 @@
 """A NativeScaler-style loss scaler called with `create_graph=is_second_order`, as DeiT's engine does
-for second-order optimizers: a higher-order backward through the scaler, decided at run time, is
-reported and left as it is."""
+for second-order optimizers: the step is rewritten for a first-order optimizer, and the converted
+call raises where the flag is true (a higher-order backward through the scaler has no
+gradient-value form)."""
 
 import numpy as np
 import torch
@@ -39,5 +40,6 @@ batches = [
 torch.manual_seed(0)
 model = nn.Linear(3, 2)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-train_one_epoch(model, nn.MSELoss(), batches, optimizer, LossScaler(), max_norm=1.0)
-print("weight", model.weight)
+loss_scaler = LossScaler()
+train_one_epoch(model, nn.MSELoss(), batches, optimizer, loss_scaler, max_norm=1.0)
+print("final", [p.sum().item() for p in model.parameters()])
