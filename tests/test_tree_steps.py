@@ -1,7 +1,7 @@
 """Training steps spread across files: the tree pass gives each file the summaries of the helpers
 other files define (or the library scaler their callers build), and the files change together.
 
-The package in tests/data/tree_steps is our own code in the shape of the vision trainers: a loss
+The package of corpus pair 524 is our own code in the shape of the vision trainers: a loss
 scaler in one module called with accumulation from an engine in another (the scaler built by the
 script), and a trainer method handing the loss to a step function of a third module."""
 
@@ -16,7 +16,12 @@ from torch2ms.migrator.runner import plan, run
 from torch2ms.migrator.tree_merge import tree_facts
 from torch2ms.migrator.verify import verify_files
 
-PACKAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tree_steps")
+PACKAGE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    "corpus",
+    "524_scaler_module_accumulation",
+    "original",
+)
 
 ENGINE = """
 def train_one_epoch(model, criterion, batches, optimizer, loss_scaler, max_norm=1.0):
@@ -112,8 +117,16 @@ def test_package_helpers_are_rewritten_in_their_own_files(tmp_path):
         assert "import torch" not in text
 
 
-def test_package_conversion_is_idempotent(tmp_path):
-    _convert(PACKAGE, str(tmp_path / "once"))
+@pytest.mark.parametrize(
+    "package",
+    [
+        PACKAGE,
+        PACKAGE.replace("524_scaler_module_accumulation", "525_closures_scaler_module"),
+    ],
+    ids=["524", "525"],
+)
+def test_package_conversion_is_idempotent(tmp_path, package):
+    _convert(package, str(tmp_path / "once"))
     shutil.rmtree(tmp_path / "once" / "__pycache__", ignore_errors=True)
     _convert(str(tmp_path / "once"), str(tmp_path / "twice"))
     for folder, _, files in os.walk(tmp_path / "once"):

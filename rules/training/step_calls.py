@@ -128,8 +128,6 @@ def settle_helpers(
         # name a call that is left for its own reason, not one left because of the helper
         left.sort(key=lambda line: id(line) in cascade)
         if summary.foreign:
-            if calls:
-                record(ctx, summary.key, _left_reason(left, ctx))
             continue
         key, elsewhere = own_key(summary, ctx)
         reason = kept_reason(ctx, key)
@@ -149,6 +147,21 @@ def settle_helpers(
             continue
         _report_helper(summary.node, summary.qualname, reason, ctx, claim, found)
         kept.update(_scalers_in(summary.node, ctx))
+    # calls of helpers of other files: converted in a training step, or in a helper rewritten here
+    inside = {
+        id(stmt)
+        for summary in rewrite.values()
+        for stmt in leaves(summary.node.body.body)
+    }
+    for summary in (*found.functions.values(), *found.callables.values()):
+        calls = sites.get(id(summary), [])
+        if summary.foreign and calls:
+            left = [
+                line
+                for call, line in calls
+                if id(call) not in converted and id(line) not in inside
+            ]
+            record(ctx, summary.key, _left_reason(left, ctx))
     for qualname, reason in found.failures.items():
         node = next(
             (

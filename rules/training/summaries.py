@@ -209,7 +209,19 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
         if len(left) == len(pending):
             break
         pending = left
+    # Then the functions without a backward of their own that hand a parameter to a summarised
+    # helper (a `_backward(_loss)` closure calling a loss scaler).
+    done = {id(n) for n in _summarised_nodes(found)} | set(found.failed_nodes)
+    for qualname, node, cls in defs:
+        if id(node) in done or _has_backward(node):
+            continue
+        if any(resolve_call(c, ctx, found) is not None for c in walk_calls(node)):
+            summarize_one(qualname, node, cls, found, ctx)
     return found
+
+
+def _summarised_nodes(found: Summaries) -> list:
+    return [s.node for s in (*found.functions.values(), *found.callables.values())]
 
 
 def _has_backward(node: cst.FunctionDef) -> bool:
