@@ -108,11 +108,20 @@ def test_package_helpers_are_rewritten_in_their_own_files(tmp_path):
     steps = _read(tmp_path, "out", "trainkit", "steps.py")
     engine = _read(tmp_path, "out", "trainkit", "engine.py")
     trainer = _read(tmp_path, "out", "trainkit", "trainer.py")
-    assert "def __call__(self, grads, optimizer" in scaling
-    assert "def clipped_step(grads, optimizer" in steps
-    assert "loss_scaler._scaler.scale(loss)" in engine
-    assert "accum_grads = loss_scaler(accum_grads, optimizer" in engine
-    assert "clipped_step(grads, self.optimizer" in trainer
+    flat = {
+        name: "".join(text.split())
+        for name, text in [
+            ("scaling", scaling),
+            ("steps", steps),
+            ("engine", engine),
+            ("trainer", trainer),
+        ]
+    }
+    assert "def__call__(self,grads,optimizer" in flat["scaling"]
+    assert "defclipped_step(grads,optimizer" in flat["steps"]
+    assert "loss_scaler._scaler.scale(loss)" in flat["engine"]
+    assert "accum_grads=loss_scaler(accum_grads,optimizer" in flat["engine"]
+    assert "clipped_step(grads,self.optimizer" in flat["trainer"]
     for text in (scaling, steps, engine, trainer):
         assert "import torch" not in text
 
