@@ -9,6 +9,7 @@ import libcst as cst
 from .aliases import is_torch
 from .findings import ERROR, Finding
 from .index import Census, StatementInfo
+from .tree import FileFacts
 
 # ``ctx.state`` key: ids of the calls a rule converted although their method name is among the
 # torch-only ones (`x.squeeze(dim=0)` → `x.squeeze(axis=0)`); the import rule leaves them alone.
@@ -55,6 +56,8 @@ class ModuleContext:
     # later node, which would inherit a stale position.
     keep: list[cst.CSTNode] = field(default_factory=list)
     companion_import: CompanionImport = field(default_factory=CompanionImport)
+    # What the tree pass knows of the other files (``migrator.tree``); None for a lone text.
+    tree: FileFacts | None = None
 
     # -- names -------------------------------------------------------------------------------
     @staticmethod
@@ -76,6 +79,19 @@ class ModuleContext:
             return None
         head, _, rest = name.partition(".")
         target = self.aliases.get(head)
+        if target is None:
+            return None
+        return f"{target}.{rest}" if rest else target
+
+    def imported_name(self, node: cst.CSTNode) -> str | None:
+        """The qualified name a Name/Attribute chain refers to through the module's imports of
+        other modules (``dispatch_clip_grad`` after ``from .clip_grad import dispatch_clip_grad``
+        in ``timm/utils/cuda.py`` -> ``timm.utils.clip_grad.dispatch_clip_grad``)."""
+        name = self.dotted(node)
+        if name is None or self.tree is None:
+            return None
+        head, _, rest = name.partition(".")
+        target = dict(self.tree.imports).get(head)
         if target is None:
             return None
         return f"{target}.{rest}" if rest else target

@@ -14,6 +14,10 @@ from .engine import module_code, run_stage
 from .findings import ERROR, Finding
 from .index import census, index_statements
 from .rule import STAGES, define, rule_classes
+from .tree import FileFacts
+
+# ``ctx.state`` key the training rules record coupled keys under (``rules.training.tree_steps``).
+COUPLED = "tree.coupled"
 
 PARSE_ERROR = define(
     "TM000",
@@ -44,6 +48,9 @@ class Result:
     failed: bool = False  # unreadable or unparsable input
     # Companion entries the converted code uses (``ms_aux.BatchNorm2d``).
     companion: frozenset[str] = frozenset()
+    # For each key the tree pass coupled to other files: None when this file converted its part,
+    # else why not (``migrator.tree``).
+    coupled: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -71,12 +78,15 @@ def convert_source(
     options: Options | None = None,
     companion_import: CompanionImport | None = None,
     inherited: dict[str, str] | None = None,
+    facts: FileFacts | None = None,
 ) -> Result:
     """Convert one module. ``inherited`` holds the torch aliases it receives through star imports
-    of other modules of the tree (see ``star_imports``)."""
+    of other modules of the tree (see ``star_imports``); ``facts`` what the tree pass knows of the
+    other files (see ``tree``)."""
     options = options or Options()
     result = Result(path, source, source, lines=count_lines(source))
-    if not mentions_torch(source) and not inherited:
+    coupled = facts is not None and facts.steps
+    if not mentions_torch(source) and not inherited and not coupled:
         return result
     try:
         tree = ast.parse(source, filename=path)
@@ -98,7 +108,7 @@ def convert_source(
     aliases = torch_aliases(tree)
     for local, target in (inherited or {}).items():
         aliases.setdefault(local, target)
-    if not aliases and not _imports_torch_only_package(tree):
+    if not aliases and not _imports_torch_only_package(tree) and not coupled:
         return result
     classes = rule_classes()
     uses = census(tree, aliases, _methods(classes))
@@ -128,6 +138,7 @@ def convert_source(
         uses,
         bound_names=uses.bound,
         companion_import=companion_import or CompanionImport(),
+        tree=facts,
     )
     ctx.state["ast"] = (
         tree  # shared with the rules that analyse the original source (read only)
@@ -140,7 +151,7 @@ def convert_source(
             cls()
             for cls in classes
             if cls.stage == stage
-            and (inherited or any(t in source for t in cls.triggers))
+            and (inherited or coupled or any(t in source for t in cls.triggers))
         ]
         if active:
             ctx.stack.clear()
@@ -152,6 +163,7 @@ def convert_source(
     result.findings = sorted(ctx.findings, key=lambda f: (f.line, f.column, f.rule))
     result.rules_applied = tuple(sorted(ctx.applied))
     result.companion = frozenset(ctx.state.get(COMPANION, ()))
+    result.coupled = dict(ctx.state.get(COUPLED, {}))
     if code != source:
         try:
             compile(code, path, "exec", dont_inherit=True)

@@ -1,5 +1,9 @@
 """Corpus pairs: ``<NNN_slug>/original.py``, ``expected.py`` (the golden conversion) and ``meta.json``.
 
+A *package pair* holds two trees instead, ``original/`` and ``expected/``, each with a ``main.py``
+that runs the pair and the modules it imports; the whole ``original/`` tree is converted as
+``torch2ms convert`` converts a tree, and each file must equal its golden file in ``expected/``.
+
 ``python -m torch2ms.migrator.corpus [--update] [--diff] [PATH]...`` lists the pairs whose golden file differs
 from what the converter produces today; ``--update`` rewrites those golden files.
 """
@@ -7,6 +11,7 @@ from what the converter produces today; ``--update`` rewrites those golden files
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import json
 import os
@@ -18,6 +23,9 @@ from .context import Options
 ORIGINAL = "original.py"
 EXPECTED = "expected.py"
 META = "meta.json"
+ORIGINAL_TREE = "original"
+EXPECTED_TREE = "expected"
+ENTRY = "main.py"
 DEFAULT_RTOL = 1e-4
 DEFAULT_ATOL = 1e-5
 BACKENDS = ("shim", "real")
@@ -50,6 +58,12 @@ class Pair:
         return Options(**self.meta.get("options", {}))
 
     @property
+    def tree(self) -> str | None:
+        """The ``original/`` folder of a package pair (None for a one-file pair)."""
+        folder = os.path.dirname(self.original)
+        return folder if os.path.basename(folder) == ORIGINAL_TREE else None
+
+    @property
     def ignored_labels(self) -> frozenset[str]:
         return frozenset(self.meta.get("ignore_labels", ()))
 
@@ -77,6 +91,16 @@ def read_meta(folder: str) -> dict:
 
 def load_pair(folder: str) -> Pair:
     folder = os.path.abspath(folder)
+    if not os.path.isfile(os.path.join(folder, ORIGINAL)):
+        expected = os.path.join(folder, EXPECTED_TREE, ENTRY)
+        expected = expected if os.path.exists(expected) else None
+        return Pair(
+            os.path.basename(folder),
+            os.path.join(folder, ORIGINAL_TREE, ENTRY),
+            expected,
+            expected,
+            read_meta(folder),
+        )
     expected = os.path.join(folder, EXPECTED)
     expected = expected if os.path.exists(expected) else None
     return Pair(
@@ -89,7 +113,9 @@ def load_pair(folder: str) -> Pair:
 
 
 def is_pair(folder: str) -> bool:
-    return os.path.isfile(os.path.join(folder, ORIGINAL))
+    return os.path.isfile(os.path.join(folder, ORIGINAL)) or os.path.isfile(
+        os.path.join(folder, ORIGINAL_TREE, ENTRY)
+    )
 
 
 def discover(path: str) -> list[Pair]:
@@ -110,11 +136,48 @@ def read_text(path: str) -> str:
 
 
 def convert_pair(pair: Pair):
+    """The conversion of the pair's original (of a package pair: its ``main.py``, with the rules
+    and findings of every file of the tree)."""
     from .convert import convert_source
 
-    return convert_source(
-        read_text(pair.original), path=pair.original, options=pair.options
+    if pair.tree is None:
+        return convert_source(
+            read_text(pair.original), path=pair.original, options=pair.options
+        )
+    results = convert_tree_pair(pair)
+    main = results[ENTRY]
+    return dataclasses.replace(
+        main,
+        findings=[f for r in results.values() for f in r.findings],
+        rules_applied=tuple(
+            sorted({i for r in results.values() for i in r.rules_applied})
+        ),
+        companion=frozenset().union(*(r.companion for r in results.values())),
     )
+
+
+def convert_tree_pair(pair: Pair) -> dict:
+    """Every file of a package pair's ``original/`` tree converted, by relative path."""
+    from .tree_convert import convert_tree
+
+    return convert_tree(pair.tree, pair.options)
+
+
+def tree_goldens(pair: Pair) -> list[str]:
+    """The differences between a package pair's ``expected/`` files and the converter's output."""
+    folder = os.path.join(os.path.dirname(pair.tree), EXPECTED_TREE)
+    found = []
+    for name, result in sorted(convert_tree_pair(pair).items()):
+        path = os.path.join(folder, *name.split("/"))
+        if not os.path.exists(path):
+            found.append(f"{name}: golden file missing")
+            continue
+        difference = golden_difference(read_text(path), result.code)
+        if difference is not None:
+            found.append(
+                f"{name}: {difference.replace('expected.py', EXPECTED_TREE + '/' + name)}"
+            )
+    return found
 
 
 def golden_difference(expected: str, produced: str) -> str | None:
@@ -141,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     stale = 0
     for pair in [pair for path in args.paths for pair in discover(path)]:
+        if pair.tree is not None:
+            stale += _update_tree(pair, args.update)
+            continue
         produced = convert_pair(pair).code
         current = read_text(pair.expected) if pair.expected else None
         if current == produced:
@@ -165,6 +231,20 @@ def main(argv: list[str] | None = None) -> int:
             ) as handle:
                 handle.write(produced)
     return 1 if stale and not args.update else 0
+
+
+def _update_tree(pair: Pair, update: bool) -> int:
+    differences = tree_goldens(pair)
+    for line in differences:
+        print(f"{pair.name}: {line}")
+    if update and differences:
+        folder = os.path.join(os.path.dirname(pair.tree), EXPECTED_TREE)
+        for name, result in convert_tree_pair(pair).items():
+            path = os.path.join(folder, *name.split("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write(result.code)
+    return int(bool(differences))
 
 
 if __name__ == "__main__":

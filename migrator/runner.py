@@ -50,6 +50,8 @@ from .sources import (
     is_python,
 )
 from .star_imports import inherited_aliases
+from .tree import FileFacts
+from .tree_merge import settle_coupled, with_tree_facts
 
 # Below this many Python files, or this many bytes, a pool costs more than it saves.
 SERIAL_FILES = 8
@@ -76,6 +78,7 @@ class Task:
     )
     companion_dir: str | None = None  # where its companion module is written
     companion_import: CompanionImport = field(default_factory=CompanionImport)
+    tree: FileFacts | None = None  # what the tree pass knows of the other files
 
 
 @dataclass
@@ -109,6 +112,8 @@ class FileOutcome:
     companion_dir: str | None = None
     # The converted code still imports torch or a package built on it.
     needs_torch: bool = False
+    # Coupled keys of the tree pass: None where this file converted its part, else why not.
+    coupled: dict[str, str | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -319,6 +324,7 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
             options,
             task.companion_import,
             inherited_aliases(task.path, decoded.text, task.root),
+            task.tree,
         )
     except RecursionError:
         result = None
@@ -343,6 +349,7 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
     # every entry its files import.
     outcome.companion = result.companion | companion_uses(result.code)
     outcome.needs_torch = imports_torch(result.code)
+    outcome.coupled = result.coupled
     new_data = None
     if result.changed:
         try:
@@ -555,18 +562,22 @@ def run(
                 )
             )
     outcomes: list[FileOutcome] = []
+    tasks = with_tree_facts(work.tasks)
     # The rules, their tables and the caller's objects outlive the run: out of the collector's
     # sight, full collections only scan what the conversions allocate (a few percent of a run).
     gc.freeze()
     try:
         # Closed here, not whenever it is collected, so a stop ends the workers at once.
         with contextlib.closing(
-            iter_outcomes(work.tasks, options, jobs, want_diff)
+            iter_outcomes(tasks, options, jobs, want_diff)
         ) as stream:
             for outcome in stream:
                 outcomes.append(outcome)
                 if progress is not None:
                     progress(1)
+        outcomes = settle_coupled(
+            tasks, outcomes, lambda task: convert_file(task, options, want_diff)
+        )
     finally:
         gc.unfreeze()
     outcomes.sort(key=lambda o: o.display)

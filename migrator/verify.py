@@ -23,7 +23,14 @@ from concurrent.futures import ProcessPoolExecutor
 
 from .companion import write_companion
 from .compare import Comparison, Difference, compare_observations
-from .corpus import Pair, convert_pair, discover, golden_difference, read_text
+from .corpus import (
+    Pair,
+    convert_pair,
+    discover,
+    golden_difference,
+    read_text,
+    tree_goldens,
+)
 from .lifetime import bind_worker, stop_pool
 from .sides import ZYGOTE, SideRun, kill_running, run_side
 
@@ -150,7 +157,11 @@ def verify_pair(
         report["findings"] = [f"line {f.line}: {f.rule} {f.message}" for f in findings]
         if result.failed:
             return finish("error", "the original could not be parsed")
-        if pair.expected is not None:
+        if pair.tree is not None:
+            differences = tree_goldens(pair)
+            report["golden"] = "mismatch" if differences else "match"
+            golden += differences
+        elif pair.expected is not None:
             difference = golden_difference(read_text(pair.expected), result.code)
             report["golden"] = "match" if difference is None else "mismatch"
             golden += [difference] if difference else []

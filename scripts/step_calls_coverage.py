@@ -2,7 +2,10 @@
 ``backward()`` calls: how many torch2ms rewrites, how many it reports with a specific reason, and how
 many still get the generic "no certain mapping" (TM900) or nothing.
 
-Usage: python scripts/step_calls_coverage.py PATH...
+Usage: python scripts/step_calls_coverage.py [--per-file] PATH...
+
+A folder is converted as ``torch2ms convert`` converts a tree (with the facts of the tree pass);
+``--per-file`` converts each file alone.
 
 A *step call* is a call standing as a statement of a name ending in ``scaler`` with two positional
 arguments or more (``loss_scaler(loss, optimizer, ...)``), or of a function of the same file whose
@@ -19,9 +22,12 @@ import ast
 import os
 import sys
 from collections import Counter
+from types import SimpleNamespace
 
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
+from torch2ms.migrator.runner import Task
+from torch2ms.migrator.tree_merge import settle_coupled, with_tree_facts
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from examples_backward_coverage import backward_lines, sources
@@ -95,16 +101,45 @@ def _kind(rules: list[str], source: str, key: str, code: str) -> str:
     return "silent" if source in left else "rewritten"
 
 
-def measure(paths: list[str]) -> Counter:
+def _tree_results(path: str, files: list[tuple[str, str]]) -> dict[str, object]:
+    """Each file of a folder converted as the runner converts a tree: with the facts of the tree
+    pass, and converted again where a coupled key was left by another file."""
+    tasks = [
+        Task(os.path.join(path, name), name, None, root=os.path.abspath(path))
+        for name, _ in files
+    ]
+    texts = dict(files)
+    tasks = with_tree_facts(tasks)
+
+    def convert(task: Task) -> SimpleNamespace:
+        result = convert_source(
+            texts[task.display], task.display, Options(), facts=task.tree
+        )
+        return SimpleNamespace(
+            display=task.display, coupled=result.coupled, result=result
+        )
+
+    outcomes = settle_coupled(tasks, [convert(t) for t in tasks], convert)
+    return {o.display: o.result for o in outcomes}
+
+
+def measure(paths: list[str], tree: bool = True) -> Counter:
     tally: Counter = Counter()
     for path in paths:
-        files = sources(path) if os.path.isdir(path) else [(path, _read(path))]
+        files = list(sources(path)) if os.path.isdir(path) else [(path, _read(path))]
+        results = (
+            _tree_results(path, files)
+            if tree
+            and os.path.isdir(path)
+            and not os.path.exists(os.path.join(path, "HEAD"))
+            else {}
+        )
         for name, text in files:
             sites = [(line, source, "") for line, source in backward_lines(text)]
             sites += step_call_lines(text)
             if not sites:
                 continue
-            result = convert_source(text, name, Options())
+            result = results.get(name) or convert_source(text, name, Options())
             at: dict[int, list[str]] = {}
             for finding in result.findings:
                 if finding.severity == "error":
@@ -122,8 +157,13 @@ def measure(paths: list[str]) -> Counter:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+")
+    parser.add_argument(
+        "--per-file",
+        action="store_true",
+        help="convert each file alone, without the facts of the tree pass",
+    )
     args = parser.parse_args(argv)
-    tally = measure(args.paths)
+    tally = measure(args.paths, tree=not args.per_file)
     print(
         f"sites: {tally['sites']}; rewritten: {tally['rewritten']}; reported with a reason: "
         f"{tally['reported']}; generic TM900: {tally['generic']}; silent: {tally['silent']}"

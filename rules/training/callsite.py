@@ -14,7 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ...migrator.findings import NOTE
+from ...migrator.findings import NOTE, WARNING
 from ..common.dataflow import code_of
 from .events import SYNTHETIC, Event
 from .helper_examples import USE as HELPER_USE
@@ -28,6 +28,7 @@ from .summaries import (
     expr_call,
     resolve_call,
 )
+from .tree_steps import kept_reason
 
 PROBLEMS = "training.call_problems"
 
@@ -80,6 +81,10 @@ def expand(stmt, ctx: ModuleContext, facts) -> list | None:
     if summary is None:
         return None
     problems = ctx.state.setdefault(PROBLEMS, {})
+    kept = kept_reason(ctx, summary.key)
+    if kept is not None:
+        problems[id(stmt)] = f"`{summary.qualname}` stays torch code: {kept}"
+        return None
     bound = bind(summary, call)
     if bound is None or summary.loss not in bound:
         problems[id(stmt)] = (
@@ -159,16 +164,34 @@ def _line(call: cst.Call) -> cst.SimpleStatementLine:
     return cst.SimpleStatementLine([cst.Expr(call)])
 
 
+def runtime_create_graph(
+    summary: StepSummary, bound: dict
+) -> cst.BaseExpression | None:
+    """The argument a call passes as the helper's ``create_graph`` when it is neither a literal nor
+    absent (DeiT's ``create_graph=is_second_order``): the rewrite holds while it is false, and the
+    converted call checks it."""
+    if summary.create_graph is None:
+        return None
+    value = bound.get(summary.create_graph)
+    if value is None or code_of(value) in ("False", "True", "None", "0"):
+        return None
+    if isinstance(value, (cst.Integer, cst.SimpleString, cst.Float)):
+        return None
+    return value
+
+
 def _call_problem(summary: StepSummary, bound: dict) -> str | None:
     if summary.create_graph is not None:
         value = bound.get(summary.create_graph)
         text = code_of(value) if value is not None else "False"
-        if text != "False":
-            known = "" if text == "True" else ", a value known only at run time"
+        if (
+            text not in ("False", "None", "0")
+            and runtime_create_graph(summary, bound) is None
+        ):
             through = "its loss scaling" if summary.scaler else "it"
             return (
                 f"`{summary.qualname}` runs a higher-order backward through {through} "
-                f"(`create_graph={text}`{known}), which gradient values do not carry"
+                f"(`create_graph={text}`), which gradient values do not carry"
             )
     if summary.optimizer and summary.optimizer.partition(".")[0] in summary.params:
         value = bound.get(summary.optimizer.partition(".")[0])
@@ -201,6 +224,48 @@ def _dry_run(summary, bound, receiver, call, ctx, found) -> str | None:
 
 
 def emit_call(event: Event, gvar: str, namer, ctx: ModuleContext) -> list:
+    detail = event.detail
+    summary: StepSummary = detail["summary"]
+    guard = runtime_create_graph(summary, detail["bound"])
+    if guard is None:
+        return _emit_call(event, gvar, namer, ctx)
+    ctx.report(
+        "TM210",
+        f"rewritten for `create_graph={code_of(guard)}` false: the converted step raises "
+        "NotImplementedError when it is true (a higher-order backward through "
+        f"`{summary.qualname}` has no gradient-value form)",
+        HELPER_USE,
+        node=event.stmt,
+        severity=WARNING,
+    )
+    return [_second_order_guard(guard, summary), *_emit_call(event, gvar, namer, ctx)]
+
+
+def _second_order_guard(value: cst.BaseExpression, summary: StepSummary) -> cst.If:
+    message = (
+        f"create_graph=True: a higher-order backward through `{summary.qualname}` has no "
+        "gradient-value form in MindSpore"
+    )
+    return cst.If(
+        test=value,
+        body=cst.IndentedBlock(
+            [
+                cst.SimpleStatementLine(
+                    [
+                        cst.Raise(
+                            cst.Call(
+                                func=cst.Name("NotImplementedError"),
+                                args=[cst.Arg(cst.SimpleString(repr(message)))],
+                            )
+                        )
+                    ]
+                )
+            ]
+        ),
+    )
+
+
+def _emit_call(event: Event, gvar: str, namer, ctx: ModuleContext) -> list:
     detail = event.detail
     summary: StepSummary = detail["summary"]
     if summary.library:
@@ -352,6 +417,8 @@ def failed_call(stmt, ctx: ModuleContext, facts) -> str | None:
     name = ctx.dotted(call.func)
     if name is None:
         return None
+    if name in found.uncertain:
+        return found.uncertain[name]
     unmapped = ctx.state.get("training.unmapped_steps", {})
     if name in unmapped:
         return f"`{name}(...)` runs backward and the optimizer step inside a library call: {unmapped[name]}"

@@ -261,16 +261,49 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
         anchor = last.stmt  # the loss expression is evaluated where the backward stands
     if not _place(region, scope, anchor):
         shared = region.impure[0] if len(region.impure) == 1 else None
-        if shared is None or not _through_vjp(region, shared, scope):
-            return region
-        region.problem = None
-        if not _place(region, scope, anchor):
+        placed = False
+        if shared is not None and _through_vjp(region, shared, scope):
+            region.problem = None
+            placed = _place(region, scope, anchor)
+        elif anchor is not None and _expression_moves(region, members, anchor):
+            # nothing between the forward and the backward touches the scaler: evaluate the
+            # expression with the forward computation
+            problem = region.problem
+            region.problem, region.impure = None, []
+            placed = _place(region, scope, None)
+            if not placed:
+                region.problem = region.problem or problem
+        if not placed:
             return region
     _signature(region, scope, {**dict.fromkeys(outside_defs, False), **needed})
     if region.vjp_stmt is not None:
         name = region.vjp_name
         region.params = [name] + [p for p in region.params if p != name]
     return region
+
+
+def _expression_moves(region: Region, members: list, backward: cst.CSTNode) -> bool:
+    """Whether the loss expression (``loss_scaler.scale(loss)``) may be evaluated with the forward
+    computation rather than where the backward stands: the statements between them neither
+    mention the names it reads beyond the loss (the scaler) nor change the loss."""
+    from .summaries import names_in
+
+    block = list(region.block)
+    if backward not in block:
+        return False
+    end = block.index(backward)
+    start = max(block.index(s) for s in members if s in block) if members else end
+    written: set[str] = set()
+    for stmt in members:
+        found = usage(stmt)
+        written |= found.writes
+    reads = names_in(region.first)
+    others = reads - written
+    for stmt in block[start + 1 : end]:
+        found = usage(stmt)
+        if names_in(stmt) & others or (found.writes | found.mutates) & reads:
+            return False
+    return True
 
 
 def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:

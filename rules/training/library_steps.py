@@ -102,6 +102,7 @@ def library_summary(kind: str, ctx: ModuleContext):
     summary = found.callables.get(kind)
     if summary is not None:
         summary.library = True
+        summary.key = "library:" + kind
     return summary
 
 

@@ -150,7 +150,9 @@ class TrainingStepRule(Rule):
         # A scope without a `.backward(...)` call has no training step to analyse; the facts are
         # still needed for `scaler.get_scale()`.
         backward = _backward_lines(ctx)
-        library = step_calls.has_library_hint(ctx.source)
+        library = step_calls.has_library_hint(ctx.source) or bool(
+            ctx.tree is not None and ctx.tree.steps
+        )
         if not backward and not library and "get_scale" not in ctx.source:
             return
         tree = module_tree(ctx)

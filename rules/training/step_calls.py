@@ -16,6 +16,7 @@ from .summaries import (
     collect_forward_callables,
     summarize,
 )
+from .tree_steps import kept_reason, record
 
 LIBRARY_LEFT = "training.library_steps_left"
 # Words that make a module worth summarising even without a `.backward` of its own.
@@ -118,6 +119,7 @@ def settle_helpers(
     ctx.state[LIBRARY_LEFT] = bool(library_calls) or bool(
         ctx.state.get("training.unmapped_steps")
     )
+    _record_library_calls(sites.get("library", []), converted_library, ctx, found)
     rewrite: dict[int, StepSummary] = {}
     kept: set[str] = set()
     for summary in (*found.functions.values(), *found.callables.values()):
@@ -125,18 +127,41 @@ def settle_helpers(
         left = [line for call, line in calls if id(call) not in converted]
         # name a call that is left for its own reason, not one left because of the helper
         left.sort(key=lambda line: id(line) in cascade)
-        if calls and not left:
+        if summary.foreign:
+            continue
+        key, elsewhere = own_key(summary, ctx)
+        reason = kept_reason(ctx, key)
+        if reason is None and left:
+            reason = (
+                f"its call at line {ctx.position(left[0])[0]} is left unconverted and still "
+                "passes it a loss"
+            )
+        if reason is None and not calls and not elsewhere:
+            reason = "it is not called in this module (its callers, in other files, pass it a loss)"
+        if reason is None:
+            reason = _dry_run_callee(summary, ctx, found)
+        record(ctx, key, reason)
+        if reason is None:
             rewrite[id(summary.node)] = summary
             _claim_events(summary.node, claim)
             continue
-        reason = (
-            "it is not called in this module (its callers, in other files, pass it a loss)"
-            if not calls
-            else f"its call at line {ctx.position(left[0])[0]} is left unconverted and still "
-            "passes it a loss"
-        )
         _report_helper(summary.node, summary.qualname, reason, ctx, claim, found)
         kept.update(_scalers_in(summary.node, ctx))
+    # calls of helpers of other files: converted in a training step, or in a helper rewritten here
+    inside = {
+        id(stmt)
+        for summary in rewrite.values()
+        for stmt in leaves(summary.node.body.body)
+    }
+    for summary in (*found.functions.values(), *found.callables.values()):
+        calls = sites.get(id(summary), [])
+        if summary.foreign and calls:
+            left = [
+                line
+                for call, line in calls
+                if id(call) not in converted and id(line) not in inside
+            ]
+            record(ctx, summary.key, _left_reason(left, ctx))
     for qualname, reason in found.failures.items():
         node = next(
             (
@@ -150,6 +175,43 @@ def settle_helpers(
             _report_helper(node, qualname, reason, ctx, claim, found)
             kept.update(_scalers_in(node, ctx))
     return rewrite, kept
+
+
+def own_key(summary: StepSummary, ctx: ModuleContext) -> tuple[str | None, bool]:
+    """The tree-wide key of a helper of this module, and whether other files call it."""
+    if ctx.tree is None:
+        return None, False
+    top = summary.qualname.split(".")[0]
+    if top not in ctx.tree.called_elsewhere:
+        return None, False
+    module = ctx.tree.module
+    return (f"{module}.{top}" if module else top), True
+
+
+def _left_reason(left: list, ctx: ModuleContext) -> str | None:
+    if not left:
+        return None
+    return f"its call in `{ctx.path}` at line {ctx.position(left[0])[0]} is left unconverted"
+
+
+def _record_library_calls(calls, converted: set[int], ctx, found: Summaries) -> None:
+    for call, line in calls:
+        summary = resolve_call(call, ctx, found)
+        if summary is not None:
+            left = [line] if id(call) not in converted else []
+            record(ctx, summary.key, _left_reason(left, ctx))
+
+
+def _dry_run_callee(summary: StepSummary, ctx: ModuleContext, found) -> str | None:
+    """Why the helper cannot be written on gradient values (None when it can)."""
+    from .callee import rewrite_callee
+    from .stepbody import StepProblem
+
+    try:
+        rewrite_callee(summary.node, summary, ctx, found)
+    except StepProblem as problem:
+        return f"its step cannot be written on gradient values: {problem}"
+    return None
 
 
 def _scalers_in(node: cst.FunctionDef, ctx: ModuleContext) -> set[str]:
@@ -252,8 +314,18 @@ def convert_library_scalers(module: cst.Module, ctx: ModuleContext) -> cst.Modul
     from .scaler import scaler_call
 
     imported = imported_names(module, ctx)
-    if not imported or ctx.state.get(LIBRARY_LEFT, True):
+    if not imported:
         return module
+    keys = {name: "library:" + q.rsplit(".", 1)[-1] for name, q in imported.items()}
+    if ctx.state.get(LIBRARY_LEFT, True):
+        for key in keys.values():
+            record(ctx, key, f"a call of it in `{ctx.path}` is left unconverted")
+        return module
+    tree_kept = {
+        name: kept_reason(ctx, key)
+        for name, key in keys.items()
+        if kept_reason(ctx, key) is not None
+    }
     changes: list[tuple[cst.CSTNode, cst.CSTNode | None]] = []
     uses = _name_uses(module, set(imported))
     built_count = {name: 0 for name in imported}
@@ -267,7 +339,7 @@ def convert_library_scalers(module: cst.Module, ctx: ModuleContext) -> cst.Modul
     imported = {
         name: q
         for name, q in imported.items()
-        if uses.get(name, 0) == built_count[name]
+        if uses.get(name, 0) == built_count[name] and name not in tree_kept
     }
     for stmt in _all_lines(module):
         small = stmt.body[0] if len(stmt.body) == 1 else None
@@ -292,15 +364,28 @@ def convert_library_scalers(module: cst.Module, ctx: ModuleContext) -> cst.Modul
                     )
             continue
         if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
+            local = ctx.dotted(small.value.func)
+            if local in tree_kept:
+                record(ctx, keys[local], tree_kept[local])
+                ctx.report(
+                    "TM204",
+                    f"kept as the library's `{local}`: {tree_kept[local]}",
+                    HELPER_STEP.use_instead,
+                    node=stmt,
+                    severity=ERROR,
+                )
+                continue
             built = constructor(small.value, imported, ctx)
             if built is None:
                 continue
             new, problem = scaler_call(built, ctx)
             if new is None:
+                record(ctx, keys.get(local), problem)
                 ctx.report(
                     "TM204", problem, HELPER_STEP.use_instead, node=stmt, severity=ERROR
                 )
                 continue
+            record(ctx, keys.get(local), None)
             ctx.applied.add("TM204")
             device = built.args[0].value
             if (

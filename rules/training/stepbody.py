@@ -16,7 +16,7 @@ from ...migrator.context import ModuleContext
 from . import emit
 from .events import CLIP_NORM, CLIP_VALUE
 from .summaries import DISPATCH_CLIP, StepSummary, backward_site, expr_call
-from .summary_events import clip_bound
+from .summary_events import clip_bound, imported_name
 
 
 class StepProblem(Exception):
@@ -77,7 +77,12 @@ class BodyEmitter:
                 raise StepProblem("a helper call inside a library step")
             return self.emit_site(site, stmt, self.gvar)
         func = call.func
-        qualified = self.ctx.qualname(func) or self.ctx.dotted(func) or ""
+        qualified = (
+            self.ctx.qualname(func)
+            or imported_name(self.ctx, func)
+            or self.ctx.dotted(func)
+            or ""
+        )
         g = self.gvar
         if (
             qualified in CLIP_NORM

@@ -45,6 +45,10 @@ class StepSummary:
     clip_arg: str | None = None  # the parameter holding the clipping bound
     free: frozenset[str] = frozenset()  # free names the summary relies on
     library: bool = False
+    # the tree-wide name of a helper other files call, or of a library step class: its call sites
+    # and its definition (or construction) are converted together or not at all
+    key: str | None = None
+    foreign: bool = False  # defined in another file of the tree (rewritten there)
 
 
 @dataclass
@@ -74,6 +78,10 @@ class Summaries:
     unmapped: dict[str, str] = field(default_factory=dict)  # instance -> why unmapped
     # classes whose ``__call__`` runs backward (summarised or not)
     step_classes: set[str] = field(default_factory=set)
+    # names whose step is known only at run time (a parameter callers pass different things)
+    uncertain: dict[str, str] = field(default_factory=dict)
+    # classes defined in other files of the tree, by the name they are known under here
+    foreign_classes: set[str] = field(default_factory=set)
 
     def of_node(self, node: cst.CSTNode) -> StepSummary | None:
         for summary in (*self.functions.values(), *self.callables.values()):
@@ -180,6 +188,10 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
     found.unmapped = dict(ctx.state.get("training.unmapped_steps", {}))
     found.accelerators = accelerators(module, ctx)
     defs = list(definitions(module))
+    if ctx.tree is not None:
+        from .tree_steps import add_foreign
+
+        add_foreign(found, ctx)
     for _, node, cls in defs:
         _collect_instances(node, defs, found, ctx)
     _collect_instances(module, defs, found, ctx)
@@ -197,7 +209,19 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
         if len(left) == len(pending):
             break
         pending = left
+    # Then the functions without a backward of their own that hand a parameter to a summarised
+    # helper (a `_backward(_loss)` closure calling a loss scaler).
+    done = {id(n) for n in _summarised_nodes(found)} | set(found.failed_nodes)
+    for qualname, node, cls in defs:
+        if id(node) in done or _has_backward(node):
+            continue
+        if any(resolve_call(c, ctx, found) is not None for c in walk_calls(node)):
+            summarize_one(qualname, node, cls, found, ctx)
     return found
+
+
+def _summarised_nodes(found: Summaries) -> list:
+    return [s.node for s in (*found.functions.values(), *found.callables.values())]
 
 
 def _has_backward(node: cst.FunctionDef) -> bool:
@@ -209,6 +233,7 @@ def _has_backward(node: cst.FunctionDef) -> bool:
 
 def _collect_instances(node, defs, found: Summaries, ctx: ModuleContext) -> None:
     classes = {q.rsplit(".", 1)[0] for q, _, c in defs if c and q.endswith(".__call__")}
+    classes |= found.foreign_classes
 
     class _Assigns(cst.CSTVisitor):
         def visit_Assign(self, assign) -> None:
@@ -381,7 +406,7 @@ def resolve_call(
     """The summary of the helper a call runs: ``f(...)``, ``self.m(...)``, ``obj(...)`` where ``obj``
     is an instance of a class with a summarised ``__call__``, or a library step callable."""
     name = ctx.dotted(call.func)
-    if name is None:
+    if name is None or name in found.uncertain:
         return None
     if name in found.library_instances:
         return found.library_instances[name]

@@ -62,7 +62,9 @@ def read_events(
         if summary.loss in names_in(call):
             return f"it reads the loss `{summary.loss}` after its backward()"
         func = call.func
-        qualified = ctx.qualname(func) or ctx.dotted(func) or ""
+        qualified = (
+            ctx.qualname(func) or imported_name(ctx, func) or ctx.dotted(func) or ""
+        )
         if (
             qualified in CLIP_NORM
             or qualified in CLIP_VALUE
@@ -105,6 +107,12 @@ def read_events(
             continue
         return f"it calls `{ctx.dotted(func) or attr}` after its backward(), whose effect on the gradients is not known"
     return None
+
+
+def imported_name(ctx, func) -> str | None:
+    """``func`` through the module's imports of other modules, where the context knows them."""
+    lookup = getattr(ctx, "imported_name", None)
+    return lookup(func) if lookup is not None else None
 
 
 def _plain_test(test, loss: str) -> bool:
@@ -165,6 +173,25 @@ def merge_inner(summary: StepSummary, inner: StepSummary, site: dict) -> str | N
     summary.scaler = inner.scaler
     if inner.scaler == "self" and inner.library:
         summary.scaler = cst.Module([]).code_for_node(site["call"].func)
+    elif inner.scaler is not None and inner.scaler.partition(".")[0] == "self":
+        # ``self._scaler`` of the helper called: the receiver of that call, as this helper spells it
+        call = site["call"]
+        receiver = (
+            call.func
+            if inner.qualname.endswith(".__call__")
+            else call.func.value
+            if isinstance(call.func, cst.Attribute)
+            else None
+        )
+        if receiver is None:
+            return "it calls a helper whose loss scaler the rule cannot name here"
+        rest = inner.scaler.partition(".")[2]
+        base = cst.Module([]).code_for_node(receiver)
+        summary.scaler = f"{base}.{rest}" if rest else base
+    elif inner.scaler is not None:
+        summary.scaler = outer(inner.scaler.partition(".")[0]) + (
+            "." + inner.scaler.partition(".")[2] if "." in inner.scaler else ""
+        )
     summary.transforms = summary.transforms or inner.transforms
     inner_flag = outer(inner.flag)
     if inner_flag not in (None, "True"):

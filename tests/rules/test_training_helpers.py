@@ -178,11 +178,9 @@ REPORTS = [
         "    for x, y in loader:\n"
         "        optimizer.zero_grad()\n"
         "        loss = (model(x) - y).pow(2).mean()\n"
-        "        second_order = getattr(optimizer, 'is_second_order', False)\n"
-        "        loss_scaler(loss, optimizer, create_graph=second_order)\n",
-        "a higher-order backward through its loss scaling (`create_graph=second_order`, a value "
-        "known only at run time)",
-        id="create_graph_at_run_time",
+        "        loss_scaler(loss, optimizer, create_graph=True)\n",
+        "a higher-order backward through its loss scaling (`create_graph=True`)",
+        id="create_graph_true",
     ),
     pytest.param(
         NATIVE + "\n\n"

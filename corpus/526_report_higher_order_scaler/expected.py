@@ -1,6 +1,6 @@
-"""A NativeScaler-style loss scaler called with `create_graph=is_second_order`, as DeiT's engine does
-for second-order optimizers: a higher-order backward through the scaler, decided at run time, is
-reported and left as it is."""
+"""A NativeScaler-style loss scaler asked for a higher-order backward (`create_graph=True`), as a
+second-order optimizer needs: gradient values do not carry the graph, so the call and the scaler
+are reported and left as they are."""
 
 import numpy as np
 import mindspore
@@ -16,7 +16,7 @@ class LossScaler:
 
     def __call__(self, loss, optimizer, clip_grad=None, parameters=None, create_graph=False):
         import torch
-        # torch2ms: TM928 `LossScaler.__call__` runs backward() on the loss it receives and is left as it is: its call at line 30 is left unconverted and still passes it a loss
+        # torch2ms: TM928 `LossScaler.__call__` runs backward() on the loss it receives and is left as it is: its call at line 29 is left unconverted and still passes it a loss
         self._scaler.scale(loss).backward(create_graph=create_graph)
         if clip_grad is not None:
             self._scaler.unscale_(optimizer)
@@ -34,9 +34,8 @@ def train_one_epoch(model, criterion, batches, optimizer, loss_scaler, max_norm=
         loss = criterion(outputs, targets)
         # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
         optimizer.zero_grad()
-        is_second_order = hasattr(optimizer, "is_second_order") and optimizer.is_second_order
-        # torch2ms: TM928 `LossScaler.__call__` runs a higher-order backward through its loss scaling (`create_graph=is_second_order`, a value known only at run time), which gradient values do not carry; the training step is left unconverted
-        loss_scaler(loss, optimizer, clip_grad=max_norm, parameters=model.trainable_params(), create_graph=is_second_order)
+        # torch2ms: TM928 `LossScaler.__call__` runs a higher-order backward through its loss scaling (`create_graph=True`), which gradient values do not carry; the training step is left unconverted
+        loss_scaler(loss, optimizer, clip_grad=max_norm, parameters=model.trainable_params(), create_graph=True)
         print("loss", loss.item())
 
 
@@ -49,4 +48,4 @@ mindspore.manual_seed(0)
 model = nn.Dense(3, 2)
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
 train_one_epoch(model, nn.MSELoss(), batches, optimizer, LossScaler(), max_norm=1.0)
-print("weight", model.weight)
+print("final", [p.sum().item() for p in model.trainable_params()])
