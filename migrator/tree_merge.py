@@ -112,9 +112,9 @@ def merge(indexes: Sequence[FileIndex]) -> dict[str, FileFacts]:
                 if where in ("*", "**"):
                     given = {}
                     break
-                param = params[where] if isinstance(where, int) else where
                 if isinstance(where, int) and where >= len(params):
-                    continue
+                    continue  # into *args, or more arguments than the function takes
+                param = params[where] if isinstance(where, int) else where
                 given[param] = _argument_kinds(tree, index, scope, arg)
             for param in params:
                 kinds = given.get(param)

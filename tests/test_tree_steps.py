@@ -69,6 +69,18 @@ def test_facts_follow_the_scaler_from_the_caller_to_the_parameter(tmp_path):
     assert facts[os.path.join(root, "main.py")].coupled == {"library:NativeScaler"}
 
 
+def test_a_call_with_more_arguments_than_named_parameters(tmp_path):
+    # `train_one_epoch(*args)`-style helpers and calls that pass more than a function names.
+    engine = ENGINE.replace("max_norm=1.0):", "max_norm=1.0, *rest):")
+    main = MAIN.replace("optimizer, loss_scaler)", "optimizer, loss_scaler, 1.0, 2, 3)")
+    root = _write(tmp_path / "src", {"engine.py": engine, "main.py": main})
+    files = [(os.path.join(root, n), n) for n in ("engine.py", "main.py")]
+    facts = tree_facts(files, root)
+    assert dict(facts[os.path.join(root, "engine.py")].library_params) == {
+        "loss_scaler": "library:NativeScaler"
+    }
+
+
 def test_library_scaler_built_in_one_file_and_called_in_another(tmp_path):
     root = _write(tmp_path / "src", {"engine.py": ENGINE, "main.py": MAIN})
     result = _convert(root, str(tmp_path / "out"))
