@@ -27,7 +27,9 @@ CHECKS = ("values", "shape", "train", "exists")
 # Value transforms a mapping may name; both the runtime and the source forms implement each one.
 # one_minus: m -> 1 - m; as_tuple: n -> (n,) (a longer shape is refused); is_tanh: s -> s == "tanh";
 # pad_each_side: a per-dimension padding tuple (h, w) -> (h, h, w, w), an int stays;
-# bool_to_int: unbiased=True/False -> ddof=1/0; int_to_tuple: an int literal n -> (n,), others stay.
+# bool_to_int: unbiased=True/False -> ddof=1/0; int_to_tuple: an int literal n -> (n,), others stay;
+# written_dtype: a dtype written out (`torch.float32`, `x.dtype`) stays, anything that may be None
+# (torch's "infer it") is refused.
 TRANSFORMS = (
     "one_minus",
     "as_tuple",
@@ -35,6 +37,7 @@ TRANSFORMS = (
     "pad_each_side",
     "bool_to_int",
     "int_to_tuple",
+    "written_dtype",
 )
 
 # Keyword arguments that only place or lay out memory; the result is the same without them.

@@ -6,6 +6,7 @@ ENTRIES: dict[str, str] = {
     "torch.einsum": "einsum",
     "torch.roll": "roll",
     "torch.unique": "unique",
+    "torch.full": "full",
     "torch.layer_norm": "layer_norm",
     F + "layer_norm": "layer_norm",
     F + "rms_norm": "rms_norm",

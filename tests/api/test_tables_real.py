@@ -59,6 +59,10 @@ def transform(name: str, value: Any) -> Any:
         return (value,) if isinstance(value, int) else value
     if name == "bool_to_int":
         return int(value)
+    if name == "written_dtype":
+        if value is None:
+            raise Untranslatable("dtype None")
+        return value
     if name == "is_tanh":
         return value == "tanh"
     if name == "as_tuple":

@@ -570,3 +570,42 @@ def init_uniform_(tensor, a=0.0, b=1.0, generator=None):
         )
     ops.assign(tensor, (ops.rand_like(tensor) * (b - a) + a).astype(tensor.dtype))
     return tensor
+
+
+def full(
+    size,
+    fill_value,
+    *,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    pin_memory=False,
+    requires_grad=False,
+):
+    """`torch.full(size, fill_value)`: `ops.full` given torch's dtype.
+
+    Without a dtype torch takes it from the fill value (a tensor's counts by its number): bool,
+    int64 for an integer, complex64 for a complex number, float32 otherwise; `ops.full` alone makes
+    int64 whatever the value. `layout`, `device` and `pin_memory` only place memory."""
+    if out is not None:
+        raise NotImplementedError(
+            "full: out= is not supported; use the returned tensor"
+        )
+    if requires_grad:
+        raise NotImplementedError(
+            "full: requires_grad=True; MindSpore has no tape, wrap the result in "
+            "mindspore.Parameter to differentiate with respect to it"
+        )
+    if isinstance(fill_value, mindspore.Tensor):
+        fill_value = fill_value.item()
+    if dtype is None:
+        if isinstance(fill_value, (bool, np.bool_)):
+            dtype = mindspore.bool_
+        elif isinstance(fill_value, (int, np.integer)):
+            dtype = mindspore.int64
+        elif isinstance(fill_value, (complex, np.complexfloating)):
+            dtype = mindspore.complex64
+        else:
+            dtype = mindspore.float32
+    return ops.full(tuple(size), fill_value, dtype=dtype)
