@@ -7,6 +7,13 @@ ENTRIES: dict[str, str] = {
     "torch.roll": "roll",
     "torch.unique": "unique",
     "torch.full": "full",
+    # A seeded generator's stream; the idiom serves the calls without `generator=`.
+    "torch.Generator": "Generator",
+    "torch.randperm": "randperm",
+    "torch.randint": "randint",
+    "torch.rand": "rand",
+    "torch.randn": "randn",
+    "torch.multinomial": "multinomial",
     "torch.layer_norm": "layer_norm",
     F + "layer_norm": "layer_norm",
     F + "rms_norm": "rms_norm",

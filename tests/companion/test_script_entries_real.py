@@ -109,3 +109,74 @@ def test_scalar_leaves_other_values(aux, fw) -> None:
         format(torch.ones(2, 2), ".2f")
     with pytest.raises(TypeError):
         format(aux.scalar(big), ".2f")  # what torch refuses stays refused
+
+
+@pytest.fixture(scope="module")
+def rnd(fw, tmp_path_factory):
+    names = ["Generator", "randperm", "randint", "rand", "randn", "multinomial"]
+    path = tmp_path_factory.mktemp("aux") / "ms_aux_random.py"
+    path.write_text(assemble(names), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("ms_aux_random", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _draws(torch_or_aux, generator, weights):
+    """One draw of each kind from ``generator``, in torch's call forms."""
+    return [
+        torch_or_aux.randperm(10, generator=generator),
+        torch_or_aux.randint(0, 5, (3, 4), generator=generator),
+        torch_or_aux.randint(7, (5,), generator=generator),
+        torch_or_aux.rand(2, 3, generator=generator),
+        torch_or_aux.randn((4,), generator=generator),
+        torch_or_aux.multinomial(weights, 2, generator=generator),
+        torch_or_aux.multinomial(weights[0], 6, replacement=True, generator=generator),
+    ]
+
+
+def test_a_seeded_generator_gives_torchs_kinds_of_draws_reproducibly(rnd, fw) -> None:
+    torch, ms = fw
+    weights = np.array([[0.1, 0.0, 0.6, 0.3], [0.5, 0.5, 0.0, 0.0]], np.float32)
+    expected = _draws(torch, torch.Generator().manual_seed(3), torch.tensor(weights))
+    first = _draws(rnd, rnd.Generator().manual_seed(3), ms.Tensor(weights))
+    again = _draws(rnd, rnd.Generator().manual_seed(3), ms.Tensor(weights))
+    other = _draws(rnd, rnd.Generator().manual_seed(4), ms.Tensor(weights))
+    for want, got, repeat in zip(expected, first, again):
+        assert tuple(got.shape) == tuple(want.shape)
+        assert _dtype_name(got.dtype) == _dtype_name(want.dtype)
+        np.testing.assert_array_equal(got.asnumpy(), repeat.asnumpy())
+    assert any(
+        not np.array_equal(a.asnumpy(), b.asnumpy()) for a, b in zip(first, other)
+    )
+    perm, ints, ints_high, uniform, _, picked, with_replacement = first
+    assert sorted(perm.asnumpy().tolist()) == list(range(10))
+    assert ints.asnumpy().min() >= 0 and ints.asnumpy().max() < 5
+    assert ints_high.asnumpy().max() < 7
+    assert ((uniform.asnumpy() >= 0) & (uniform.asnumpy() < 1)).all()
+    rows = picked.asnumpy()
+    assert 1 not in rows[0] and len(set(rows[0])) == 2  # a zero weight is never drawn
+    assert set(rows[1]) == {0, 1}
+    assert set(with_replacement.asnumpy()) <= {0, 2, 3}
+
+
+def test_a_generators_state_restores_its_stream(rnd, fw) -> None:
+    torch, _ = fw
+    generator = rnd.Generator()
+    assert generator.initial_seed() == torch.Generator().initial_seed()
+    state = generator.get_state()
+    first = rnd.randn(5, generator=generator).asnumpy()
+    generator.set_state(state)
+    np.testing.assert_array_equal(rnd.randn(5, generator=generator).asnumpy(), first)
+    seed = generator.seed()
+    assert generator.initial_seed() == seed
+
+
+def test_draws_without_a_generator_use_mindspores_seed(rnd, fw) -> None:
+    _, ms = fw
+    ms.set_seed(5)
+    first = rnd.randperm(20).asnumpy()
+    ms.set_seed(5)
+    np.testing.assert_array_equal(rnd.randperm(20).asnumpy(), first)
+    with pytest.raises(NotImplementedError, match="out"):
+        rnd.rand(2, out=object())

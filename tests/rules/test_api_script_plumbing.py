@@ -114,3 +114,16 @@ def test_class_name_tests_that_prove_nothing_leave_the_name(test: str) -> None:
         f"    if {test}:\n        nn.init.zeros_(m.bias)\n"
     )
     assert "m.bias" in code and "m.beta" not in code
+
+
+def test_a_seeded_generator_and_the_draws_given_it_use_the_companion() -> None:
+    code = _convert(
+        "import torch\n\ng = torch.Generator()\ng.manual_seed(42)\n"
+        "idx = torch.randperm(10, generator=g).tolist()\n"
+        "u = torch.rand(2, 3, generator=g)\nv = torch.rand(2, 3)\n"
+    )
+    assert "g = ms_aux.Generator()\ng.manual_seed(42)\n" in code
+    assert "idx = ms_aux.randperm(10, generator=g).tolist()" in code
+    assert "u = ms_aux.rand(2, 3, generator=g)" in code
+    assert "v = ops.rand((2, 3))" in code
+    assert "import torch" not in code
