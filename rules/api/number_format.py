@@ -2,9 +2,12 @@
 
 torch formats a 0-d tensor with its number's format; a MindSpore tensor refuses any format spec
 (`TypeError: unsupported format string passed to Tensor.__format__`). Where the value is certainly
-a tensor (see `tensor_names`), the conversion formats its number: `loss.item()`, which both
-frameworks give as a Python number. `%` formatting, `str()` and `{}` without a spec work on MindSpore
-tensors as they are and are left alone.
+a tensor (see `tensor_names` and `tensor_flow`), the conversion formats its number: `loss.item()`,
+which both frameworks give as a Python number. Where it may be a tensor or a number (a name some
+binding makes a tensor, a parameter some call passes one to), it becomes `ms_aux.scalar(value)`,
+the companion's number of a one-element tensor and the value itself otherwise: right for both.
+`%` formatting, `str()` and `{}` without a spec work on MindSpore tensors as they are and are left
+alone, as is any value nothing shows to be a tensor.
 """
 
 from __future__ import annotations
@@ -16,10 +19,14 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
+from ..nn.layers import is_layer
 from . import BY_TORCH_NAME, METHODS
-from .tensor_names import Kinds, is_tensor, scope_line, scopes, tensor_names
+from .tensor_flow import module_tensors
+from .tensor_names import Kinds, is_tensor
 from .tm401 import _TENSOR_ONLY_METHODS
 
+# Names certainly tensors, and names that may be, in one scope.
+_Names = tuple[frozenset[str], frozenset[str]]
 # MindSpore namespaces whose functions compute tensors.
 _TENSOR_NAMESPACES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
 _NOT_TENSORS = frozenset({"numel", "rank", "size", "shape", "dtype"})
@@ -43,8 +50,9 @@ class NumberFormatRule(Rule):
         id="TM413",
         title="A tensor formatted as a number is formatted through `.item()`",
         what="Adds `.item()` to a value that is certainly a tensor (a torch call's result, a name "
-        "bound only to those, a loss `.backward()` was called on) where `str.format`, an f-string or "
-        "`format()` applies a format spec to it.",
+        "bound only to those, a loss `.backward()` was called on, an element of one, a parameter every "
+        "call passes one to) where `str.format`, an f-string or `format()` applies a format spec to "
+        "it; wraps a value that may be a tensor or a number in the companion's `scalar`.",
         why="torch formats a 0-d tensor as its number; MindSpore's Tensor refuses every format spec "
         "(`TypeError: unsupported format string passed to Tensor.__format__`).",
         use_instead="Format the number: `'{:.4f}'.format(loss.item())`.",
@@ -63,6 +71,7 @@ class NumberFormatRule(Rule):
 
     def __init__(self) -> None:
         self.names: dict[int, frozenset[str]] = {}
+        self.possible: dict[int, frozenset[str]] = {}
         self.kinds: Kinds | None = None
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
@@ -73,10 +82,10 @@ class NumberFormatRule(Rule):
             lambda name: _torch_function(_qualify(name, ctx)),
             lambda method: method in _TENSOR_ONLY_METHODS,
             lambda method: method in METHODS,
+            lambda name: _torch_layer(_qualify(name, ctx)),
         )
-        self.names = {
-            scope_line(scope): tensor_names(scope, self.kinds) for scope in scopes(tree)
-        }
+        found = module_tensors(tree, self.kinds)
+        self.names, self.possible = found.certain, found.possible
 
     # -- where formats are ----------------------------------------------------------------
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
@@ -96,36 +105,36 @@ class NumberFormatRule(Rule):
             or original.conversion is not None
         ):
             return updated
-        if not self._certain(original.expression, ctx):
+        how = self._how(original.expression, ctx)
+        if how is None:
             return updated
         ctx.applied.add(self.meta.id)
-        return updated.with_changes(expression=_item(updated.expression))
+        return updated.with_changes(expression=_wrap(updated.expression, how, ctx))
 
     # -- statements without torch uses, which the engine does not walk ----------------------
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
         info = ctx.statements.get(id(original))
-        names = (
-            self.names.get(info.line, frozenset()) if info is not None else frozenset()
-        )
-        if not names or self.kinds is None:
+        line = info.line if info is not None else -1
+        names = self.names.get(line, frozenset()), self.possible.get(line, frozenset())
+        if not any(names) or self.kinds is None:
             return updated
         return updated.with_changes(
             body=self._plain_statements(updated.body, names, ctx)
         )
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
-        names = self.names.get(0, frozenset())
-        if not names or self.kinds is None:
+        names = self.names.get(0, frozenset()), self.possible.get(0, frozenset())
+        if not any(names) or self.kinds is None:
             return updated
         return self._plain_statements(updated, names, ctx)
 
-    def _plain_statements(self, node, names: frozenset[str], ctx: ModuleContext):
+    def _plain_statements(self, node, names: _Names, ctx: ModuleContext):
         rule = self
 
-        def certain(expression: cst.BaseExpression) -> bool:
-            return rule._certain_in(expression, names)
+        def how(expression: cst.BaseExpression) -> str | None:
+            return rule._how_in(expression, names)
 
-        wrapper = _PlainStatements(ctx, certain)
+        wrapper = _PlainStatements(ctx, how)
         result = node.visit(wrapper)
         if not wrapper.changed:
             return node
@@ -142,35 +151,49 @@ class NumberFormatRule(Rule):
                 index += 1
             else:
                 wanted = arg.keyword.value in keywords
-            if wanted and self._certain(arg.value, ctx):
-                args[i] = args[i].with_changes(value=_item(args[i].value))
+            how = self._how(arg.value, ctx) if wanted else None
+            if how is not None:
+                args[i] = args[i].with_changes(value=_wrap(args[i].value, how, ctx))
                 changed = True
         if not changed:
             return updated
         ctx.applied.add(self.meta.id)
         return updated.with_changes(args=args)
 
-    def _certain(self, expression: cst.BaseExpression, ctx: ModuleContext) -> bool:
-        return self._certain_in(expression, self._scope_names(ctx))
+    def _how(self, expression: cst.BaseExpression, ctx: ModuleContext) -> str | None:
+        return self._how_in(expression, self._scope_names(ctx))
 
-    def _certain_in(
-        self, expression: cst.BaseExpression, names: frozenset[str]
-    ) -> bool:
+    def _how_in(self, expression: cst.BaseExpression, names: _Names) -> str | None:
+        """ "item" for a tensor, "scalar" for what may be a tensor or a number, else None."""
         code = cst.Module([]).code_for_node(expression)
         try:
             node = ast.parse(f"({code})", mode="eval").body
         except SyntaxError:
-            return False
-        return is_tensor(node, self.kinds, names)
+            return None
+        if is_tensor(node, self.kinds, names[0]):
+            return "item"
+        if is_tensor(node, self.kinds, names[1]):
+            return "scalar"
+        return None
 
-    def _scope_names(self, ctx: ModuleContext) -> frozenset[str]:
+    def _scope_names(self, ctx: ModuleContext) -> _Names:
+        line = 0
         for statement in reversed(ctx.stack):
             if isinstance(statement, cst.FunctionDef):
                 info = ctx.statements.get(id(statement))
-                if info is not None:
-                    return self.names.get(info.line, frozenset())
-                return frozenset()  # a function a rule wrote: nothing is known there
-        return self.names.get(0, frozenset())
+                if info is None:
+                    return (
+                        frozenset(),
+                        frozenset(),
+                    )  # a function a rule wrote: nothing known
+                line = info.line
+                break
+        return self.names.get(line, frozenset()), self.possible.get(line, frozenset())
+
+
+def _torch_layer(qualified: str) -> bool:
+    mapping = BY_TORCH_NAME.get(qualified)
+    return mapping is not None and mapping.kind == "class" and is_layer(qualified)
 
 
 def _qualify(name: str, ctx: ModuleContext) -> str:
@@ -211,6 +234,12 @@ def _formatted_fields(text: str) -> tuple[set[int], set[str]]:
     return positions, keywords
 
 
+def _wrap(expression: cst.BaseExpression, how: str, ctx: ModuleContext) -> cst.Call:
+    if how == "item":
+        return _item(expression)
+    return cst.Call(ctx.companion("scalar"), [cst.Arg(expression)])
+
+
 def _item(expression: cst.BaseExpression) -> cst.Call:
     if (
         not isinstance(expression, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))
@@ -225,10 +254,10 @@ def _item(expression: cst.BaseExpression) -> cst.Call:
 class _PlainStatements(cst.CSTTransformer):
     """Formats in the statements of one scope that hold no torch use (the engine skips those)."""
 
-    def __init__(self, ctx: ModuleContext, certain) -> None:
+    def __init__(self, ctx: ModuleContext, how) -> None:
         super().__init__()
         self.ctx = ctx
-        self.certain = certain
+        self.how = how
         self.depth = 0  # > 0 inside a statement without torch uses
         self.changed = False
 
@@ -273,8 +302,11 @@ class _PlainStatements(cst.CSTTransformer):
                 index += 1
             else:
                 wanted = arg.keyword.value in keywords
-            if wanted and self.certain(arg.value):
-                args[i] = args[i].with_changes(value=_item(args[i].value))
+            how = self.how(arg.value) if wanted else None
+            if how is not None:
+                args[i] = args[i].with_changes(
+                    value=_wrap(args[i].value, how, self.ctx)
+                )
                 self.changed = True
         return updated.with_changes(args=args)
 
@@ -283,11 +315,13 @@ class _PlainStatements(cst.CSTTransformer):
             self.depth <= 0
             or original.format_spec is None
             or original.conversion is not None
-            or not self.certain(original.expression)
         ):
             return updated
+        how = self.how(original.expression)
+        if how is None:
+            return updated
         self.changed = True
-        return updated.with_changes(expression=_item(updated.expression))
+        return updated.with_changes(expression=_wrap(updated.expression, how, self.ctx))
 
 
 def _call_fields(call: cst.Call) -> tuple[set[int], set[str]] | None:

@@ -4,6 +4,12 @@
   the function, not what it computes.
 - Statements that only configure TorchScript or torch.fx (`torch._C._jit_set_profiling_mode(False)`,
   `torch.fx.wrap('name')`) are removed; their results were discarded.
+- Assignments to cuDNN's settings (`torch.backends.cudnn.benchmark = True`, `deterministic`,
+  `enabled`) are removed, with a note: they choose CUDA kernels, and MindSpore chooses its own
+  (`mindspore.set_context(deterministic='ON')` where reproducible GPU kernels are wanted).
+- On the CPU target, reads of a tensor's `.is_cuda`/`.is_xpu`/`.is_mps` become False (a MindSpore
+  tensor has no such attribute, and nothing runs on those devices), unless the module assigns an
+  attribute of that name itself.
 - `torch.autocast(..., enabled=False)` and, on the CPU target, CUDA autocast (which torch disables
   without CUDA) become the companion's no-op context manager: torch computes in full precision
   there, as MindSpore does. Other autocast regions are left to the TM940 finding.
@@ -14,6 +20,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
 from ..companion.table_plumbing import CONDITIONAL as AUTOCAST_ENTRIES
 
@@ -21,6 +28,19 @@ _DECORATORS = frozenset({"torch.jit.script", "torch.compile"})
 # Calls whose only effect is on TorchScript or torch.fx; as statements they do nothing.
 _NO_EFFECT = frozenset({"torch.fx.wrap"})
 _NO_EFFECT_PREFIXES = ("torch._C._jit_",)
+# Settings that only choose CUDA kernels; assigning a value that calls nothing does nothing else.
+_KERNEL_SETTINGS = frozenset(
+    "torch.backends.cudnn." + name for name in ("benchmark", "deterministic", "enabled")
+)
+_KERNEL_NOTE = (
+    "cuDNN setting removed: it chooses CUDA kernels, and MindSpore chooses its own",
+    (
+        "Nothing on CPU; `mindspore.set_context(deterministic='ON')` where reproducible GPU or "
+        "Ascend kernels are wanted."
+    ),
+)
+# Tensor attributes telling whether it lives on a device a CPU-target program never uses.
+_DEVICE_FLAGS = frozenset({"is_cuda", "is_xpu", "is_mps"})
 # Where `enabled` stands among each autocast's positional parameters.
 _ENABLED_POSITION = {
     "torch.autocast": 2,
@@ -92,10 +112,28 @@ class PlumbingRule(Rule):
         return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
 
     def _no_effect(self, small: cst.BaseSmallStatement, ctx: ModuleContext) -> bool:
+        if isinstance(small, cst.Assign) and _kernel_setting(small, ctx):
+            ctx.report(self.meta.id, *_KERNEL_NOTE, node=small, severity=NOTE)
+            return True
         if not isinstance(small, cst.Expr) or not isinstance(small.value, cst.Call):
             return False
         name = ctx.qualname(small.value.func) or ""
         return name in _NO_EFFECT or name.startswith(_NO_EFFECT_PREFIXES)
+
+    def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        if ctx.options.target != "cpu":
+            return updated
+        flags = _DeviceFlags(ctx)
+        updated.visit(
+            flags
+        )  # the reads, and the attribute names the module assigns itself
+        if not flags.read or flags.assigned & flags.read:
+            return updated
+        flags.replacing = True
+        result = updated.visit(flags)
+        if flags.replaced:
+            ctx.applied.add(self.meta.id)
+        return result
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         name = ctx.qualname(original.func)
@@ -110,6 +148,101 @@ class PlumbingRule(Rule):
         return updated.with_changes(
             func=ctx.companion(AUTOCAST_ENTRIES[name]), args=args
         )
+
+
+def _kernel_setting(assign: cst.Assign, ctx: ModuleContext) -> bool:
+    return all(
+        ctx.qualname(t.target) in _KERNEL_SETTINGS for t in assign.targets
+    ) and not _calls(assign.value)
+
+
+def _calls(node: cst.CSTNode) -> bool:
+    found = []
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> bool:
+            found.append(call)
+            return False
+
+    node.visit(_Finder())
+    return bool(found)
+
+
+class _DeviceFlags(cst.CSTTransformer):
+    """Finds, then replaces with False, reads of `<expr>.is_cuda` (and `is_xpu`, `is_mps`).
+
+    The replacing walk enters only the nodes that hold such a read: every other node stays the
+    same object, so what other rules recorded about it by identity still holds."""
+
+    def __init__(self, ctx: ModuleContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.read: set[str] = set()
+        self.assigned: set[str] = set()
+        self.replacing = False
+        self.replaced = False
+        self.stack: list[int] = []
+        self.path: set[int] = set()  # the nodes holding a read
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.replacing and id(node) not in self.path:
+            return False
+        self.stack.append(id(node))
+        return super().on_visit(node)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        for target in _targets(node.target):
+            if isinstance(target, cst.Attribute):
+                self.assigned.add(target.attr.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Attribute):
+            self.assigned.add(node.target.attr.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Attribute):
+            self.assigned.add(node.target.attr.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value in _DEVICE_FLAGS and self.ctx.qualname(node) is None:
+            self.read.add(node.attr.value)
+            self.path.update(self.stack)
+
+    def on_leave(self, original, updated):
+        if self.stack and self.stack[-1] == id(original):
+            self.stack.pop()
+        result = super().on_leave(original, updated)
+        if not self.replacing:
+            return result
+        # LibCST rebuilds every node it walks: the statements keep their positions.
+        info = self.ctx.statements.get(id(original))
+        if (
+            info is not None
+            and isinstance(result, cst.CSTNode)
+            and result is not original
+        ):
+            self.ctx.statements[id(result)] = info
+            self.ctx.keep.append(result)
+        return result
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        if (
+            not self.replacing
+            or original.attr.value not in _DEVICE_FLAGS
+            or original.attr.value in self.assigned
+            or self.ctx.qualname(original) is not None
+        ):
+            return updated
+        self.replaced = True
+        return cst.Name("False", lpar=updated.lpar, rpar=updated.rpar)
+
+
+def _targets(node: cst.BaseExpression):
+    if isinstance(node, (cst.Tuple, cst.List)):
+        for element in node.elements:
+            yield from _targets(element.value)
+    else:
+        yield node
 
 
 def _read_device(arg: cst.Arg, ctx: ModuleContext) -> bool:

@@ -12,6 +12,13 @@ import libcst as cst
 
 from .spec import ApiMapping, CallTranslation, Refusal, Untranslatable, translate_call
 
+# The last part of a dtype written out, on torch's side or MindSpore's (`torch.long`, `mindspore.bool_`).
+_DTYPE_NAMES = frozenset(
+    ("float", "half", "double", "short", "int", "long", "bool", "bool_", "bfloat16")
+    + tuple(f"float{n}" for n in (16, 32, 64))
+    + tuple(f"int{n}" for n in (8, 16, 32, 64))
+    + ("uint8", "complex64", "complex128")
+)
 _LITERALS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
 _SIMPLE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
 _EQUAL = cst.AssignEqual(
@@ -136,6 +143,15 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
         if source in ("True", "False"):
             return arg.with_changes(value=cst.Integer(str(int(source == "True"))))
         return arg.with_changes(value=cst.Call(cst.Name("int"), [cst.Arg(value)]))
+    if name == "written_dtype":
+        if isinstance(value, cst.Attribute) and (
+            value.attr.value in _DTYPE_NAMES or value.attr.value == "dtype"
+        ):
+            return arg
+        raise Untranslatable(
+            "a dtype that is not written out may be None, for which torch infers the dtype "
+            "from the value"
+        )
     raise Untranslatable(f"unknown transform {name}")
 
 

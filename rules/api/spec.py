@@ -29,6 +29,8 @@ CHECKS = ("values", "shape", "train", "exists")
 # pad_each_side: a per-dimension padding tuple (h, w) -> (h, h, w, w), an int stays;
 # bool_to_int: unbiased=True/False -> ddof=1/0; int_to_tuple: an int literal n -> (n,), others stay;
 # as_float: an int literal n -> n.0, another value v -> float(v) (MindSpore checks for a float).
+# written_dtype: a dtype written out (`torch.float32`, `x.dtype`) stays, anything that may be None
+# (torch's "infer it") is refused.
 TRANSFORMS = (
     "one_minus",
     "as_tuple",
@@ -37,6 +39,7 @@ TRANSFORMS = (
     "bool_to_int",
     "int_to_tuple",
     "as_float",
+    "written_dtype",
 )
 
 # Keyword arguments that only place or lay out memory; the result is the same without them.

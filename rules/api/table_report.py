@@ -311,11 +311,6 @@ TABLE = (
         "use `mindspore.set_context(deterministic='ON')`",
     ),
     report(
-        "torch.full",
-        "MindSpore 2.10's ops.full makes an int64 tensor from a float fill value on CPU; pass "
-        "the dtype: `ops.full(size, value, dtype=mindspore.float32)`",
-    ),
-    report(
         "torch.equal",
         "torch.equal returns one bool; write `bool((a == b).all())` after checking shapes",
     ),

@@ -687,6 +687,16 @@ _CREATE = [
     ),
     fn("torch.zeros_like", params=("input",), sample=("f32[2,3]",)),
     fn("torch.ones_like", params=("input",), sample=("i64[2,3]",)),
+    fn(
+        "torch.full",
+        params=("size", "fill_value"),
+        requires=("dtype",),
+        transform={"dtype": "written_dtype"},
+        sample=((2, 3), 1.5),
+        sample_kwargs={"dtype": "dtype:float32"},
+        note="without a dtype written out, torch infers it from the fill value and ops.full makes "
+        "int64 whatever the value; the companion `full` infers it as torch does",
+    ),
     fn("torch.full_like", params=("input", "fill_value"), sample=("f32[2,3]", 2.0)),
     fn(
         "torch.empty_like",

@@ -6,7 +6,13 @@ Read from the original ``ast`` tree, per function, before any rule has rewritten
   (`x.sum(dim=1)`, `out.argmax()`), and arithmetic with one of them;
 - a local name whose every binding in its function is such an expression, or a name the function
   calls `.backward()` on, as long as no binding makes it a Python number (`loss = loss.item()`,
-  `float(...)`, a literal).
+  `float(...)`, a literal);
+- an element of a tensor (`b[0]`, the `w` of `for w in t` or `for i, w in enumerate(t)`);
+- the `weight` and `bias` of a name bound only to a torch.nn layer (`fc = nn.Linear(3, 1)`);
+- a parameter that every call of its function in the module passes a tensor (see `tensor_flow`).
+
+`optimistic` names are those some binding makes a tensor (and no `.item()`/`float()` rebinding makes
+a number): the value may be a tensor or a Python number.
 """
 
 from __future__ import annotations
@@ -31,11 +37,22 @@ class Kinds:
     receiver), and Tensor methods (by name, on a receiver that is a tensor)."""
 
     def __init__(
-        self, torch_call: Classifier, only_method: Classifier, method: Classifier
+        self,
+        torch_call: Classifier,
+        only_method: Classifier,
+        method: Classifier,
+        layer: Classifier = lambda name: False,
     ) -> None:
         self.torch_call = torch_call
         self.only_method = only_method
         self.method = method
+        self.layer = layer
+
+
+# A binding known to hold a tensor (a parameter every caller passes one to).
+TENSOR = ast.Name(id="<tensor>")
+# Parameters for layers' tensors, written as dotted names.
+_LAYER_TENSORS = ("weight", "bias")
 
 
 def scopes(tree: ast.Module) -> list[ast.AST]:
@@ -67,7 +84,14 @@ def _own_nodes(scope: ast.AST):
             stack.extend(ast.iter_child_nodes(node))
 
 
-def tensor_names(scope: ast.AST, kinds: Kinds) -> frozenset[str]:
+def tensor_names(
+    scope: ast.AST,
+    kinds: Kinds,
+    tensor_parameters: frozenset[str] = frozenset(),
+    optimistic: bool = False,
+) -> frozenset[str]:
+    """The names of ``scope`` that are tensors (``tensor_parameters``: its parameters known to be); with
+    ``optimistic``, those that may be."""
     bindings: dict[str, list[ast.AST | None]] = {}
     backward: set[str] = set()
     for node in _own_nodes(scope):
@@ -77,7 +101,7 @@ def tensor_names(scope: ast.AST, kinds: Kinds) -> frozenset[str]:
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
             _bind(node.target, getattr(node, "value", None), bindings)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-            _bind(node.target, None, bindings)
+            _bind_loop(node.target, node.iter, bindings)
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
             _bind(node.optional_vars, None, bindings)
         elif isinstance(node, ast.NamedExpr):
@@ -102,12 +126,25 @@ def tensor_names(scope: ast.AST, kinds: Kinds) -> frozenset[str]:
             arguments.kwarg,
         ):
             if arg is not None:
-                bindings.setdefault(arg.arg, []).append(None)
-    certain: frozenset[str] = frozenset()
+                value = TENSOR if arg.arg in tensor_parameters else None
+                bindings.setdefault(arg.arg, []).append(value)
+    layers = {
+        f"{name}.{attribute}"
+        for name, values in bindings.items()
+        if all(_is_layer(v, kinds) for v in values)
+        for attribute in _LAYER_TENSORS
+    }
+    certain: frozenset[str] = frozenset(layers)
     while True:
-        found = set()
+        found = set(layers)
         for name, values in bindings.items():
             results = [_kind(v, kinds, certain) for v in values]
+            if optimistic:
+                if "tensor" in results and not any(
+                    _made_number(v, name) for v in values
+                ):
+                    found.add(name)
+                continue
             if "python" in results:
                 continue
             if all(k == "tensor" for k in results) or (
@@ -117,6 +154,45 @@ def tensor_names(scope: ast.AST, kinds: Kinds) -> frozenset[str]:
         if found == certain:
             return certain
         certain = frozenset(found)
+
+
+def _is_layer(value: ast.AST | None, kinds: Kinds) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    name = dotted(value.func)
+    return name is not None and kinds.layer(name)
+
+
+def _made_number(value: ast.AST | None, name: str) -> bool:
+    """`name = name.item()`, `name = float(name)`: the code turned the value into a number."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr in PYTHON_RESULTS:
+        return True
+    return isinstance(func, ast.Name) and func.id in _PYTHON_BUILTINS
+
+
+def _bind_loop(target: ast.AST, iterated: ast.AST, bindings) -> None:
+    """`for w in t`: w is an element of t; `for i, w in enumerate(t)`: i a number, w an element."""
+    element = ast.Subscript(value=iterated, slice=ast.Constant(0), ctx=ast.Load())
+    if isinstance(target, ast.Name):
+        bindings.setdefault(target.id, []).append(element)
+        return
+    if (
+        isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+        and isinstance(iterated, ast.Call)
+        and isinstance(iterated.func, ast.Name)
+        and iterated.func.id == "enumerate"
+        and len(iterated.args) == 1
+        and not iterated.keywords
+    ):
+        index, item = target.elts
+        _bind(index, ast.Constant(0), bindings)
+        _bind_loop(item, iterated.args[0], bindings)
+        return
+    _bind(target, None, bindings)
 
 
 def _bind(target: ast.AST, value: ast.AST | None, bindings) -> None:
@@ -133,7 +209,7 @@ def _kind(value: ast.AST | None, kinds: Kinds, names: frozenset[str]) -> str:
     """'tensor', 'python' (a Python value for certain) or 'unknown'."""
     if value is None:
         return "unknown"
-    if is_tensor(value, kinds, names):
+    if value is TENSOR or is_tensor(value, kinds, names):
         return "tensor"
     if isinstance(value, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict, ast.Tuple)):
         return "python"
@@ -160,6 +236,12 @@ def dotted(node: ast.AST) -> str | None:
 def is_tensor(node: ast.AST, kinds: Kinds, names: frozenset[str]) -> bool:
     if isinstance(node, ast.Name):
         return node.id in names
+    if isinstance(node, ast.Attribute):
+        return dotted(node) in names
+    if isinstance(node, ast.Subscript):
+        return is_tensor(
+            node.value, kinds, names
+        )  # any element or slice of a tensor is one
     if isinstance(node, ast.BinOp):
         return is_tensor(node.left, kinds, names) or is_tensor(node.right, kinds, names)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):

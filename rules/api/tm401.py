@@ -127,6 +127,30 @@ COUNTED_METHODS = frozenset(
 )
 
 
+def _unchanged_by(mapping: ApiMapping, call: cst.Call) -> bool:
+    """Whether the method's mapping writes the call as it is (same name, same arguments)."""
+    parts = split_call(call)
+    if parts is None:
+        return False
+    args, kwargs = parts
+    func: cst.Attribute = call.func  # type: ignore[assignment]
+    translation = translate_args(mapping, [cst.Arg(func.value), *args], kwargs)
+    if isinstance(translation, Refusal):
+        return False
+    if translation.mindspore.rsplit(".", 1)[1] != func.attr.value:
+        return False
+    if not translation.mindspore.startswith("mindspore.Tensor."):
+        return False
+    return (
+        not translation.kwargs
+        and len(translation.args) == len(args) + 1
+        and all(
+            isinstance(new, cst.Arg) and new.value is old.value
+            for new, old in zip(translation.args[1:], args)
+        )
+    )
+
+
 class _Restore(cst.CSTTransformer):
     """Puts back the torch names ``_reference`` replaced."""
 
@@ -1055,6 +1079,10 @@ class ApiTableRule(Rule):
                     ctx.companion(entry),
                     [cst.Arg(call.func.value), *call.args],  # type: ignore[attr-defined]
                 )
+            if _unchanged_by(mapping, call):
+                # `x.squeeze(1)`: the MindSpore form is the same text, whatever the receiver.
+                self.method_converted = True
+                return call
             self._defer(
                 ctx,
                 mapping,

@@ -35,6 +35,7 @@ ENTRIES: dict[str, str] = {
     "torch.distributed.is_initialized": "dist_is_initialized",
     "torch.distributed.get_rank": "dist_get_rank",
     "torch.distributed.get_world_size": "dist_get_world_size",
+    "torch.nn.parallel.data_parallel": "data_parallel",
 }
 
 # Entries the converter writes only where a rule has checked the call's arguments.

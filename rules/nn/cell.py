@@ -8,6 +8,7 @@ from ...migrator.context import ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from .class_names import named_layer
 from .common import MODULE_WORDS, current_class
 from .facts import RENAMED_ATTRIBUTES, Facts, cst_kind, facts
 from .layers import CONTAINERS, NO_COUNTERPART, canonical, param_name
@@ -274,6 +275,9 @@ def rename_attribute(
     guessed = False
     if kind is None:
         kind = _narrowed(updated.value, ctx)
+    if kind is None:
+        layer = named_layer(updated.value, attribute, ctx)
+        kind = "layer:" + layer if layer else None
     if kind is None:
         kind = cst_kind(
             updated.value, known, class_name, lambda name: _guessable(name, ctx)

@@ -61,6 +61,10 @@ def transform(name: str, value: Any) -> Any:
         return int(value)
     if name == "as_float":
         return float(value)
+    if name == "written_dtype":
+        if value is None:
+            raise Untranslatable("dtype None")
+        return value
     if name == "is_tanh":
         return value == "tanh"
     if name == "as_tuple":

@@ -79,3 +79,69 @@ def test_values_not_certainly_tensors_are_left(body: str) -> None:
     assert ".item().item()" not in _convert(body)
     code = _convert(body)
     assert code.count(".item()") == body.count(".item()")
+
+
+def _convert_module(source: str) -> str:
+    return convert_checked(source).code
+
+
+def test_a_tensor_followed_into_a_helper_and_its_loop() -> None:
+    code = _convert_module(
+        "import torch\n\n"
+        "def describe(W, b):\n"
+        "    text = ''\n"
+        "    for i, w in enumerate(W):\n"
+        "        text += '{:+.2f} x^{} '.format(w, i + 1)\n"
+        "    return text + '{:+.2f}'.format(b[0])\n\n"
+        "fc = torch.nn.Linear(4, 1)\n"
+        "W = torch.randn(4, 1)\n"
+        "print(describe(fc.weight.view(-1), fc.bias))\n"
+        "print(describe(W.view(-1), torch.randn(1)))\n"
+    )
+    assert "'{:+.2f} x^{} '.format(w.item(), i + 1)" in code
+    assert "'{:+.2f}'.format(b[0].item())" in code
+    assert "ms_aux" not in code
+
+
+def test_a_helper_also_called_with_numbers_gets_the_companion_scalar() -> None:
+    code = _convert_module(
+        "import torch\n\n"
+        "def show(value):\n"
+        "    print(f'{value:.3f}')\n\n"
+        "show(torch.randn(()))\n"
+        "show(0.5)\n"
+    )
+    assert "print(f'{ms_aux.scalar(value):.3f}')" in code
+    assert "import ms_aux" in code
+
+
+def test_a_name_a_tensor_is_added_to_gets_the_companion_scalar() -> None:
+    code = _convert(
+        "    t = 0\n    for v in values:\n        t += torch.sum(v)\n    print('{:.4f}'.format(t))\n"
+    )
+    assert "'{:.4f}'.format(ms_aux.scalar(t))" in code
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(
+            "import torch\n\ndef show(value):\n    print(f'{value:.3f}')\n\n"
+            "show(torch.randn(()))\ncallbacks = [show]\n",
+            id="a-helper-passed-on-as-a-value",
+        ),
+        pytest.param(
+            "import torch\n\ndef show(value):\n    print(f'{value:.3f}')\n\nshow(1.5)\n",
+            id="a-helper-called-with-numbers-only",
+        ),
+        pytest.param(
+            "import torch\n\ndef show(loss):\n    loss = loss.item()\n    print(f'{loss:.3f}')\n\n"
+            "show(torch.randn(()))\n",
+            id="turned-into-a-number-first",
+        ),
+    ],
+)
+def test_values_no_call_shows_to_be_tensors_are_left(source: str) -> None:
+    code = _convert_module(source)
+    assert "ms_aux" not in code and ":.3f}')" in code
+    assert code.count(".item()") == source.count(".item()")

@@ -134,7 +134,7 @@ def test_cuda_autocast_on_the_gpu_target_stays_reported() -> None:
     ("use", "hint"),
     [
         ("v = torch.__version__", "version"),
-        ("g = torch.Generator().manual_seed(3)", "mindspore.set_seed"),
+        ("torch.set_num_threads(2)", "runtime_num_threads"),
         ("torch.distributed.init_process_group('nccl')", "msrun"),
     ],
 )

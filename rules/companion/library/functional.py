@@ -570,3 +570,193 @@ def init_uniform_(tensor, a=0.0, b=1.0, generator=None):
         )
     ops.assign(tensor, (ops.rand_like(tensor) * (b - a) + a).astype(tensor.dtype))
     return tensor
+
+
+def full(
+    size,
+    fill_value,
+    *,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    pin_memory=False,
+    requires_grad=False,
+):
+    """`torch.full(size, fill_value)`: `ops.full` given torch's dtype.
+
+    Without a dtype torch takes it from the fill value (a tensor's counts by its number): bool,
+    int64 for an integer, complex64 for a complex number, float32 otherwise; `ops.full` alone makes
+    int64 whatever the value. `layout`, `device` and `pin_memory` only place memory."""
+    if out is not None:
+        raise NotImplementedError(
+            "full: out= is not supported; use the returned tensor"
+        )
+    if requires_grad:
+        raise NotImplementedError(
+            "full: requires_grad=True; MindSpore has no tape, wrap the result in "
+            "mindspore.Parameter to differentiate with respect to it"
+        )
+    if isinstance(fill_value, mindspore.Tensor):
+        fill_value = fill_value.item()
+    if dtype is None:
+        if isinstance(fill_value, (bool, np.bool_)):
+            dtype = mindspore.bool_
+        elif isinstance(fill_value, (int, np.integer)):
+            dtype = mindspore.int64
+        elif isinstance(fill_value, (complex, np.complexfloating)):
+            dtype = mindspore.complex64
+        else:
+            dtype = mindspore.float32
+    return ops.full(tuple(size), fill_value, dtype=dtype)
+
+
+class Generator:
+    """`torch.Generator(device='cpu')`: a random stream of its own, seeded with `manual_seed`.
+
+    Built on NumPy's PCG64: the numbers are not torch's (another algorithm), but the same seed gives
+    the same stream on every run, which is what seeding a generator is for. The companion's
+    `randperm`, `randint`, `rand`, `randn` and `multinomial` draw from it when given one."""
+
+    _DEFAULT_SEED = 67280421310721  # torch's seed for a new generator
+
+    def __init__(self, device="cpu"):
+        self.device = device
+        self.manual_seed(self._DEFAULT_SEED)
+
+    def manual_seed(self, seed):
+        self._seed = int(seed) % (1 << 64)
+        self._numpy = np.random.Generator(np.random.PCG64(self._seed))
+        return self
+
+    def seed(self):
+        """Seed from the operating system's entropy, and return the seed."""
+        self.manual_seed(np.random.SeedSequence().entropy)
+        return self._seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def get_state(self):
+        return dict(self._numpy.bit_generator.state)
+
+    def set_state(self, new_state):
+        self._numpy.bit_generator.state = new_state
+        return self
+
+
+def _drawn(name, generator, out, requires_grad):
+    """The NumPy stream of a companion Generator (checking what cannot be reproduced)."""
+    if out is not None:
+        raise NotImplementedError(
+            f"{name}: out= is not supported; use the returned tensor"
+        )
+    if requires_grad:
+        raise NotImplementedError(
+            f"{name}: requires_grad=True; wrap the result in mindspore.Parameter instead"
+        )
+    if generator is None:
+        return np.random.default_rng(int(ops.randint(0, 2**31 - 1, (1,)).asnumpy()[0]))
+    return generator._numpy
+
+
+def _shape(size):
+    return (
+        tuple(size[0])
+        if len(size) == 1 and isinstance(size[0], (tuple, list))
+        else size
+    )
+
+
+def randperm(
+    n,
+    *,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+):
+    """`torch.randperm(n, generator=g)`: a permutation of 0..n-1 drawn from `g` (int64 unless
+    `dtype` says otherwise)."""
+    stream = _drawn("randperm", generator, out, requires_grad)
+    return mindspore.Tensor(stream.permutation(int(n)), dtype or mindspore.int64)
+
+
+def randint(
+    *args,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    low=None,
+    high=None,
+    size=None,
+):
+    """`torch.randint([low=0,] high, size, generator=g)`: integers in [low, high) drawn from `g`
+    (int64 unless `dtype` says otherwise)."""
+    values = list(args)
+    if size is None:
+        size = values.pop()
+    if high is None:
+        high = values.pop()
+    if low is None:
+        low = values.pop() if values else 0
+    stream = _drawn("randint", generator, out, requires_grad)
+    drawn = stream.integers(int(low), int(high), tuple(size))
+    return mindspore.Tensor(drawn, dtype or mindspore.int64)
+
+
+def rand(
+    *size,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+):
+    """`torch.rand(*size, generator=g)`: uniform numbers in [0, 1) drawn from `g` (float32)."""
+    stream = _drawn("rand", generator, out, requires_grad)
+    drawn = stream.random(_shape(size), dtype=np.float32)
+    return mindspore.Tensor(drawn, dtype or mindspore.float32)
+
+
+def randn(
+    *size,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
+    pin_memory=False,
+):
+    """`torch.randn(*size, generator=g)`: standard normal numbers drawn from `g` (float32)."""
+    stream = _drawn("randn", generator, out, requires_grad)
+    drawn = stream.standard_normal(_shape(size), dtype=np.float32)
+    return mindspore.Tensor(drawn, dtype or mindspore.float32)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """`torch.multinomial(input, num_samples, replacement, generator=g)`: indices drawn from `g`
+    with the weights of each row of `input` (one or two dimensions), int64."""
+    stream = _drawn("multinomial", generator, out, False)
+    weights = input.asnumpy().astype(np.float64)
+    rows = weights.reshape(-1, weights.shape[-1])
+    drawn = np.stack(
+        [
+            stream.choice(
+                row.size, int(num_samples), replace=bool(replacement), p=row / row.sum()
+            )
+            for row in rows
+        ]
+    )
+    return mindspore.Tensor(
+        drawn.reshape(*weights.shape[:-1], int(num_samples)), mindspore.int64
+    )

@@ -361,3 +361,30 @@ def _parameter_prefix(cell, skip):
         if local.split(".")[0] != skip and param.name.endswith(local):
             return param.name[: len(param.name) - len(local)]
     return ""
+
+
+def data_parallel(
+    module, inputs, device_ids=None, output_device=None, dim=0, module_kwargs=None
+):
+    """`torch.nn.parallel.data_parallel(module, inputs, device_ids)`: `module(*inputs)` on the
+    one device this process runs on.
+
+    torch splits the batch along `dim` over `device_ids`, runs a replica of the module on each part
+    and gathers the outputs: on one device that is the module's own call, which this is (with
+    several devices, torch's BatchNorm layers see each part's statistics). A MindSpore process runs
+    on the device of its context; data parallelism over devices is `msrun` with
+    `mindspore.set_auto_parallel_context(parallel_mode='data_parallel')`."""
+    if not isinstance(inputs, tuple):
+        inputs = (inputs,) if inputs is not None else ()
+    return module(*inputs, **(module_kwargs or {}))
+
+
+def scalar(value):
+    """A value formatted as a number (`'{:.2f}'.format(x)`): a one-element MindSpore tensor's
+    number, anything else as it is.
+
+    torch formats a 0-d tensor as its number; MindSpore's Tensor refuses every format spec. The
+    converter writes this where the value may be a tensor or a Python number."""
+    if isinstance(value, mindspore.Tensor) and value.size == 1:
+        return value.item()
+    return value

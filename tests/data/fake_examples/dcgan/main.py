@@ -1,5 +1,6 @@
 # ruff: noqa  (written in the style of the script it stands for)
-"""Shaped like pytorch/examples' dcgan/main.py (its data branches, a one-layer discriminator step)."""
+"""Shaped like pytorch/examples' dcgan/main.py: its data branches, its start-up settings, a small
+discriminator with its weight initialisation by class name, trained on real images for a few steps."""
 
 import argparse
 import os
@@ -21,9 +22,11 @@ parser.add_argument("--imageSize", type=int, default=16)
 parser.add_argument("--niter", type=int, default=25)
 parser.add_argument("--dry-run", action="store_true")
 parser.add_argument("--outf", default=".")
+parser.add_argument("--ngpu", type=int, default=1)
 opt = parser.parse_args()
 os.makedirs(opt.outf, exist_ok=True)
 torch.manual_seed(1)
+torch.backends.cudnn.benchmark = True
 
 if opt.dataset in ["imagenet", "folder", "lfw"]:
     dataset = dset.ImageFolder(
@@ -70,9 +73,39 @@ dataloader = torch.utils.data.DataLoader(
     dataset, batch_size=opt.batchSize, shuffle=True, num_workers=int(opt.workers)
 )
 
-net = nn.Sequential(
-    nn.Flatten(), nn.Linear(nc * opt.imageSize * opt.imageSize, 1), nn.Sigmoid()
-)
+
+def weights_init(m):
+    classname = m.__class__.__name__
+    if classname.find("Conv") != -1:
+        torch.nn.init.normal_(m.weight, 0.0, 0.02)
+    elif classname.find("BatchNorm") != -1:
+        torch.nn.init.normal_(m.weight, 1.0, 0.02)
+        torch.nn.init.zeros_(m.bias)
+
+
+class Discriminator(nn.Module):
+    def __init__(self, ngpu):
+        super(Discriminator, self).__init__()
+        self.ngpu = ngpu
+        self.main = nn.Sequential(
+            nn.Conv2d(nc, 8, 4, 2, 1, bias=False),
+            nn.BatchNorm2d(8),
+            nn.LeakyReLU(0.2, inplace=True),
+            nn.Conv2d(8, 1, opt.imageSize // 2, 1, 0, bias=False),
+            nn.Sigmoid(),
+        )
+
+    def forward(self, input):
+        if input.is_cuda and self.ngpu > 1:
+            output = nn.parallel.data_parallel(self.main, input, range(self.ngpu))
+        else:
+            output = self.main(input)
+        return output.view(-1, 1).squeeze(1)
+
+
+net = Discriminator(opt.ngpu)
+net.apply(weights_init)
+real_label = 1
 criterion = nn.BCELoss()
 optimizer = optim.Adam(net.parameters(), lr=0.0002, betas=(0.5, 0.999))
 for epoch in range(opt.niter):
@@ -80,7 +113,7 @@ for epoch in range(opt.niter):
         net.zero_grad()
         real_cpu = data[0]
         batch_size = real_cpu.size(0)
-        label = torch.ones(batch_size)
+        label = torch.full((batch_size,), real_label, dtype=real_cpu.dtype)
         output = net(real_cpu).view(-1)
         errD = criterion(output, label)
         errD.backward()
@@ -93,5 +126,5 @@ for epoch in range(opt.niter):
             vutils.save_image(
                 real_cpu, "%s/real_samples.png" % opt.outf, normalize=True
             )
-        if opt.dry_run:
+        if opt.dry_run and i == 4:
             break
