@@ -62,7 +62,7 @@ def test_device_flags_read_false_on_the_cpu_target_and_data_parallel_is_the_call
     code = _convert(source)
     assert "if (False or False) and self.ngpu > 1:" in code
     assert "output = ms_aux.data_parallel(self.main, input, range(self.ngpu))" in code
-    assert "return output.view(-1, 1).squeeze(1)" in code
+    assert "return ms_aux.tensor_squeeze(output.view(-1, 1), 1)" in code
     assert "torch" not in code and "TM941" not in code
     assert "input.is_cuda" in _convert(source, target="gpu")
 
