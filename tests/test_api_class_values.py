@@ -94,7 +94,8 @@ def test_list_from_foreach_is_zipped() -> None:
         "    return torch._foreach_mul(exp_avgs, masks), t\n"
     ).code
     assert "[ops.mul(_t, _t1) for _t, _t1 in zip(exp_avgs, masks)], t" in code
-    assert "torch._foreach" in code  # `grads` may be a tensor or a scalar: left alone
+    # `grads` may be a tensor or a scalar: the companion op takes either
+    assert "masks = ms_aux.foreach_mul(exp_avgs, grads)" in code
     # Loop names avoid every name the module uses.
     code = convert("import torch\n\ny = torch._foreach_mul(xs, -_t)\n").code
     assert "y = [ops.mul(_t1, -_t) for _t1 in xs]" in code

@@ -49,6 +49,7 @@ ENTRIES: dict[str, str] = {
     "torch.optim.Optimizer": "Optimizer",
     "torch.optim.optimizer.Optimizer": "Optimizer",
     "torch.optim.optimizer.required": "required",
+    "torch.optim.optimizer.ParamsT": "ParamsT",
     "torch.optim.optimizer._default_to_fused_or_foreach": "default_to_fused_or_foreach",
     "torch.optim.optimizer._get_capturable_supported_devices": "get_capturable_supported_devices",
     "torch.optim.optimizer.Optimizer._group_tensors_by_device_and_dtype": "Optimizer",

@@ -1,3 +1,4 @@
+# ruff: noqa: C408 -- written the way optimizer libraries write their defaults
 """Optimizers written against torch's optimizer API, the way model libraries write them, each
 training a small model for a few steps: a Lion with a multi-tensor (foreach) branch, an AdamW with
 chained in-place updates and decoupled weight decay, a Lamb whose trust ratio comes from

@@ -155,7 +155,7 @@ def _momentum_class(base, zeros_like, assign):
 
     class Momentum(base):
         def __init__(self, params, lr, momentum=0.9):
-            super().__init__(params, dict(lr=lr, momentum=momentum))
+            super().__init__(params, {"lr": lr, "momentum": momentum})
 
         def step(self, closure=None):
             for group in self.param_groups:

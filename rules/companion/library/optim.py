@@ -1,6 +1,8 @@
 """Optimizers: torch's optimizer API on MindSpore parameters."""
 
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
 
 import mindspore
 from mindspore import ops
@@ -15,6 +17,8 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
+# torch.optim.optimizer.ParamsT: what an optimizer's `params` may be (used in annotations).
+ParamsT = Iterable[mindspore.Tensor] | Iterable[dict[str, Any]]
 
 # torch.backends.opt_einsum.enabled / .strategy and torch._dynamo.config.cache_size_limit: settings
 # of torch's einsum path and graph compiler, which do not exist here; code may set and read them.
