@@ -566,11 +566,13 @@ class ApiTableRule(Rule):
     def _companion_value(self, original, qualified, ctx: ModuleContext) -> str | None:
         """The companion entry for a torch class or function named without a call: passed as a
         value, bound to a name, or subclassed. Annotations keep the idiom class, and so do type
-        checks where there is one (every companion layer class derives from it); where there is
-        none, they name the companion entry (`optimizer: torch.optim.Optimizer`)."""
+        checks where there is one (every companion layer class derives from it); an annotation the
+        table does not know names the companion entry (`optimizer: torch.optim.Optimizer`)."""
         if qualified is None:
             return None
-        if self.annotation_depth > 0 or id(original) in self.type_checked:
+        if self.annotation_depth > 0 and qualified in BY_TORCH_NAME:
+            return None  # the table says what the annotation becomes
+        if id(original) in self.type_checked:
             # The companion class only where no idiom class exists to check against.
             mapping = BY_TORCH_NAME.get(qualified)
             if mapping is not None and mapping.valid_on(ctx.options.target):

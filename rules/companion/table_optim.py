@@ -52,7 +52,6 @@ ENTRIES: dict[str, str] = {
     "torch.optim.optimizer.ParamsT": "ParamsT",
     "torch.optim.optimizer._default_to_fused_or_foreach": "default_to_fused_or_foreach",
     "torch.optim.optimizer._get_capturable_supported_devices": "get_capturable_supported_devices",
-    "torch.optim.optimizer.Optimizer._group_tensors_by_device_and_dtype": "Optimizer",
     # torch-only settings optimizer modules write at import: plain variables here.
     "torch.backends.opt_einsum.enabled": "opt_einsum_enabled",
     "torch.backends.opt_einsum.strategy": "opt_einsum_strategy",

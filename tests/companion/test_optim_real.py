@@ -255,3 +255,18 @@ def test_optimizer_classes_as_values_take_torchs_switches(fw, aux, name) -> None
         t_opt.step()
         m_opt(tuple(ms.Tensor(g) for g in grads))
     _same(m_params, [p.detach() for p in t_params])
+
+
+def test_tensors_grouped_by_dtype_as_torch_groups_them(fw, aux) -> None:
+    torch, ms = fw
+    dtypes = (np.float32, np.float64, np.float32)
+    arrays = [np.ones((2,), dtype=d) * i for i, d in enumerate(dtypes)]
+    t_lists = [[torch.tensor(a) for a in arrays], [torch.tensor(a + 1) for a in arrays]]
+    m_lists = [[ms.Tensor(a) for a in arrays], [ms.Tensor(a + 1) for a in arrays]]
+    want = torch.optim.Optimizer._group_tensors_by_device_and_dtype(t_lists, with_indices=True)
+    got = aux.Optimizer._group_tensors_by_device_and_dtype(m_lists, with_indices=True)
+    assert len(got) == len(want) == 2
+    for (w_lists, w_indices), (g_lists, g_indices) in zip(want.values(), got.values()):
+        assert list(w_indices) == list(g_indices)
+        for w_list, g_list in zip(w_lists, g_lists):
+            _same(g_list, w_list)
