@@ -64,6 +64,10 @@ class Census:
         return None
 
 
+# Tensor attributes (read, not called) that rules rewrite: `grad.is_sparse`.
+TENSOR_FLAGS = frozenset({"is_sparse"})
+
+
 class _CensusVisitor:
     """The census's handlers, called by ``_walk``; a handler that returns False keeps the walk
     out of the node's children."""
@@ -117,6 +121,16 @@ class _CensusVisitor:
         self.bound.add(node.arg)
 
     def chain_or_descend(self, node: ast.Attribute) -> bool:
+        if node.attr in TENSOR_FLAGS and isinstance(node.ctx, ast.Load):
+            head = node.value
+            while isinstance(head, (ast.Attribute, ast.Subscript)):
+                head = head.value
+            use = ApiUse(
+                node.end_lineno or node.lineno, node.col_offset, "." + node.attr
+            )
+            self.method_heads.append(
+                (use, head.id if isinstance(head, ast.Name) else None)
+            )
         return not self._chain(node)
 
     def visit_Name(self, node: ast.Name) -> bool:

@@ -438,6 +438,15 @@ class ImportsRule(Rule):
     def visit_Param(self, node: cst.Param, ctx: ModuleContext) -> None:
         self.ignore.add(id(node.name))
 
+    # A name bound here (an import's fallback: `ParamsT: TypeAlias = ...`) is the module's own.
+    def visit_AssignTarget(self, node: cst.AssignTarget, ctx: ModuleContext) -> None:
+        if isinstance(node.target, cst.Name):
+            self.ignore.add(id(node.target))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: ModuleContext) -> None:
+        if isinstance(node.target, cst.Name):
+            self.ignore.add(id(node.target))
+
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
         self.ignore.add(id(node.name))
         self.functions.append([node, False])

@@ -169,17 +169,31 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
 
 def assign_root(receiver: cst.BaseExpression, ctx: ModuleContext):
     """The tensor an in-place call updates, when naming it again is safe: `x`, `self.w`, or the
-    `x` of an in-place call already rewritten (`ops.assign(x, ...)` returns `x`)."""
-    if ctx.dotted(receiver) is not None:
+    `x` of an in-place call already rewritten (`ops.assign(x, ...)` returns `x`), or an entry of
+    a dict read with a string (`state['step']`): reading it again gives the same tensor. An item
+    read with a number or a name (`x[i]`) may be a view of a tensor, which MindSpore copies."""
+    if _named(receiver, ctx):
         return receiver
     if (
         isinstance(receiver, cst.Call)
         and ctx.dotted(receiver.func) in ("mindspore.ops.assign", "ops.assign")
         and receiver.args
-        and ctx.dotted(receiver.args[0].value) is not None
+        and _named(receiver.args[0].value, ctx)
     ):
         return receiver.args[0].value
     return None
+
+
+def _named(node: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    """`x`, `self.w`, or an entry of one read with a string (`state['exp_avg']`)."""
+    if ctx.dotted(node) is not None:
+        return True
+    if not isinstance(node, cst.Subscript) or not _named(node.value, ctx):
+        return False
+    return len(node.slice) == 1 and (
+        isinstance(node.slice[0].slice, cst.Index)
+        and isinstance(node.slice[0].slice.value, cst.SimpleString)
+    )
 
 
 def refusal_is_arity(refusal: Refusal) -> bool:

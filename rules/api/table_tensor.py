@@ -558,6 +558,8 @@ INPLACE = (
     inplace("sqrt_", "sqrt", sample=("f32+[2,3]",)),
     inplace("abs_", "abs"),
     inplace("neg_", "neg"),
+    inplace("sign_", "sign"),
+    inplace("reciprocal_", "reciprocal", sample=("f32+[2,3]",)),
     inplace("square_", "square"),
     inplace("sigmoid_", "sigmoid"),
     inplace("tanh_", "tanh"),

@@ -447,6 +447,15 @@ class ApiTableRule(Rule):
         if node.default is not None:
             self.passed.add(id(node.default))
 
+    # A name bound here (`ParamsT: TypeAlias = ...` in an import's fallback) is the module's own.
+    def visit_AssignTarget(self, node: cst.AssignTarget, ctx: ModuleContext) -> None:
+        if isinstance(node.target, cst.Name):
+            self.skip.add(id(node.target))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: ModuleContext) -> None:
+        if isinstance(node.target, cst.Name):
+            self.skip.add(id(node.target))
+
     def visit_ImportFrom(self, node: cst.ImportFrom, ctx: ModuleContext) -> None:
         if not isinstance(node.names, cst.ImportStar):
             self.skip.update(id(alias.name) for alias in node.names)
@@ -456,6 +465,15 @@ class ApiTableRule(Rule):
         self.inner.add(id(node.value))
 
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
+        if (
+            original.attr.value == "is_sparse"
+            and ctx.qualname(original) is None
+            and assign_root(original.value, ctx) is not None
+        ):
+            # Only torch tensors have `is_sparse`, and MindSpore's Tensor is dense (it has no
+            # such attribute). The receiver is a name, attribute or dict entry: nothing is lost.
+            ctx.applied.add(API_META.id)
+            return cst.Name("False")
         return self._reference(original, updated, ctx)
 
     def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
@@ -635,11 +653,12 @@ class ApiTableRule(Rule):
     def _companion_value(self, original, qualified, ctx: ModuleContext) -> str | None:
         """The companion entry for a torch class or function named without a call: passed as a
         value, bound to a name, or subclassed. Annotations keep the idiom class, and so do type
-        checks where there is one (every companion layer class derives from it)."""
+        checks where there is one (every companion layer class derives from it); an annotation the
+        table does not know names the companion entry (`optimizer: torch.optim.Optimizer`)."""
         if qualified is None:
             return None
-        if self.annotation_depth > 0:
-            return None
+        if self.annotation_depth > 0 and qualified in BY_TORCH_NAME:
+            return None  # the table says what the annotation becomes
         if id(original) in self.type_checked:
             # The companion class only where no idiom class exists to check against.
             mapping = BY_TORCH_NAME.get(qualified)

@@ -253,6 +253,7 @@ def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
     module_classes = {
         name for name, node in facts.classes.items() if _is_module_class(node, aliases)
     }
+    optimizer_classes = _optimizer_classes(facts.classes, aliases)
     for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -285,6 +286,8 @@ def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
                 name = dotted(target)
                 if name is not None:
                     _classify(facts, name, node.value, aliases, module_classes)
+                    if dotted(node.value.func) in optimizer_classes:
+                        facts.optimizers[name] = _owner(node.value)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             receiver = dotted(node.func.value)
             attr = node.func.attr
@@ -331,6 +334,31 @@ def _is_module_class(node: ast.ClassDef, aliases: dict[str, str]) -> bool:
         ):
             return True
     return False
+
+
+_OPTIMIZER_BASES = ("torch.optim.Optimizer", "torch.optim.optimizer.Optimizer")
+
+
+def _optimizer_classes(
+    classes: dict[str, ast.ClassDef], aliases: dict[str, str]
+) -> set[str]:
+    """Classes of the module written against torch's optimizer API (directly or through another)."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in classes.items():
+            if name in found:
+                continue
+            for base in node.bases:
+                base_name = dotted(base)
+                if base_name in found or (
+                    base_name and resolve(base_name, aliases) in _OPTIMIZER_BASES
+                ):
+                    found.add(name)
+                    changed = True
+                    break
+    return found
 
 
 def _mindspore_names(tree: ast.Module) -> dict[str, str]:

@@ -9,6 +9,9 @@ from torch2ms.migrator.convert import convert_source
 HEAD = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 
 REWRITES = [
+    # an entry of a dict read with a string is the same tensor each time it is read
+    ("state['step'].add_(1)", "ops.assign(state['step'], state['step'].add(1))"),
+    ("u = x.mul(b).add_(g).sign_()", "u = x.mul(b).add(g).sign()"),
     ("y = torch.abs(x)", "y = ops.abs(x)"),
     ("y = torch.sum(x, 1, True)", "y = ops.sum(x, 1, True)"),
     ("y = torch.argmin(x, dim=1)", "y = ops.argmin(x, axis=1)"),
