@@ -268,12 +268,9 @@ def _pure(node: cst.BaseExpression | None) -> bool:
 def stored_item(receiver: cst.BaseExpression, original: cst.Call, ctx: ModuleContext):
     """(base, index) for an in-place call on `base[index]` that stands alone as a statement, when
     both can be named again: the index as a value (`(slice(None), slice(None, n))` for `[:, :n]`),
-    to store the new part back with `operator.setitem`. None otherwise."""
+    to store the new part back. None otherwise."""
     if not (
-        isinstance(receiver, cst.Subscript)
-        and ctx.dotted(receiver.value) is not None
-        and "operator"
-        not in ctx.bound_names  # the name the stored part is written with
+        isinstance(receiver, cst.Subscript) and ctx.dotted(receiver.value) is not None
     ):
         return None
     statement = ctx.stack[-1] if ctx.stack else None

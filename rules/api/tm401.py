@@ -1015,7 +1015,6 @@ class ApiTableRule(Rule):
                 self._refused(mapping, translation, ctx)
                 return call
             # Part of a tensor initialised: the new values are stored back into that part.
-            ctx.state.setdefault("python_imports", set()).add("operator")
             ctx.applied.add(INIT_META.id)
             init = cst.Call(
                 ctx.name(translation.mindspore), call_arguments(translation, None)
@@ -1032,7 +1031,7 @@ class ApiTableRule(Rule):
             # `init_data()`: the values themselves (an initializer is computed lazily otherwise).
             values = cst.Call(cst.Attribute(fill, cst.Name("init_data")), [])
             return cst.Call(
-                cst.Attribute(cst.Name("operator"), cst.Name("setitem")),
+                ctx.companion("assign_item"),
                 [cst.Arg(base), cst.Arg(index), cst.Arg(values)],
             )
         if tensor is None or ctx.dotted(tensor) is None:
@@ -1178,11 +1177,10 @@ class ApiTableRule(Rule):
                     ctx.name(translation.mindspore), call_arguments(translation, None)
                 )
             if item is not None:
-                # `x[i].add_(v)` updates the part of `x` it views: the new part is stored back.
-                ctx.state.setdefault("python_imports", set()).add("operator")
+                # `x[i].add_(v)`: the new part is stored back (library/methods.py says how).
                 base, index = item
                 return cst.Call(
-                    cst.Attribute(cst.Name("operator"), cst.Name("setitem")),
+                    ctx.companion("assign_item"),
                     [cst.Arg(base), cst.Arg(index), cst.Arg(value)],
                 )
             # `ops.assign`, not `Tensor.assign_value`: MindSpore 2.10 refuses `assign_value` on a

@@ -3,10 +3,30 @@ converted code computes what torch computes."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+
 import numpy as np
 import pytest
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
+from torch2ms.rules.companion import assemble
+
+
+def _converted(code: str, folder, name: str):
+    """The converted module, imported with its companion module beside it."""
+    (folder / "ms_aux.py").write_text(assemble(["assign_item"]), encoding="utf-8")
+    (folder / f"{name}.py").write_text(code, encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    try:
+        sys.modules.pop("ms_aux", None)
+        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    return module
+
 
 SOURCE = (
     "import torch\n\n"
@@ -21,10 +41,9 @@ SOURCE = (
 def test_the_part_is_stored_back_as_code() -> None:
     result = convert_source(SOURCE, "m.py", Options())
     assert (
-        "operator.setitem(holder.token, (slice(None), slice(n)), "
+        "ms_aux.assign_item(holder.token, (slice(None), slice(n)), "
         "holder.token[:, :n].add(prefix[:, i:i + n]))" in result.code
     )
-    assert "import operator" in result.code
     assert "torch" not in result.code
     assert not result.findings
     assert convert_source(result.code, "m.py", Options()).code == result.code
@@ -38,7 +57,7 @@ def test_a_part_used_as_a_value_is_reported() -> None:
 
 
 @pytest.mark.real
-def test_the_converted_update_computes_torchs_values(fw) -> None:
+def test_the_converted_update_computes_torchs_values(fw, tmp_path) -> None:
     torch, ms = fw
     rng = np.random.default_rng(0)
     token = rng.standard_normal((2, 4, 3)).astype(np.float32)
@@ -58,10 +77,8 @@ def test_the_converted_update_computes_torchs_values(fw) -> None:
     got = Holder()
     got.token = ms.Parameter(ms.Tensor(token), name="token")
     got.scale = ms.Parameter(ms.Tensor(scale), name="scale")
-    converted: dict = {}
     code = convert_source(SOURCE, "m.py", Options()).code
-    exec(compile(code, "converted.py", "exec"), converted)  # noqa: S102 - its conversion
-    converted["load"](got, ms.Tensor(prefix), 1, 3)
+    _converted(code, tmp_path, "converted_load").load(got, ms.Tensor(prefix), 1, 3)
     np.testing.assert_allclose(
         got.token.asnumpy(), expected.token.detach().numpy(), rtol=1e-6
     )
@@ -79,7 +96,7 @@ INIT_SOURCE = (
 
 
 @pytest.mark.real
-def test_part_of_a_parameter_initialised_like_torch(fw) -> None:
+def test_part_of_a_parameter_initialised_like_torch(fw, tmp_path) -> None:
     torch, ms = fw
     rng = np.random.default_rng(1)
     weight = rng.standard_normal((4, 3)).astype(np.float32)
@@ -93,13 +110,30 @@ def test_part_of_a_parameter_initialised_like_torch(fw) -> None:
     with torch.no_grad():
         namespace["init_weights"](module)
     result = convert_source(INIT_SOURCE, "m.py", Options())
-    assert "operator.setitem(fc.bias, slice(fc.bias.shape[0] // 2, None)" in result.code
+    assert (
+        "ms_aux.assign_item(fc.bias, slice(fc.bias.shape[0] // 2, None)" in result.code
+    )
     assert not result.findings
     cell = ms.nn.Dense(3, 4)
     cell.weight.set_data(ms.Tensor(weight))
     cell.bias.set_data(ms.Tensor(bias))
-    converted: dict = {}
-    exec(compile(result.code, "converted.py", "exec"), converted)  # noqa: S102 - its conversion
-    converted["init_weights"](cell)
+    _converted(result.code, tmp_path, "converted_init").init_weights(cell)
     np.testing.assert_array_equal(cell.weight.asnumpy(), module.weight.detach().numpy())
     np.testing.assert_array_equal(cell.bias.asnumpy(), module.bias.detach().numpy())
+
+
+@pytest.mark.real
+def test_a_tensor_held_in_a_list_is_updated_in_place(fw, tmp_path) -> None:
+    # An optimizer's per-parameter step counters: the list and the state dict hold one tensor.
+    torch, ms = fw
+    source = "import torch\n\ndef tick(steps, i):\n    steps[i].add_(1)\n"
+    state = {"step": torch.tensor(0.0)}
+    steps = [state["step"]]
+    namespace: dict = {}
+    exec(compile(source, "original.py", "exec"), namespace)  # noqa: S102 - our snippet
+    namespace["tick"](steps, 0)
+    code = convert_source(source, "m.py", Options()).code
+    ms_state = {"step": ms.Tensor(np.float32(0.0))}
+    ms_steps = [ms_state["step"]]
+    _converted(code, tmp_path, "converted_tick").tick(ms_steps, 0)
+    assert float(ms_state["step"].asnumpy()) == float(state["step"]) == 1.0

@@ -132,3 +132,15 @@ def eval_mode(obj):
     if isinstance(obj, mindspore.nn.Cell):
         return obj.set_train(False)
     return obj.eval()
+
+
+def assign_item(base, index, value):
+    """`base[index].add_(v)` and other in-place updates of `base[index]`, given the new value.
+
+    A MindSpore tensor stores it into the part `index` selects (what torch's view of that part
+    would have changed); anything else (a list or dict of tensors) holds a tensor there, which is
+    updated in place, so every other reference to it sees the new values."""
+    if isinstance(base, mindspore.Tensor):
+        base[index] = value
+        return base[index]
+    return ops.assign(base[index], value)
