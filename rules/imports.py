@@ -581,6 +581,9 @@ class ImportsRule(Rule):
             if not isinstance(statement, cst.SimpleStatementLine):
                 return None
             for small in statement.body:
+                if _converted_package_import(small, ctx):
+                    # What it imports exists in the converted program: the `try` body runs.
+                    return None
                 if self._is_torch_import(small, ctx) or self._torch_only_import(
                     small, ctx
                 ):
@@ -831,3 +834,29 @@ def _after_preamble(body: list) -> int:
             continue
         break
     return at
+
+
+def _converted_package_import(
+    small: cst.BaseSmallStatement, ctx: ModuleContext
+) -> bool:
+    """``from torchvision.x import A`` where the conversion maps every name imported (the name
+    stands for its MindSpore form or companion entry wherever it is used)."""
+    from .api import BY_TORCH_NAME
+    from .companion import entry_for
+
+    if not (
+        isinstance(small, cst.ImportFrom)
+        and small.module is not None
+        and not small.relative
+        and not isinstance(small.names, cst.ImportStar)
+    ):
+        return False
+    module = ctx.dotted(small.module) or ""
+    if module.split(".")[0] not in RESOLVED_PACKAGES:
+        return False
+    return all(
+        f"{module}.{alias.name.value}" in BY_TORCH_NAME
+        or entry_for(f"{module}.{alias.name.value}", ctx.options.target) is not None
+        for alias in small.names
+        if isinstance(alias.name, cst.Name)
+    )

@@ -11,6 +11,7 @@ from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
 from ..companion import entry_for as companion_entry
 from ..companion.table_recurrent import METHOD_PARAMS as COMPANION_METHOD_PARAMS
+from ..companion.table_runtime import TYPE_CHECK_ONLY
 from . import BY_TORCH_NAME, METHODS
 from .answered import constant, drop_dead_findings, ends_the_block, taken_branch
 from .docs import (
@@ -498,6 +499,9 @@ class ApiTableRule(Rule):
         ):
             ctx.applied.add(API_META.id)
             return ctx.name(_ANNOTATED_MODULES[qualified])
+        if id(original) in self.type_checked and qualified in TYPE_CHECK_ONLY:
+            ctx.applied.add(API_META.id)
+            return ctx.companion(TYPE_CHECK_ONLY[qualified])
         companion = self._companion_value(original, qualified, ctx)
         if companion is not None and (
             id(original) in self.bases

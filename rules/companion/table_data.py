@@ -14,6 +14,8 @@ ENTRIES: dict[str, str] = {
     "torch.utils.data.RandomSampler": "RandomSampler",
     "torch.utils.data.SubsetRandomSampler": "SubsetRandomSampler",
     "torch.utils.data.BatchSampler": "BatchSampler",
+    "torch.utils.data.distributed.DistributedSampler": "DistributedSampler",
+    "torch.utils.data.DistributedSampler": "DistributedSampler",
     "torch.utils.data.TensorDataset": "TensorDataset",
     "torch.utils.data.Subset": "Subset",
     "torch.utils.data.random_split": "random_split",

@@ -18,3 +18,12 @@ ENTRIES: dict[str, str] = {
 # Entries that serve calls only: `torch.Tensor` named without a call (a type check, an annotation,
 # a base class) is `mindspore.Tensor`.
 CALL_ONLY = frozenset({"legacy_tensor"})
+
+# Entries that stand for a torch class in type checks only (`isinstance(d, IterableDataset)`); as
+# a base class the data rules drop these classes, and elsewhere they stay findings.
+TYPE_CHECK_ONLY: dict[str, str] = {
+    "torch.utils.data.Dataset": "Dataset",
+    "torch.utils.data.dataset.Dataset": "Dataset",
+    "torch.utils.data.IterableDataset": "IterableDataset",
+    "torch.utils.data.dataset.IterableDataset": "IterableDataset",
+}

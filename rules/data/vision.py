@@ -42,6 +42,9 @@ class Transform:
     border: tuple[str, ...] = ()
     # True when the class is a drop-in also as a value (a base class, `partial(...)`).
     drop_in: bool = False
+    # Arguments MindSpore takes only as a list or tuple of numbers (torchvision takes tensors too):
+    # one that is not written as a list or tuple is read into a list of floats.
+    numbers: tuple[str, ...] = ()
 
 
 _INTERPOLATION_ONLY = (
@@ -54,6 +57,7 @@ TRANSFORMS: dict[str, Transform] = {
         ("mean", "std", "inplace"),
         drop=("inplace",),
         add={"is_hwc": "False"},
+        numbers=("mean", "std"),
     ),
     V + "Resize": Transform(
         MV + "Resize",
@@ -237,6 +241,10 @@ class VisionTransformRule(Rule):
                     )
                     return None
                 value = ctx.name(MV + "Border." + _BORDERS[mode])
+            if name in spec.numbers and not isinstance(value, (cst.List, cst.Tuple)):
+                value = cst.parse_expression(
+                    f"[float(v) for v in {cst.Module([]).code_for_node(value)}]"
+                )
             if name == "interpolation" and isinstance(value, cst.Integer):
                 updated_refused(call, ctx, _INTERPOLATION_ONLY)
                 return None

@@ -25,6 +25,7 @@ DATA_ENTRIES = (
     "RandomSampler",
     "SubsetRandomSampler",
     "BatchSampler",
+    "DistributedSampler",
     "TensorDataset",
     "Subset",
     "random_split",

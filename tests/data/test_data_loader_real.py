@@ -286,3 +286,74 @@ def test_visible_loader_over_a_pipeline_batches_it(
     for (x1, y1), (x2, y2) in zip(expected, actual):
         np.testing.assert_allclose(x2, x1, rtol=0, atol=1e-6)
         np.testing.assert_array_equal(y2, y1)
+
+
+@pytest.mark.parametrize(
+    ("n", "replicas", "drop_last"),
+    [(10, 3, False), (10, 3, True), (2, 4, False), (8, 2, False)],
+)
+def test_distributed_sampler_splits_as_torch_does(aux, n, replicas, drop_last) -> None:
+    frameworks()
+    from torch.utils.data.distributed import DistributedSampler
+
+    data = list(range(n))
+    for rank in range(replicas):
+        kwargs = {"num_replicas": replicas, "rank": rank, "drop_last": drop_last}
+        expected = list(DistributedSampler(data, shuffle=False, **kwargs))
+        sampler = aux.DistributedSampler(data, shuffle=False, **kwargs)
+        assert list(sampler) == expected
+        assert len(sampler) == len(expected)
+    # Shuffled: every replica draws the same permutation, so together they cover the data.
+    seen = []
+    for rank in range(replicas):
+        sampler = aux.DistributedSampler(data, num_replicas=replicas, rank=rank, seed=3)
+        sampler.set_epoch(1)
+        seen += list(sampler)
+    assert set(seen) == set(data) and len(seen) == len(sampler) * replicas
+    # One process unless told otherwise: all the data, in one order per epoch.
+    assert sorted(aux.DistributedSampler(data, shuffle=True)) == data
+
+
+def test_dataset_kinds_in_type_checks_read_what_the_class_defines(aux) -> None:
+    from torch2ms.rules.companion import assemble
+
+    namespace: dict = {}
+    exec(assemble(["Dataset", "IterableDataset"]), namespace)  # noqa: S102 - the companion's text
+
+    class Stream:
+        def __iter__(self):
+            yield 1
+
+    class Items:
+        def __getitem__(self, i):
+            return i
+
+        def __len__(self):
+            return 2
+
+    class Both(Items):
+        def __iter__(self):
+            yield 1
+
+    Dataset, IterableDataset = namespace["Dataset"], namespace["IterableDataset"]
+    assert isinstance(Stream(), IterableDataset) and not isinstance(Stream(), Dataset)
+    assert isinstance(Items(), Dataset) and not isinstance(Items(), IterableDataset)
+    assert isinstance(Both(), Dataset) and not isinstance(Both(), IterableDataset)
+    assert not isinstance(3, Dataset) and not isinstance([1], IterableDataset)
+
+
+def test_dataset_kinds_in_type_checks_convert_to_the_companion() -> None:
+    from torch2ms.migrator.context import Options
+    from torch2ms.migrator.convert import convert_source
+
+    source = (
+        "import torch\n\n"
+        "def kind(dataset):\n"
+        "    if isinstance(dataset, torch.utils.data.IterableDataset):\n"
+        "        return 'iterable'\n"
+        "    return 'map' if isinstance(dataset, torch.utils.data.Dataset) else None\n"
+    )
+    result = convert_source(source, "m.py", Options())
+    assert "isinstance(dataset, ms_aux.IterableDataset)" in result.code
+    assert "isinstance(dataset, ms_aux.Dataset)" in result.code
+    assert "torch" not in result.code and not result.findings

@@ -78,7 +78,7 @@ def test_mnist_example_data_code() -> None:
         ),
         (
             "import torchvision.transforms as T\nt = T.Normalize(mean, std, True)\n",
-            "import mindspore.dataset.vision as vision\nt = vision.Normalize(mean, std, is_hwc=False)\n",
+            "import mindspore.dataset.vision as vision\nt = vision.Normalize([float(v) for v in mean], [float(v) for v in std], is_hwc=False)\n",
         ),
         (
             "import torchvision.transforms as T\nt = T.Lambda(lambda x: x * 2)\n",

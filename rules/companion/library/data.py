@@ -918,3 +918,64 @@ class FrozenBatchNorm2d(nn.BatchNorm2d):
         super().__init__(num_features, eps=eps, use_batch_statistics=False)
         self.gamma.requires_grad = False
         self.beta.requires_grad = False
+
+
+class DistributedSampler(Sampler):
+    """`torch.utils.data.distributed.DistributedSampler`: torch's split of the indices among
+    `num_replicas` processes (padded by repeating, or cut with `drop_last`; rank `r` takes every
+    `num_replicas`-th index from `r`), shuffled per epoch (`set_epoch`) from NumPy's generator
+    seeded with `seed + epoch`, so every process draws the same order; torch's order differs.
+    Without `num_replicas`/`rank` the converted program is one process: rank 0 of 1."""
+
+    def __init__(
+        self,
+        dataset,
+        num_replicas=None,
+        rank=None,
+        shuffle=True,
+        seed=0,
+        drop_last=False,
+    ):
+        self.dataset = dataset
+        self.num_replicas = 1 if num_replicas is None else num_replicas
+        self.rank = 0 if rank is None else rank
+        if not 0 <= self.rank < self.num_replicas:
+            raise ValueError(
+                f"Invalid rank {self.rank}, rank should be in the interval [0, {self.num_replicas - 1}]"
+            )
+        self.shuffle, self.seed, self.drop_last, self.epoch = (
+            shuffle,
+            seed,
+            drop_last,
+            0,
+        )
+        n = len(dataset)
+        if drop_last and n % self.num_replicas:
+            self.num_samples = math.ceil((n - self.num_replicas) / self.num_replicas)
+        else:
+            self.num_samples = math.ceil(n / self.num_replicas)
+        self.total_size = self.num_samples * self.num_replicas
+
+    def __iter__(self):
+        n = len(self.dataset)
+        if self.shuffle:
+            indices = (
+                np.random.default_rng(self.seed + self.epoch).permutation(n).tolist()
+            )
+        else:
+            indices = list(range(n))
+        if not self.drop_last:
+            padding = self.total_size - len(indices)
+            if padding <= len(indices):
+                indices += indices[:padding]
+            else:
+                indices += (indices * math.ceil(padding / len(indices)))[:padding]
+        else:
+            indices = indices[: self.total_size]
+        return iter(indices[self.rank : self.total_size : self.num_replicas])
+
+    def __len__(self):
+        return self.num_samples
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch

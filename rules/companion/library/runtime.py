@@ -168,3 +168,34 @@ def _beta_array(value):
     if isinstance(value, mindspore.Tensor):
         return value.asnumpy().astype(np.float64)
     return np.asarray(value, dtype=np.float64)
+
+
+class _DatasetKind(type):
+    """Answers `isinstance(obj, <kind>)` by what the object's class defines: a converted dataset
+    class no longer derives from torch's `Dataset`/`IterableDataset` (MindSpore reads any object
+    with `__getitem__` and `__len__`, or `__iter__`)."""
+
+    def __instancecheck__(cls, obj):
+        return cls.__subclasscheck__(type(obj))
+
+    def __subclasscheck__(cls, klass):
+        has = lambda name: any(
+            name in vars(k) for k in klass.__mro__ if k is not object
+        )
+        if cls.style == "iterable":
+            return has("__iter__") and not has("__getitem__")
+        return has("__getitem__")
+
+
+class Dataset(metaclass=_DatasetKind):
+    """`torch.utils.data.Dataset` in a type check: an object whose class defines `__getitem__`
+    (a map-style dataset)."""
+
+    style = "map"
+
+
+class IterableDataset(metaclass=_DatasetKind):
+    """`torch.utils.data.IterableDataset` in a type check: an object whose class defines
+    `__iter__` and no `__getitem__` (an iterable-style dataset)."""
+
+    style = "iterable"
