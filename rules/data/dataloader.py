@@ -77,8 +77,9 @@ SHUFFLE = define(
 NOT_MAPPED = define(
     "TM936",
     "DataLoader or Dataset that cannot be converted with certainty",
-    "Reports a DataLoader with a `worker_init_fn=` or `generator=`: the companion `ms_aux.DataLoader` "
-    "that stands for it raises NotImplementedError for them.",
+    "Reports a DataLoader with a `generator=`, or a `worker_init_fn=` with worker processes: the "
+    "companion `ms_aux.DataLoader` that stands for it raises NotImplementedError for them (torch "
+    "never calls `worker_init_fn` without workers, and neither does the companion).",
     "MindSpore's datasets have no per-worker hook and draw their order from MindSpore's generator.",
     "`mindspore.dataset.GeneratorDataset(ds, column_names=['data', 'label'], shuffle=True)"
     ".batch(32, drop_remainder=True)`.",
@@ -134,10 +135,10 @@ class DataLoaderRule(Rule):
             ),
             Example(
                 before="from torch.utils.data import DataLoader\n\nloader = DataLoader(data, batch_size=8, "
-                "worker_init_fn=seed_worker)\n",
+                "num_workers=2, worker_init_fn=seed_worker)\n",
                 after="import ms_aux\n\n"
-                "# torch2ms: TM936 DataLoader `worker_init_fn=` cannot be carried over: the companion DataLoader raises NotImplementedError for it\n"
-                "loader = ms_aux.DataLoader(data, batch_size=8, worker_init_fn=seed_worker)\n",
+                "# torch2ms: TM936 DataLoader `worker_init_fn=` cannot be carried over: the companion DataLoader loads in this process and raises NotImplementedError for it when num_workers > 0 (torch calls it in each worker process)\n"
+                "loader = ms_aux.DataLoader(data, batch_size=8, num_workers=2, worker_init_fn=seed_worker)\n",
                 findings=("TM936",),
             ),
         ),
@@ -201,13 +202,20 @@ class DataLoaderRule(Rule):
             if name in UNMAPPED:
                 value = arg.value
                 if not (isinstance(value, cst.Name) and value.value == "None"):
-                    if name not in COMPANION_REFUSES:
+                    if name not in COMPANION_REFUSES or (
+                        name == "worker_init_fn" and _no_workers(named)
+                    ):
                         return self._companion(updated, ctx)
                     self._refuse(
                         updated,
                         ctx,
                         f"`{name}=` cannot be carried over: the companion DataLoader "
-                        "raises NotImplementedError for it",
+                        + (
+                            "loads in this process and raises NotImplementedError for it "
+                            "when num_workers > 0 (torch calls it in each worker process)"
+                            if name == "worker_init_fn"
+                            else "raises NotImplementedError for it"
+                        ),
                         UNMAPPED[name],
                     )
                     return self._companion(updated, ctx)
@@ -424,3 +432,12 @@ def _qualified(node: ast.AST, ctx: ModuleContext) -> str | None:
     if target is None:
         return None
     return f"{target}.{rest}" if rest else target
+
+
+def _no_workers(named: dict[str, cst.Arg]) -> bool:
+    """Whether the loader is written without worker processes (`num_workers` absent or 0): torch
+    then never calls `worker_init_fn`."""
+    workers = named.get("num_workers")
+    return workers is None or (
+        isinstance(workers.value, cst.Integer) and workers.value.evaluated_value == 0
+    )

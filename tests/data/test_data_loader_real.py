@@ -171,7 +171,10 @@ def test_shuffled_loader_gives_every_sample_once(aux) -> None:
 
 def test_refused_arguments_name_themselves(aux) -> None:
     with pytest.raises(NotImplementedError, match="worker_init_fn"):
-        aux.DataLoader([1, 2], worker_init_fn=print)
+        aux.DataLoader([1, 2], num_workers=2, worker_init_fn=print)
+    # Without worker processes torch never calls it, and neither does the companion.
+    loader = aux.DataLoader([1, 2], worker_init_fn=print)
+    assert [as_array(batch).tolist() for batch in loader] == [[1], [2]]
     with pytest.raises(ValueError, match="mutually exclusive"):
         aux.DataLoader([1, 2], sampler=[0, 1], shuffle=True)
 

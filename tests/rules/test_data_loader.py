@@ -102,14 +102,26 @@ def test_companion_where_the_idiom_is_refused(loader: str) -> None:
     assert "DataLoader" in result.companion
 
 
-@pytest.mark.parametrize("argument", ["worker_init_fn=print", "generator=g"])
+@pytest.mark.parametrize(
+    "argument", ["num_workers=2, worker_init_fn=print", "generator=g"]
+)
 def test_arguments_the_companion_refuses_are_reported(argument: str) -> None:
     result = convert(
         PAIRS + f"loader = DataLoader(Pairs(), batch_size=2, {argument})\n"
     )
     assert f"ms_aux.DataLoader(Pairs(), batch_size=2, {argument})" in result.code
-    name = argument.split("=")[0]
+    name = argument.split("=")[-2].split(", ")[-1]
     assert any(f.rule == "TM936" and f"`{name}=`" in f.message for f in result.findings)
+
+
+def test_a_worker_hook_without_workers_is_never_called() -> None:
+    result = convert(
+        PAIRS + "loader = DataLoader(Pairs(), batch_size=2, worker_init_fn=print)\n"
+    )
+    assert (
+        "ms_aux.DataLoader(Pairs(), batch_size=2, worker_init_fn=print)" in result.code
+    )
+    assert not [f for f in result.findings if f.rule == "TM936"]
 
 
 def test_single_value_items_use_the_companion() -> None:

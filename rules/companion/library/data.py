@@ -717,8 +717,9 @@ class DataLoader:
     dataset (`__getitem__`/`__len__`, or `__iter__`) is indexed, shuffled with NumPy, sampled and
     collated in Python as torch does. `len(loader)` is the number of batches and `loader.dataset`
     the dataset. Worker processes and memory pinning only change speed and are ignored;
-    `worker_init_fn`, `generator` and a custom `collate_fn`/`sampler` on a MindSpore pipeline
-    raise NotImplementedError."""
+    `generator`, `worker_init_fn` with `num_workers > 0` (torch calls it only in worker
+    processes) and a custom `collate_fn`/`sampler` on a MindSpore pipeline raise
+    NotImplementedError."""
 
     def __init__(
         self,
@@ -741,12 +742,13 @@ class DataLoader:
         pin_memory_device="",
         in_order=True,
     ):
-        for name, value in (
-            ("worker_init_fn", worker_init_fn),
-            ("generator", generator),
-        ):
-            if value is not None:
-                raise NotImplementedError(f"DataLoader: {name}= is not supported")
+        if generator is not None:
+            raise NotImplementedError("DataLoader: generator= is not supported")
+        if worker_init_fn is not None and num_workers > 0:
+            # torch calls it in each worker process; batches are loaded in this one here.
+            raise NotImplementedError(
+                "DataLoader: worker_init_fn= with num_workers > 0 is not supported"
+            )
         if (sampler is not None or batch_sampler is not None) and shuffle:
             raise ValueError(
                 "DataLoader: sampler option is mutually exclusive with shuffle"
