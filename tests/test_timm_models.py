@@ -159,3 +159,64 @@ def test_timm_optimizers_step_as_on_torch(converted_timm, tmp_path) -> None:
             np.testing.assert_allclose(
                 got[key], want[key], rtol=1e-5, atol=1e-6, err_msg=f"{name} {key}"
             )
+
+
+# timm's data path on a folder of images: ImageDataset, the eval transform resolved from the model,
+# create_loader without the CUDA prefetcher. torch's timm on one side, the converted timm with torch
+# and torchvision unimportable on the other.
+DATA_PIPELINE = """
+import os, sys
+import numpy as np
+from PIL import Image
+side, tree, folder = sys.argv[1:4]
+if side == "mindspore":
+    sys.modules["torch"] = None
+    sys.modules["torchvision"] = None
+sys.path.insert(0, tree)
+import timm
+from timm.data import ImageDataset, create_loader, resolve_data_config
+root = os.path.join(folder, "images")
+if side == "torch":
+    rng = np.random.default_rng(0)
+    for label in ("cat", "dog"):
+        os.makedirs(os.path.join(root, label))
+        for i in range(3):
+            pixels = rng.uniform(0, 255, (260 + 10 * i, 300, 3)).astype(np.uint8)
+            Image.fromarray(pixels).save(os.path.join(root, label, f"{i}.png"))
+model = timm.create_model("resnet18", pretrained=False)
+config = resolve_data_config({}, model=model)
+loader = create_loader(
+    ImageDataset(root), input_size=config["input_size"], batch_size=4, is_training=False,
+    use_prefetcher=False, num_workers=0, interpolation=config["interpolation"],
+    mean=config["mean"], std=config["std"], crop_pct=config["crop_pct"],
+)
+images, labels = [], []
+for x, y in loader:
+    images.append(x.numpy() if side == "torch" else x.asnumpy())
+    labels.append(np.asarray(y.numpy() if side == "torch" else y.asnumpy()))
+np.savez(os.path.join(folder, side + ".npz"), images=np.concatenate(images), labels=np.concatenate(labels))
+print(len(loader), len(loader.dataset))
+"""
+
+
+def test_timm_data_pipeline_gives_torchs_batches(converted_timm, tmp_path) -> None:
+    import numpy as np
+
+    _, source, converted, _, _ = converted_timm
+    printed = {}
+    for side, tree in (("torch", source), ("mindspore", converted)):
+        done = subprocess.run(
+            [sys.executable, "-c", DATA_PIPELINE, side, tree, str(tmp_path)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        printed[side] = done.stdout.split()
+    assert printed["torch"] == printed["mindspore"] == ["2", "6"]
+    want = np.load(tmp_path / "torch.npz")
+    got = np.load(tmp_path / "mindspore.npz")
+    assert got["images"].shape == want["images"].shape == (6, 3, 224, 224)
+    np.testing.assert_array_equal(got["labels"], want["labels"])
+    np.testing.assert_allclose(got["images"], want["images"], rtol=1e-5, atol=1e-5)
