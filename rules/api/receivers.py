@@ -96,6 +96,7 @@ _FRESH = frozenset(
         "clone",
         "div",
         "exp",
+        "flip",
         "exp2",
         "floor",
         "lerp",

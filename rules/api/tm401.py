@@ -990,6 +990,20 @@ class ApiTableRule(Rule):
             self._placement_dropped(ctx)
         if mapping.form == "initializer":
             return self._initializer(mapping, call, args, kwargs, ctx)
+        into = _out_is_input(args, kwargs, call, ctx)
+        if into is not None:
+            # `torch.round(x, out=x)`: the result written into the input itself.
+            kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+            translation = translate_args(mapping, args, kwargs)
+            if not isinstance(translation, Refusal):
+                ctx.applied.add(API_META.id)
+                value = cst.Call(
+                    ctx.name(translation.mindspore), call_arguments(translation, None)
+                )
+                return cst.Call(
+                    ctx.name("mindspore.ops.assign"),
+                    [cst.Arg(into.deep_clone()), cst.Arg(value)],
+                )
         translation = translate_args(mapping, args, kwargs)
         if isinstance(translation, Refusal):
             companion = self._companion_call(mapping.torch, call, ctx)
@@ -1255,3 +1269,21 @@ def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:
         receiver.value in names and first <= line <= last
         for names, first, last in parameter_loops(ctx)
     )
+
+
+def _out_is_input(args, kwargs, call: cst.Call, ctx: ModuleContext):
+    """The name ``x`` of ``torch.op(x, ..., out=x)`` standing alone as a statement, else None."""
+    out = kwargs.get("out")
+    if out is None or not args or not isinstance(out.value, cst.Name):
+        return None
+    first = args[0].value
+    if not (isinstance(first, cst.Name) and first.value == out.value.value):
+        return None
+    statement = ctx.stack[-1] if ctx.stack else None
+    if not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+    ):
+        return None
+    return out.value

@@ -137,3 +137,30 @@ def test_a_tensor_held_in_a_list_is_updated_in_place(fw, tmp_path) -> None:
     ms_steps = [ms_state["step"]]
     _converted(code, tmp_path, "converted_tick").tick(ms_steps, 0)
     assert float(ms_state["step"].asnumpy()) == float(state["step"]) == 1.0
+
+
+@pytest.mark.real
+def test_a_result_written_into_its_input_updates_it(fw, tmp_path) -> None:
+    torch, ms = fw
+    source = (
+        "import torch\n\n"
+        "def blend(x, y, lam):\n"
+        "    mixed = x * lam + y * (1 - lam)\n"
+        "    torch.round(mixed, out=mixed)\n"
+        "    flipped = x.flip(0).mul_(1.0 - lam)\n"
+        "    return mixed, flipped\n"
+    )
+    result = convert_source(source, "m.py", Options())
+    assert "ops.assign(mixed, ops.round(mixed))" in result.code
+    assert "torch" not in result.code and not result.findings
+    rng = np.random.default_rng(2)
+    x = rng.uniform(0, 255, (2, 3)).astype(np.float32)
+    y = rng.uniform(0, 255, (2, 3)).astype(np.float32)
+    namespace: dict = {}
+    exec(compile(source, "original.py", "exec"), namespace)  # noqa: S102 - our snippet
+    expected = namespace["blend"](torch.tensor(x), torch.tensor(y), 0.3)
+    got = _converted(result.code, tmp_path, "converted_blend").blend(
+        ms.Tensor(x), ms.Tensor(y), 0.3
+    )
+    for want, have in zip(expected, got):
+        np.testing.assert_allclose(have.asnumpy(), want.numpy(), rtol=1e-6, atol=1e-4)
