@@ -973,6 +973,15 @@ class ApiTableRule(Rule):
             return call
         parts = split_call(call, self._placement_names())
         if parts is None:
+            packed = _packed_sizes(mapping, call, self._placement_names())
+            if packed is not None:
+                if len(packed) < len(call.args):
+                    self._placement_dropped(ctx)
+                ctx.applied.add(API_META.id)
+                return call.with_changes(
+                    func=ctx.name(mapping.mindspore),
+                    args=[cst.Arg(cst.Tuple([*packed]))],
+                )
             if plain(mapping):
                 ctx.applied.add(API_META.id)
                 return call.with_changes(func=ctx.name(mapping.mindspore))
@@ -1287,3 +1296,28 @@ def _out_is_input(args, kwargs, call: cst.Call, ctx: ModuleContext):
     ):
         return None
     return out.value
+
+
+def _packed_sizes(mapping: ApiMapping, call: cst.Call, placement: frozenset):
+    """`torch.zeros(1, n, *size)`: the sizes as elements of one tuple, for a function MindSpore
+    gives the sizes as a tuple (`ops.zeros((1, n, *size))`); a `**dict` of device and dtype only
+    is left out. None when the call has other arguments or the sizes are spread in MindSpore too."""
+    if mapping.spread or not mapping.params or not mapping.params[0].startswith("*"):
+        return None
+    elements = []
+    for arg in call.args:
+        if (
+            arg.star == "**"
+            and isinstance(arg.value, cst.Name)
+            and arg.value.value in placement
+        ):
+            continue
+        if arg.keyword is not None or arg.star == "**":
+            return None
+        if arg.star == "*":
+            elements.append(cst.StarredElement(arg.value))
+        else:
+            elements.append(cst.Element(arg.value))
+    if not any(isinstance(e, cst.StarredElement) for e in elements):
+        return None
+    return elements
