@@ -536,6 +536,9 @@ TABLE = (
         params=("size", "scale_factor", "mode", "align_corners"),
         init=((6, 6),),
         sample=("f32[1,2,4,4]",),
+        unsafe_args={"scale_factor": "*"},
+        unsafe_reason="MindSpore's Upsample takes a float scale factor only; the companion class "
+        "takes torch's ints and tuples",
     ),
     loss(
         "MSELoss",

@@ -43,3 +43,5 @@ for _module, _classes in _MODULES.items():
 # Losses whose MindSpore class has no CPU kernel for torch's arguments.
 ENTRIES["torch.nn.CrossEntropyLoss"] = "CrossEntropyLoss"
 ENTRIES["torch.nn.modules.loss.CrossEntropyLoss"] = "CrossEntropyLoss"
+ENTRIES["torch.nn.Upsample"] = "Upsample"
+ENTRIES["torch.nn.modules.upsampling.Upsample"] = "Upsample"

@@ -304,3 +304,24 @@ def test_cross_entropy_loss_matches_torch(fw, aux, kwargs):
     )
     got = aux.CrossEntropyLoss()(ms.Tensor(logits), ms.Tensor(probabilities))
     np.testing.assert_allclose(got.asnumpy(), expected.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"scale_factor": 2, "mode": "nearest"},
+        {"scale_factor": (2, 3), "mode": "nearest"},
+        {"scale_factor": 2, "mode": "bilinear", "align_corners": False},
+        {"size": (5, 7), "mode": "bilinear", "align_corners": True},
+    ],
+    ids=["int", "tuple", "bilinear", "size"],
+)
+def test_upsample_matches_torch(fw, aux, kwargs):
+    torch, ms = fw
+    x = np.random.default_rng(4).standard_normal((1, 2, 3, 4)).astype(np.float32)
+    expected = torch.nn.Upsample(**kwargs)(torch.tensor(x)).numpy()
+    layer = aux.Upsample(**kwargs)
+    assert isinstance(layer, ms.nn.Upsample)
+    np.testing.assert_allclose(
+        layer(ms.Tensor(x)).asnumpy(), expected, rtol=1e-5, atol=1e-5
+    )

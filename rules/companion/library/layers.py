@@ -21,6 +21,8 @@ from mindspore import dtype as mstype
 from mindspore.common.initializer import Normal
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
+from .functional import interpolate
+
 
 def _pair(value):
     return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
@@ -778,4 +780,36 @@ class CrossEntropyLoss(nn.CrossEntropyLoss):
             ignore_index=self.ignore_index,
             reduction=self.reduction,
             label_smoothing=self.label_smoothing,
+        )
+
+
+class Upsample(nn.Upsample):
+    """`torch.nn.Upsample`: torch's constructor (an int, float or tuple `scale_factor`, which
+    MindSpore's Upsample refuses unless it is a float), computed by the companion `interpolate`
+    as `F.interpolate` computes it."""
+
+    def __init__(
+        self,
+        size=None,
+        scale_factor=None,
+        mode="nearest",
+        align_corners=None,
+        recompute_scale_factor=None,
+    ):
+        # MindSpore's checks refuse torch's int scale factors: its Cell setup only.
+        nn.Cell.__init__(self)
+        self.size = size
+        self.scale_factor = scale_factor
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def construct(self, input):
+        return interpolate(
+            input,
+            self.size,
+            self.scale_factor,
+            self.mode,
+            self.align_corners,
+            self.recompute_scale_factor,
         )
