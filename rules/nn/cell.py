@@ -255,7 +255,15 @@ def construct_call(
     else:
         module = known.is_module_kind(cst_kind(receiver, known, class_name))
     if not module:
-        return updated
+        if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+            return updated
+        if ctx.qualname(receiver) is not None or any(a.star for a in updated.args):
+            return updated
+        # Not known to be a Module: the companion runs a Cell's construct, anything else's forward.
+        ctx.applied.add("TM301")
+        return cst.Call(
+            ctx.companion("call_forward"), [cst.Arg(receiver), *updated.args]
+        )
     ctx.applied.add("TM301")
     return updated.with_changes(func=func.with_changes(attr=cst.Name("construct")))
 

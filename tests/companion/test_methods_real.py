@@ -26,6 +26,7 @@ NAMES = [
     "requires_grad_",
     "detach_",
     "eval_mode",
+    "call_forward",
 ]
 
 
@@ -173,3 +174,28 @@ def test_eval_mode_switches_a_cell_to_inference(fw, aux):
     result = convert_source(source, "m.py", Options())
     assert "ms_aux.eval_mode(self.teacher)" in result.code
     assert not result.findings
+
+
+def test_forward_on_a_receiver_not_known_to_be_a_module(fw, aux):
+    _, ms = fw
+    dense = ms.nn.Dense(3, 2)
+    x = ms.Tensor(X.reshape(2, 3))
+    np.testing.assert_array_equal(
+        aux.call_forward(dense, x).asnumpy(), dense(x).asnumpy()
+    )
+
+    class Runner:
+        def forward(self, value):
+            return value + 1
+
+    assert aux.call_forward(Runner(), 1) == 2
+    source = (
+        "import torch\n\n"
+        "def fuse(self, blocks, y):\n"
+        "    down = blocks[0]\n"
+        "    return down.forward(y)\n"
+    )
+    result = convert_source(source, "m.py", Options())
+    assert "return ms_aux.call_forward(down, y)" in result.code
+    assert not result.findings
+    assert convert_source(result.code, "m.py", Options()).code == result.code
