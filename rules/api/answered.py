@@ -16,14 +16,14 @@ def constant(test: cst.BaseExpression, answers: set[int]) -> bool | None:
         inner = constant(test.expression, answers)
         return None if inner is None else not inner
     if isinstance(test, cst.BooleanOperation):
-        left, right = constant(test.left, answers), constant(test.right, answers)
+        # The left operand runs first: only a decided left one makes the right one's code moot.
         deciding = isinstance(
             test.operator, cst.Or
         )  # True decides `or`, False decides `and`
-        if deciding in (left, right):
-            return deciding
-        if left is not None and right is not None:
-            return left and right if not deciding else left or right
+        left = constant(test.left, answers)
+        if left is None:
+            return None
+        return deciding if left == deciding else constant(test.right, answers)
     return None
 
 

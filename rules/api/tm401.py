@@ -73,7 +73,7 @@ _UNSURE = frozenset(
     if name in AMBIGUOUS and m.translatable and _rewritten(m)
 )
 # Base classes mapped for type checks only: a subclass would call a constructor that differs.
-_TYPE_CHECK_ONLY = frozenset(
+_NOT_AS_BASES = frozenset(
     {
         "torch.nn.modules.batchnorm._BatchNorm",
         "torch.nn.modules.instancenorm._InstanceNorm",
@@ -81,14 +81,6 @@ _TYPE_CHECK_ONLY = frozenset(
 )
 # Methods of parameters and modules that companion functions carry out (library/methods.py).
 _PARAMETER_METHODS = frozenset({"requires_grad_", "detach_"})
-# Companion entries for those methods, deciding at run time (library/methods.py).
-_UNSURE_COMPANION = {
-    "repeat": "tensor_repeat",
-    "squeeze": "tensor_squeeze",
-    "std": "tensor_std",
-    "var": "tensor_var",
-    "dot": "tensor_dot",
-}
 # MindSpore functions whose results are not tensors (shapes, sizes, dtypes, flags).
 _NOT_TENSOR_RESULTS = frozenset(
     {
@@ -126,30 +118,6 @@ _TORCH_ONLY_KEYWORDS = frozenset({"dim", "keepdim", "unbiased", "correction"})
 COUNTED_METHODS = frozenset(
     name for name in METHODS if name not in AMBIGUOUS or name in _UNSURE
 )
-
-
-def _unchanged_by(mapping: ApiMapping, call: cst.Call) -> bool:
-    """Whether the method's mapping writes the call as it is (same name, same arguments)."""
-    parts = split_call(call)
-    if parts is None:
-        return False
-    args, kwargs = parts
-    func: cst.Attribute = call.func  # type: ignore[assignment]
-    translation = translate_args(mapping, [cst.Arg(func.value), *args], kwargs)
-    if isinstance(translation, Refusal):
-        return False
-    if translation.mindspore.rsplit(".", 1)[1] != func.attr.value:
-        return False
-    if not translation.mindspore.startswith("mindspore.Tensor."):
-        return False
-    return (
-        not translation.kwargs
-        and len(translation.args) == len(args) + 1
-        and all(
-            isinstance(new, cst.Arg) and new.value is old.value
-            for new, old in zip(translation.args[1:], args)
-        )
-    )
 
 
 class _Restore(cst.CSTTransformer):
@@ -515,7 +483,7 @@ class ApiTableRule(Rule):
             return updated
         if mapping.form not in ("call", "attribute"):
             return updated
-        if id(original) in self.bases and mapping.torch in _TYPE_CHECK_ONLY:
+        if id(original) in self.bases and mapping.torch in _NOT_AS_BASES:
             return updated
         swappable = (
             mapping.kind == "name"
@@ -633,6 +601,8 @@ class ApiTableRule(Rule):
     def leave_IndentedBlock(
         self, original, updated: cst.IndentedBlock, ctx: ModuleContext
     ):
+        if not self.terminal:
+            return updated
         for index, statement in enumerate(updated.body):
             if id(statement) in self.terminal and index + 1 < len(updated.body):
                 return updated.with_changes(body=updated.body[: index + 1])
@@ -868,17 +838,19 @@ class ApiTableRule(Rule):
                 return result
         return updated
 
+    def _on_imported(self, func: cst.Attribute) -> bool:
+        """Whether ``func`` is reached from an imported module or object (`re.sub`, `np.dot`)."""
+        root = func.value
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        return isinstance(root, cst.Name) and root.value in self.imported
+
     def _parameter_method(self, original: cst.Call, call: cst.Call, ctx: ModuleContext):
         """``ms_aux.requires_grad_(x, flag)`` for ``x.requires_grad_(flag)``, and
         ``ms_aux.detach_(p)`` for ``p.detach_()`` where ``p`` is a loop variable over a module's
         parameters (library/methods.py says what each does)."""
         func: cst.Attribute = call.func  # type: ignore[assignment]
-        root = func.value
-        while isinstance(root, cst.Attribute):
-            root = root.value
-        if isinstance(root, cst.Name) and root.value in self.imported:
-            return None
-        if any(a.star for a in call.args):
+        if self._on_imported(func) or any(a.star for a in call.args):
             return None
         name = func.attr.value
         if name == "detach_":
@@ -1043,17 +1015,7 @@ class ApiTableRule(Rule):
                 return call
             # Part of a tensor initialised: the new values are stored back into that part.
             ctx.applied.add(INIT_META.id)
-            init = cst.Call(
-                ctx.name(translation.mindspore), call_arguments(translation, None)
-            )
-            fill = cst.Call(
-                ctx.name(_INITIALIZER),
-                [
-                    cst.Arg(init),
-                    cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("shape"))),
-                    cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("dtype"))),
-                ],
-            )
+            fill = _initializer_fill(translation, tensor, ctx)
             base, index = item
             # `init_data()`: the values themselves (an initializer is computed lazily otherwise).
             values = cst.Call(cst.Attribute(fill, cst.Name("init_data")), [])
@@ -1074,17 +1036,7 @@ class ApiTableRule(Rule):
         if isinstance(translation, Refusal):
             self._refused(mapping, translation, ctx)
             return call
-        init = cst.Call(
-            ctx.name(translation.mindspore), call_arguments(translation, None)
-        )
-        fill = cst.Call(
-            ctx.name(_INITIALIZER),
-            [
-                cst.Arg(init),
-                cst.Arg(cst.Attribute(tensor, cst.Name("shape"))),
-                cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("dtype"))),
-            ],
-        )
+        fill = _initializer_fill(translation, tensor, ctx)
         ctx.applied.add(INIT_META.id)
         return cst.Call(
             cst.Attribute(tensor.deep_clone(), cst.Name("set_data")), [cst.Arg(fill)]
@@ -1098,10 +1050,7 @@ class ApiTableRule(Rule):
         ctx: ModuleContext,
     ):
         name = call.func.attr.value  # type: ignore[attr-defined]
-        root = call.func.value  # type: ignore[attr-defined]
-        while isinstance(root, cst.Attribute):
-            root = root.value
-        if isinstance(root, cst.Name) and root.value in self.imported:
+        if self._on_imported(call.func):  # type: ignore[arg-type]
             return call
         if name in AMBIGUOUS and name not in _UNSURE:
             return call
@@ -1114,7 +1063,8 @@ class ApiTableRule(Rule):
                 # it): numpy and MindSpore read it alike, torch takes the alias or fails loudly.
                 self.method_converted = True
                 return call
-            entry = _UNSURE_COMPANION.get(name)
+            # library/methods.py: an entry that decides when the program runs.
+            entry = companion_entry(mapping.torch, ctx.options.target, call=True)
             if entry is not None:
                 # The companion decides when the program runs: torch's meaning for a MindSpore
                 # tensor, the object's own method for anything else.
@@ -1124,10 +1074,6 @@ class ApiTableRule(Rule):
                     ctx.companion(entry),
                     [cst.Arg(call.func.value), *call.args],  # type: ignore[attr-defined]
                 )
-            if _unchanged_by(mapping, call):
-                # `x.squeeze(1)`: the MindSpore form is the same text, whatever the receiver.
-                self.method_converted = True
-                return call
             self._defer(
                 ctx,
                 mapping,
@@ -1321,3 +1267,18 @@ def _packed_sizes(mapping: ApiMapping, call: cst.Call, placement: frozenset):
     if not any(isinstance(e, cst.StarredElement) for e in elements):
         return None
     return elements
+
+
+def _initializer_fill(
+    translation: CallTranslation, tensor, ctx: ModuleContext
+) -> cst.Call:
+    """`initializer(<the MindSpore initializer>, tensor.shape, tensor.dtype)`."""
+    init = cst.Call(ctx.name(translation.mindspore), call_arguments(translation, None))
+    return cst.Call(
+        ctx.name(_INITIALIZER),
+        [
+            cst.Arg(init),
+            cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("shape"))),
+            cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("dtype"))),
+        ],
+    )

@@ -148,3 +148,13 @@ def test_a_branch_ruled_out_is_dropped(body: str, expected: str) -> None:
         convert_source(result.code, "case.py", Options(target="cpu")).code
         == result.code
     )
+
+
+def test_a_call_before_a_deciding_answer_is_kept() -> None:
+    # `setup()` runs before the answer is read: the `if` and its call stay.
+    source = (
+        "import torch\nimport torch.nn.functional as F\n\n"
+        "if setup() or hasattr(F, 'silu'):\n    f = 1\n"
+    )
+    result = convert_source(source, "case.py", Options(target="cpu"))
+    assert "if setup() or True:\n    f = 1\n" in result.code
