@@ -26,6 +26,8 @@ from ..migrator.rule import (
     register,
     rule_classes,
 )
+from .api import BY_TORCH_NAME
+from .companion import entry_for
 from .data.packages import package_aliases, package_names_in_use
 
 # MindSpore modules and the short names their code is written with (data, not code).
@@ -841,9 +843,6 @@ def _converted_package_import(
 ) -> bool:
     """``from torchvision.x import A`` where the conversion maps every name imported (the name
     stands for its MindSpore form or companion entry wherever it is used)."""
-    from .api import BY_TORCH_NAME
-    from .companion import entry_for
-
     if not (
         isinstance(small, cst.ImportFrom)
         and small.module is not None

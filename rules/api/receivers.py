@@ -247,14 +247,15 @@ def unchanged(translation: CallTranslation, args: list, kwargs: dict) -> bool:
     )
 
 
-# Expressions whose value does not change when evaluated again: names, attributes, constants and
-# arithmetic on them.
-_PURE = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString)
-
-
 def _pure(node: cst.BaseExpression | None) -> bool:
-    if node is None or isinstance(node, _PURE):
-        return node is None or not isinstance(node, cst.Attribute) or _pure(node.value)
+    """Whether ``node`` gives the same value when evaluated again: names, constants, attributes,
+    subscripts and arithmetic on them (None: an absent slice bound)."""
+    if node is None or isinstance(
+        node, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)
+    ):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _pure(node.value)
     if isinstance(node, cst.BinaryOperation):
         return _pure(node.left) and _pure(node.right)
     if isinstance(node, cst.UnaryOperation):

@@ -804,6 +804,8 @@ class ApiTableRule(Rule):
             ):
                 ctx.applied.add(API_META.id)
                 return updated.with_changes(func=ctx.name(MINT[qualified]))
+            if qualified == "torch.Tensor":
+                updated = _legacy_sizes(updated, ctx)
             if mapping is None or mapping.kind in ("method", "name"):
                 result = (
                     self._companion_call(qualified, updated, ctx)
@@ -1282,3 +1284,29 @@ def _initializer_fill(
             cst.Arg(cst.Attribute(tensor.deep_clone(), cst.Name("dtype"))),
         ],
     )
+
+
+def _legacy_sizes(call: cst.Call, ctx: ModuleContext) -> cst.Call:
+    """`torch.Tensor(x.shape)` reads a torch.Size as sizes, a tuple as data; converted shapes are
+    tuples, so a shape written out is passed as sizes (`*x.shape`). A lone name may hold either:
+    it is read as data, and said so."""
+    if len(call.args) != 1 or call.args[0].star or call.args[0].keyword is not None:
+        return call
+    value = call.args[0].value
+    is_shape = (isinstance(value, cst.Attribute) and value.attr.value == "shape") or (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "size"
+        and not value.args
+    )
+    if is_shape:
+        return call.with_changes(args=[call.args[0].with_changes(star="*")])
+    if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)):
+        ctx.report(
+            UNSAFE_ARGUMENT.id,
+            "`torch.Tensor(value)` reads a tuple or list as data: if this value holds a shape "
+            "(a torch.Size), torch reads it as sizes",
+            "write `torch.Tensor(*shape)` (or `torch.empty(shape)`) where it holds a shape",
+            severity=WARNING,
+        )
+    return call

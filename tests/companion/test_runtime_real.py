@@ -140,3 +140,16 @@ def test_beta_draws_like_torchs(fw, aux):
     )
     assert abs(draws.mean() - reference.mean()) < 0.02
     assert abs(draws.var() - reference.var()) < 0.01
+
+
+def test_a_shape_given_to_the_legacy_constructor_stays_sizes() -> None:
+    source = (
+        "import torch\n\n"
+        "def f(t, data):\n"
+        "    return torch.Tensor(t.shape), torch.Tensor(data)\n"
+    )
+    result = convert_source(source, "m.py", Options())
+    assert "ms_aux.legacy_tensor(*t.shape)" in result.code
+    assert "ms_aux.legacy_tensor(data)" in result.code
+    (finding,) = result.findings
+    assert finding.severity == "warning" and "torch.Size" in finding.message
