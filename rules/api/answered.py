@@ -16,15 +16,31 @@ def constant(test: cst.BaseExpression, answers: set[int]) -> bool | None:
         inner = constant(test.expression, answers)
         return None if inner is None else not inner
     if isinstance(test, cst.BooleanOperation):
-        # The left operand runs first: only a decided left one makes the right one's code moot.
+        # The left operand runs first: a right one decides only when the left one calls nothing.
         deciding = isinstance(
             test.operator, cst.Or
-        )  # True decides `or`, False decides `and`
+        )  # True decides or, False decides and
         left = constant(test.left, answers)
+        if left == deciding:
+            return deciding
+        right = constant(test.right, answers)
         if left is None:
-            return None
-        return deciding if left == deciding else constant(test.right, answers)
+            return deciding if right == deciding and not _calls(test.left) else None
+        return right
     return None
+
+
+def _calls(node: cst.CSTNode) -> bool:
+    """Whether evaluating ``node`` calls anything."""
+    found: list[cst.Call] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> bool:
+            found.append(call)
+            return False
+
+    node.visit(_Find())
+    return bool(found)
 
 
 def taken_branch(original: cst.If, updated: cst.If, answer: bool, ctx: ModuleContext):

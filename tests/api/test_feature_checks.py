@@ -158,3 +158,15 @@ def test_a_call_before_a_deciding_answer_is_kept() -> None:
     )
     result = convert_source(source, "case.py", Options(target="cpu"))
     assert "if setup() or True:\n    f = 1\n" in result.code
+
+
+def test_a_name_before_a_deciding_answer_does_not_keep_the_branch() -> None:
+    source = (
+        "import torch\n\n"
+        "def pick(recent):\n"
+        "    if recent and hasattr(torch, 'take'):\n"
+        "        return torch.take\n"
+        "    return None\n"
+    )
+    result = convert_source(source, "case.py", Options(target="cpu"))
+    assert result.code.endswith("def pick(recent):\n    return None\n")
