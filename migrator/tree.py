@@ -150,9 +150,25 @@ def index_file(path: str, display: str, text: str, module: str) -> FileIndex | N
 
 
 def _runs_backward(node: ast.AST) -> bool:
-    return any(
-        isinstance(n, ast.Attribute) and n.attr == "backward" for n in ast.walk(node)
-    )
+    """A class with a method that runs backward, or a function that runs it in its own body (a
+    backward inside a closure it defines, as in timm's ``_backward``, is the closure's: callers
+    of the function pass it no loss)."""
+    if isinstance(node, ast.ClassDef):
+        return any(
+            isinstance(n, ast.Attribute) and n.attr == "backward"
+            for n in ast.walk(node)
+        )
+    pending = list(ast.iter_child_nodes(node))
+    while pending:
+        inner = pending.pop()
+        if isinstance(
+            inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+        ):
+            continue
+        if isinstance(inner, ast.Attribute) and inner.attr == "backward":
+            return True
+        pending.extend(ast.iter_child_nodes(inner))
+    return False
 
 
 def _params(node) -> tuple[list[str], dict[str, bool]]:
@@ -178,8 +194,8 @@ def _scope_facts(node: ast.AST, scope: str, found: FileIndex) -> None:
         if isinstance(inner, ast.Assign) and len(inner.targets) == 1:
             target = dotted(inner.targets[0])
             if target is not None and "." not in target:
-                found.bindings.setdefault((scope, target), set()).add(
-                    _value_kind(inner.value)
+                found.bindings.setdefault((scope, target), set()).update(
+                    _value_kinds(inner.value)
                 )
         elif isinstance(inner, ast.Call):
             callee = dotted(inner.func)
@@ -194,6 +210,13 @@ def _scope_facts(node: ast.AST, scope: str, found: FileIndex) -> None:
             for keyword in inner.keywords:
                 args.append((keyword.arg or "**", _arg_kind(keyword.value)))
             found.calls.append((scope, callee, args))
+
+
+def _value_kinds(value: ast.AST) -> set[str]:
+    """What an assignment may bind: both values of ``X() if c else None``."""
+    if isinstance(value, ast.IfExp):
+        return _value_kinds(value.body) | _value_kinds(value.orelse)
+    return {_value_kind(value)}
 
 
 def _value_kind(value: ast.AST) -> str:

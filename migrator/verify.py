@@ -233,7 +233,11 @@ def _run_both(
     with the companion module it imports beside it)."""
     with tempfile.TemporaryDirectory(prefix="torch2ms-verify-") as workdir:
         converted = pair.converted
-        if converted is None or companion:
+        if pair.tree is not None:
+            # A package pair: its tree is converted as
+            # `torch2ms convert` converts it (each package gets its companion beside it).
+            converted = _converted_tree(pair, os.path.join(workdir, "tree"))
+        elif converted is None or companion:
             # A conversion that imports the companion runs beside it, in the work folder.
             if converted is not None:
                 converted_code = read_text(converted)
@@ -266,6 +270,14 @@ def _run_both(
             inject,
             paths,
         )
+
+
+def _converted_tree(pair: Pair, folder: str) -> str:
+    """The package pair's original tree converted into ``folder``; the path of its main script."""
+    from .runner import plan, run
+
+    run(plan([pair.tree], folder), pair.options, jobs=1)
+    return os.path.join(folder, os.path.relpath(pair.original, pair.tree))
 
 
 # -- many pairs -----------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ LIBRARY_FILES = (
     "layers.py",
     "recurrent.py",
     "optim.py",
+    "gradients.py",
     "checkpoint.py",
     "data.py",
 )

@@ -257,6 +257,7 @@ def analyze(
         set(facts.losses),
         set(facts.data_sources),
         forward_callables(facts),
+        _imported(ctx),
     )
     if isinstance(node, cst.FunctionDef) and node.name.value in closures:
         plan = Plan(
@@ -656,3 +657,14 @@ def step_closures(tree: ast.Module) -> set[str]:
         ):
             names.add(node.args[0].id)
     return names
+
+
+def _imported(ctx: ModuleContext) -> set[str]:
+    """Names the module binds by importing other modules' (not torch's) names."""
+    from .summary_events import MODULE_IMPORTS
+
+    return {
+        local
+        for local, target in ctx.state.get(MODULE_IMPORTS, {}).items()
+        if local not in ctx.aliases and target.split(".")[0] != "torch"
+    }

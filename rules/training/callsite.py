@@ -26,6 +26,7 @@ from .summaries import (
     backward_site,
     bind,
     expr_call,
+    names_in,
     resolve_call,
 )
 from .tree_steps import kept_reason
@@ -125,12 +126,16 @@ def expand(stmt, ctx: ModuleContext, facts) -> list | None:
             "reset", reset, optimizer, call=reset.body[0].value
         )
         lines.append(reset)
-    differentiated = loss
-    if scaler is not None:
-        differentiated = cst.Call(
-            func=cst.Attribute(cst.parse_expression(scaler), cst.Name("scale")),
-            args=[cst.Arg(loss)],
-        )
+    differentiated = _scaled(loss, scaler)
+    if summary.choice is not None:
+        differentiated = _chosen_loss(summary, bound, receiver, loss)
+        if differentiated is None:
+            problems[id(stmt)] = (
+                f"`{summary.qualname}` chooses its backward with "
+                f"`if {code_of(summary.choice[0])}:`, which reads an argument this call computes"
+            )
+            return None
+        scaler = None
     backward = _line(cst.Call(func=cst.Attribute(differentiated, cst.Name("backward"))))
     synthetic[id(backward.body[0].value)] = Event(
         "backward",
@@ -158,6 +163,42 @@ def expand(stmt, ctx: ModuleContext, facts) -> list | None:
     for line in lines[:-1]:
         ctx.copy_position(line, stmt)
     return lines
+
+
+def _scaled(loss: cst.BaseExpression, scaler: str | None) -> cst.BaseExpression:
+    if scaler is None:
+        return loss
+    return cst.Call(
+        func=cst.Attribute(cst.parse_expression(scaler), cst.Name("scale")),
+        args=[cst.Arg(loss)],
+    )
+
+
+def _chosen_loss(
+    summary: StepSummary, bound: dict, receiver, loss: cst.BaseExpression
+) -> cst.BaseExpression | None:
+    """``scaler.scale(loss) if T else loss``: what a helper that chooses its backward at run time
+    differentiates, with its test written in the caller's terms (None when the test reads an
+    argument that is not a plain name or literal, which would be evaluated twice)."""
+    test, arms = summary.choice
+    mapping: dict[str, cst.BaseExpression] = {}
+    for name in names_in(test) & set(summary.params):
+        value = bound.get(name)
+        if value is None or not isinstance(value, _TRIVIAL):
+            return None
+        mapping[name] = value
+    if "self" in names_in(test) and receiver is None:
+        return None
+    scaled = [
+        _scaled(loss, caller_name(arm.scaler, arm, bound, receiver)) for arm in arms
+    ]
+    return cst.IfExp(
+        test=test.visit(_Substitute(mapping, receiver)),
+        body=scaled[0],
+        orelse=scaled[1],
+        lpar=[cst.LeftParen()],
+        rpar=[cst.RightParen()],
+    )
 
 
 def _line(call: cst.Call) -> cst.SimpleStatementLine:
@@ -238,10 +279,10 @@ def emit_call(event: Event, gvar: str, namer, ctx: ModuleContext) -> list:
         node=event.stmt,
         severity=WARNING,
     )
-    return [_second_order_guard(guard, summary), *_emit_call(event, gvar, namer, ctx)]
+    return [second_order_guard(guard, summary), *_emit_call(event, gvar, namer, ctx)]
 
 
-def _second_order_guard(value: cst.BaseExpression, summary: StepSummary) -> cst.If:
+def second_order_guard(value: cst.BaseExpression, summary: StepSummary) -> cst.If:
     message = (
         f"create_graph=True: a higher-order backward through `{summary.qualname}` has no "
         "gradient-value form in MindSpore"
@@ -371,6 +412,13 @@ class _LibraryContext:
 
     def copy_position(self, new, old) -> None:
         return None
+
+    def companion(self, entry: str) -> cst.BaseExpression:
+        return self.ctx.companion(entry)
+
+    @property
+    def state(self) -> dict:
+        return self.ctx.state
 
 
 class _Collect(cst.CSTVisitor):

@@ -62,6 +62,12 @@ class _Prep:
     def statement(self, stmt: cst.CSTNode) -> bool:
         if isinstance(stmt, cst.FunctionDef) and not stmt.decorators:
             return True  # binds a function; what it computes runs where it is called
+        if isinstance(stmt, cst.If):
+            return self._branch(stmt)
+        if isinstance(stmt, cst.SimpleStatementLine) and all(
+            isinstance(small, (cst.Raise, cst.Assert, cst.Pass)) for small in stmt.body
+        ):
+            return True  # binds nothing
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             return False
         tree = parse(stmt).body
@@ -88,6 +94,42 @@ class _Prep:
                 and all(self.loose(a) for a in self._args(node.value))
             )
         return False
+
+    def _branch(self, stmt: cst.If) -> bool:
+        """An ``if`` whose test calls no model and whose branches only prepare data (a loss scale
+        chosen from the batch size): what it binds carries no parameter on either path."""
+        test = ast.parse(
+            cst.Module([]).code_for_node(stmt.test).strip(), mode="eval"
+        ).body
+        if not self._test(test):
+            return False
+        written: set[str] = set()
+        blocks = [stmt.body.body]
+        if isinstance(stmt.orelse, cst.If):
+            blocks.append([stmt.orelse])
+        elif isinstance(stmt.orelse, cst.Else):
+            blocks.append(stmt.orelse.body.body)
+        before = set(self.outside)
+        for block in blocks:
+            self.outside = set(before)
+            for inner in block:
+                if not self.statement(inner):
+                    self.outside = before
+                    return False
+                self.outside |= usage(inner).writes
+            written |= self.outside - before
+        self.outside = before | written
+        return True
+
+    def _test(self, node: ast.AST) -> bool:
+        """A branch test reads data only: comparisons and boolean operations of prepared values."""
+        if isinstance(node, ast.BoolOp):
+            return all(self._test(v) for v in node.values)
+        if isinstance(node, ast.UnaryOp):
+            return self._test(node.operand)
+        if isinstance(node, ast.Compare):
+            return all(self.loose(v) for v in (node.left, *node.comparators))
+        return self.loose(node)
 
     def _target(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Name):
@@ -122,6 +164,14 @@ class _Prep:
             return all(self.strict(e) for e in node.elts)
         if isinstance(node, ast.BinOp):
             return self.strict(node.left) and self.strict(node.right)
+        if isinstance(node, ast.IfExp):
+            return (
+                self._test(node.test)
+                and self.strict(node.body)
+                and self.strict(node.orelse)
+            )
+        if isinstance(node, (ast.BoolOp, ast.Compare)):
+            return self._test(node)
         if isinstance(node, ast.UnaryOp):
             return self.strict(node.operand)
         if isinstance(node, ast.Call):
@@ -145,6 +195,15 @@ class _Prep:
             callee = dotted(node.func)
             if callee is not None and callee.split(".")[0] in self.scope.data_sources:
                 return all(self.loose(a) for a in self._args(node))
+            if (
+                isinstance(node.func, ast.Attribute)
+                and callee is not None
+                and callee.split(".")[0] in self.scope.imported_modules
+                and callee.split(".")[0] not in self.scope.models
+            ):
+                # a function of another module, given only prepared values: it cannot reach
+                # this scope's models
+                return all(self.strict(a) for a in self._args(node))
         return False
 
     def loose(self, node: ast.AST) -> bool:
@@ -168,6 +227,13 @@ class _Prep:
         return self.strict(node)
 
 
+def _fixed_params(loop: cst.CSTNode, scope: ScopeInfo) -> set[str]:
+    """The function's parameters the loop never rebinds, models left out: each holds, in every
+    iteration, what the caller passed, so no earlier iteration's forward pass flows in."""
+    rebound = usage(loop).writes
+    return set(scope.function_params) - scope.models - rebound
+
+
 def _imports_only(stmt: cst.CSTNode) -> bool:
     """An import binds a module: a definition outside the forward region, never a computation."""
     return isinstance(stmt, cst.SimpleStatementLine) and all(
@@ -184,7 +250,7 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
     region = Region(backwards, pset, [], place.block, last.stmt, loop=loop)
     # Data preparation, in program order.
     outside = (
-        loop_target_names(loop)
+        loop_target_names(loop) | _fixed_params(loop, scope)
         if loop is not None
         else set(scope.function_params) - scope.models
     )
@@ -353,7 +419,11 @@ def _signature(region: Region, scope: ScopeInfo, free: dict[str, bool]) -> None:
                 region_writes.append(name)
         region_reads.update(_name_loads(parse(stmt)))
     for event in region.backwards:
-        region_reads.update(_name_loads(parse(event.stmt)))
+        loads = _name_loads(parse(event.stmt))
+        if isinstance(event.loss, cst.IfExp):
+            # ``scaler.scale(loss) if T else loss`` stands for one read of the loss in the call
+            loads = Counter(set(loads))
+        region_reads.update(loads)
     fixed = scope.models | scope.losses | set(scope.owners)
     region.params = [n for n in order if n in bound and n not in fixed]
     region.maybe_unbound = [

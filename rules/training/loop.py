@@ -204,7 +204,9 @@ class TrainingStepRule(Rule):
         helper = self.helpers.get(id(original))
         if helper is not None:
             ctx.applied.update(step_calls.applied_ids(helper))
-            return rewrite_callee(updated, helper, ctx, self.facts.step_summaries)
+            return rewrite_callee(
+                updated, helper, ctx, self.facts.step_summaries, report=True
+            )
         return self._rewrite(original, updated, ctx)
 
     def leave_Module(self, original, updated, ctx: ModuleContext):
@@ -212,6 +214,7 @@ class TrainingStepRule(Rule):
         updated = self._rewrite(original, updated, ctx)
         if self.facts is not None and self.facts.step_summaries is not None:
             updated = step_calls.convert_library_scalers(updated, ctx)
+            updated = step_calls.drop_rewritten_imports(updated, ctx)
         return updated
 
     def _leave_compound(self, original, updated, ctx: ModuleContext):

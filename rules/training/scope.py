@@ -189,6 +189,8 @@ class ScopeInfo:
     data_sources: set = field(default_factory=set)
     # local functions whose body calls a model (``_forward()`` closures)
     forward_callables: set = field(default_factory=set)
+    # names the module imports from other modules (functions of other modules)
+    imported_modules: set = field(default_factory=set)
     _reads: Counter | None = None
 
     def reads(self) -> Counter:

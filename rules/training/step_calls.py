@@ -31,7 +31,7 @@ def has_library_hint(source: str) -> bool:
 
 def prepare(module: cst.Module, ctx: ModuleContext, facts) -> Summaries:
     found = summarize(module, ctx)
-    collect_forward_callables(module, set(facts.models), found)
+    collect_forward_callables(module, set(facts.models), found, set(facts.losses))
     facts.step_summaries = found
     return found
 
@@ -111,15 +111,6 @@ def settle_helpers(
                 node=stmt,
                 severity=ERROR,
             )
-    library_calls = [
-        call
-        for call, _ in sites.get("library", [])
-        if id(call) not in converted_library
-    ]
-    ctx.state[LIBRARY_LEFT] = bool(library_calls) or bool(
-        ctx.state.get("training.unmapped_steps")
-    )
-    _record_library_calls(sites.get("library", []), converted_library, ctx, found)
     rewrite: dict[int, StepSummary] = {}
     kept: set[str] = set()
     for summary in (*found.functions.values(), *found.callables.values()):
@@ -153,6 +144,19 @@ def settle_helpers(
         for summary in rewrite.values()
         for stmt in leaves(summary.node.body.body)
     }
+    # a library step callable called in a helper rewritten here is written out there
+    converted_library |= {
+        id(call) for call, line in sites.get("library", []) if id(line) in inside
+    }
+    library_calls = [
+        call
+        for call, _ in sites.get("library", [])
+        if id(call) not in converted_library
+    ]
+    ctx.state[LIBRARY_LEFT] = bool(library_calls) or bool(
+        ctx.state.get("training.unmapped_steps")
+    )
+    _record_library_calls(sites.get("library", []), converted_library, ctx, found)
     for summary in (*found.functions.values(), *found.callables.values()):
         calls = sites.get(id(summary), [])
         if summary.foreign and calls:
@@ -537,3 +541,44 @@ def assignment_lines(tree, names: set[str]) -> set[int]:
         ):
             lines.add(node.value.lineno)
     return lines
+
+
+def drop_rewritten_imports(module: cst.Module, ctx: ModuleContext) -> cst.Module:
+    """``from timm.utils import dispatch_clip_grad`` dropped once the rewrite replaced every use of
+    the name (its calls became gradient clipping on values), so the converted module does not
+    import the torch library it came from."""
+    from .stepbody import REWRITTEN_IMPORTS
+    from .summaries import names_in
+
+    names = ctx.state.get(REWRITTEN_IMPORTS, set())
+    if not names:
+        return module
+    used: set[str] = set()
+    for stmt in module.body:
+        if not (
+            isinstance(stmt, cst.SimpleStatementLine)
+            and all(isinstance(s, cst.ImportFrom) for s in stmt.body)
+        ):
+            used |= names_in(stmt)
+    gone = names - used
+    if not gone:
+        return module
+    body = []
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+            small = stmt.body[0]
+            if isinstance(small, cst.ImportFrom) and not isinstance(
+                small.names, cst.ImportStar
+            ):
+                kept = [
+                    a
+                    for a in small.names
+                    if a.asname is not None or a.name.value not in gone
+                ]
+                if not kept:
+                    continue
+                if len(kept) != len(small.names):
+                    kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                    stmt = stmt.with_changes(body=[small.with_changes(names=kept)])
+        body.append(stmt)
+    return module.with_changes(body=body)

@@ -18,6 +18,8 @@ from .events import CLIP_NORM, CLIP_VALUE
 from .summaries import DISPATCH_CLIP, StepSummary, backward_site, expr_call
 from .summary_events import clip_bound, imported_name
 
+REWRITTEN_IMPORTS = "training.rewritten_imports"
+
 
 class StepProblem(Exception):
     """The body cannot be written on gradient values; the message says why."""
@@ -157,41 +159,67 @@ class BodyEmitter:
 
     def _clip(self, call: cst.Call, qualified: str) -> list[cst.BaseStatement]:
         bound = clip_bound(call, qualified)
-        mode = "value" if qualified in CLIP_VALUE else "norm"
-        if qualified in DISPATCH_CLIP:
-            given = next(
-                (a.value for a in call.args if a.keyword and a.keyword.value == "mode"),
-                None,
-            )
-            positional = [a.value for a in call.args if a.keyword is None]
-            if given is None and len(positional) > 2:
-                given = positional[2]
-            if given is not None:
-                if not isinstance(given, cst.SimpleString):
-                    raise StepProblem(
-                        "its clipping mode is known only at run time (`clip_mode` is not a literal)"
-                    )
-                mode = given.evaluated_value
-            norm_type = [
-                a for a in call.args if a.keyword and a.keyword.value == "norm_type"
-            ]
-            if norm_type or len(positional) > 3:
-                raise StepProblem("it clips with a norm type other than 2")
-        else:
-            norm_type = [
-                a for a in call.args if a.keyword and a.keyword.value == "norm_type"
-            ]
-            positional = [a.value for a in call.args if a.keyword is None]
-            if norm_type or len(positional) > 2:
-                raise StepProblem("it clips with a norm type the rule does not map")
         if bound is None:
             raise StepProblem("its clipping bound could not be read")
-        if mode == "norm":
-            return emit.clip_norm_exact(self.gvar, bound, self.namer("grad_norm"))
-        if mode == "value":
-            return [emit.clip_value(self.gvar, bound)]
-        raise StepProblem(
-            f"clip_mode {mode!r} (adaptive gradient clipping) has no gradient-value form here"
+        positional = [a.value for a in call.args if a.keyword is None]
+        keywords = {
+            a.keyword.value: a.value for a in call.args if a.keyword is not None
+        }
+        mode: cst.BaseExpression | str = "value" if qualified in CLIP_VALUE else "norm"
+        norm_type = keywords.get("norm_type")
+        if qualified in DISPATCH_CLIP:
+            given = keywords.get("mode", positional[2] if len(positional) > 2 else None)
+            if given is not None:
+                mode = (
+                    given.evaluated_value
+                    if isinstance(given, cst.SimpleString)
+                    else given
+                )
+            if norm_type is None and len(positional) > 3:
+                norm_type = positional[3]
+        elif qualified in CLIP_NORM and norm_type is None and len(positional) > 2:
+            norm_type = positional[2]
+        if qualified in DISPATCH_CLIP and isinstance(call.func, cst.Name):
+            # ``from timm.utils import dispatch_clip_grad``: the import goes with its last call
+            self.ctx.state.setdefault(REWRITTEN_IMPORTS, set()).add(call.func.value)
+        if isinstance(mode, str) and norm_type is None:
+            if mode == "norm":
+                return emit.clip_norm_exact(self.gvar, bound, self.namer("grad_norm"))
+            if mode == "value":
+                return [emit.clip_value(self.gvar, bound)]
+        return [self._clip_at_run_time(call, bound, mode, norm_type)]
+
+    def _clip_at_run_time(self, call, bound, mode, norm_type) -> cst.BaseStatement:
+        """``G = ms_aux.clip_grads(G, optimizer.parameters, parameters, bound, mode, norm_type)``:
+        a clipping whose mode is chosen at run time (``clip_mode``), adaptive (``agc``), or with a
+        norm type other than 2, on the gradients of the parameters the call names."""
+        optimizer = self.summary.optimizer
+        if not optimizer:
+            raise StepProblem("it clips before the rule knows which optimizer it steps")
+        parameters = next(
+            (
+                a.value
+                for a in call.args
+                if a.keyword and a.keyword.value == "parameters"
+            ),
+            call.args[0].value if call.args and call.args[0].keyword is None else None,
+        )
+        if parameters is None:
+            raise StepProblem("its clipped parameters could not be read")
+        mode_node = cst.SimpleString(repr(mode)) if isinstance(mode, str) else mode
+        args = [
+            cst.Name(self.gvar),
+            emit.name(optimizer + ".parameters"),
+            parameters,
+            bound,
+            mode_node,
+            norm_type if norm_type is not None else cst.Float("2.0"),
+        ]
+        value = cst.Call(
+            func=self.ctx.companion("clip_grads"), args=[cst.Arg(a) for a in args]
+        )
+        return cst.SimpleStatementLine(
+            [cst.Assign([cst.AssignTarget(cst.Name(self.gvar))], value)]
         )
 
 

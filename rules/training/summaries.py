@@ -40,11 +40,16 @@ class StepSummary:
     )
     flag: str | None = None  # the parameter (or free name) gating the update
     create_graph: str | None = None  # the parameter passed as ``create_graph``
+    # a name the helper does not bind, passed as ``create_graph`` (``second_order`` of an enclosing
+    # function): the rewritten helper raises where it is true
+    create_graph_free: str | None = None
     zeroes_first: bool = False  # ``optimizer.zero_grad()`` before the backward
     transforms: bool = False  # unscales, clips or zeroes G after the backward
     clip_arg: str | None = None  # the parameter holding the clipping bound
     free: frozenset[str] = frozenset()  # free names the summary relies on
     library: bool = False
+    # a backward chosen at run time: ``if T: <arm> else: <arm>``, each arm summarised on its own
+    choice: tuple[cst.BaseExpression, tuple[StepSummary, StepSummary]] | None = None
     # the tree-wide name of a helper other files call, or of a library step class: its call sites
     # and its definition (or construction) are converted together or not at all
     key: str | None = None
@@ -180,7 +185,9 @@ def summarize(module: cst.Module, ctx: ModuleContext) -> Summaries:
         library_classes,
         library_instances,
     )
+    from .summary_events import MODULE_IMPORTS, module_imports
 
+    ctx.state[MODULE_IMPORTS] = module_imports(module, ctx)
     found = Summaries()
     found.library_instances = library_instances(module, ctx)
     found.library_classes = library_classes(module, ctx)
@@ -267,9 +274,20 @@ def summarize_one(
     ]
     counted = sum(1 for _, s in sites if s.get("direct"))
     if not sites:
+        from .choice import summarize_choice
         from .summary_events import branch_reason, derived_loss
 
-        if any(_loss_param_backward(c, params, ctx) for c in nested):
+        chosen = summarize_choice(qualname, node, cls, found, ctx)
+        if isinstance(chosen, StepSummary):
+            _record(found, qualname, node, method, chosen)
+            return "ok"
+        if chosen is not None and any(
+            _loss_param_backward(c, params, ctx) for c in nested
+        ):
+            return _fail(found, qualname, node, chosen)
+        if any(_loss_param_backward(c, params, ctx) for c in nested) or _nested_site(
+            node, ctx, found, set(params)
+        ):
             return _fail(
                 found,
                 qualname,
@@ -294,6 +312,7 @@ def summarize_one(
     summary = StepSummary(qualname, node, params, defaults, loss, optimizer="")
     summary.scaler = site.get("scaler")
     summary.create_graph = site.get("create_graph")
+    summary.create_graph_free = site.get("create_graph_free")
     inner: StepSummary | None = site.get("callee")
     for stmt in body[:index]:
         if is_zero(stmt, ctx):
@@ -315,11 +334,35 @@ def summarize_one(
         return _fail(found, qualname, node, problem)
     if not summary.optimizer:
         return _fail(found, qualname, node, "no optimizer step follows its backward()")
+    _record(found, qualname, node, method, summary)
+    return "ok"
+
+
+def _record(found: Summaries, qualname: str, node, method: bool, summary) -> None:
     if method and node.name.value == "__call__":
         found.callables[qualname.rsplit(".", 1)[0]] = summary
     else:
         found.functions[qualname] = summary
-    return "ok"
+
+
+def _nested_site(
+    node: cst.FunctionDef, ctx, found: Summaries, params: set[str]
+) -> bool:
+    """A call of a summarised helper (a loss scaler) given one of ``params`` as its loss, inside a
+    branch or a loop of the function."""
+    lines: list[cst.SimpleStatementLine] = []
+
+    class _Lines(cst.CSTVisitor):
+        def visit_FunctionDef(self, inner) -> bool:
+            return inner is node
+
+        def visit_SimpleStatementLine(self, line) -> None:
+            lines.append(line)
+
+    for stmt in body_of(node):
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            stmt.visit(_Lines())
+    return any(backward_site(line, ctx, found, params) is not None for line in lines)
 
 
 def _fail(found: Summaries, qualname: str, node, reason: str) -> str:
@@ -370,6 +413,13 @@ def backward_site(
                     site["create_graph"] = value
                     continue
                 if value == "False":
+                    continue
+                if isinstance(arg.value, cst.Name) and value not in (
+                    "True",
+                    "None",
+                ):
+                    # a name the helper reads from outside: checked where the backward was
+                    site["create_graph_free"] = value
                     continue
                 site["problem"] = (
                     "its backward() builds a higher-order graph (`create_graph`), which the "
@@ -476,9 +526,18 @@ def forward_callables(facts) -> set[str]:
 
 
 def collect_forward_callables(
-    module: cst.Module, models: set[str], found: Summaries
+    module: cst.Module,
+    models: set[str],
+    found: Summaries,
+    losses: set[str] = frozenset(),
 ) -> None:
-    """Functions that compute with a model and run no backward: calling one is a forward pass."""
+    """Functions that compute with a model and run no backward: calling one is a forward pass.
+
+    A closure (a function defined inside another) that returns a value also counts when it calls
+    a callable it reads from the enclosing function (timm's ``_forward()`` returns
+    ``task(input, target)['loss']``): the value a caller differentiates is then computed there,
+    by that call, and not kept from an earlier forward pass. Loss functions, library and built-in
+    callables do not count."""
     for qualname, node, cls in definitions(module):
         if cls is not None or _has_backward(node):
             continue
@@ -488,6 +547,58 @@ def collect_forward_callables(
             if name in models or root in models:
                 found.forward_callables.add(node.name.value)
                 break
+        else:
+            if (
+                "." in qualname
+                and _returns_value(node)
+                and _calls_enclosing(node, losses)
+            ):
+                found.forward_callables.add(node.name.value)
+
+
+def _returns_value(node: cst.FunctionDef) -> bool:
+    returns: list[cst.Return] = []
+
+    class _Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, inner) -> bool:
+            return inner is node
+
+        def visit_Return(self, ret) -> None:
+            returns.append(ret)
+
+    node.visit(_Returns())
+    return bool(returns) and all(r.value is not None for r in returns)
+
+
+def _calls_enclosing(node: cst.FunctionDef, losses) -> bool:
+    """Whether the closure calls, by a plain name, a callable bound outside it that is no loss
+    function, no builtin and no torch/MindSpore name."""
+    import builtins
+
+    local = set(_params(node, False)[0])
+
+    class _Bound(cst.CSTVisitor):
+        def visit_AssignTarget(self, target) -> None:
+            local.update(names_in(target.target))
+
+        def visit_AsName(self, asname) -> None:
+            local.update(names_in(asname.name))
+
+    node.visit(_Bound())
+    for call in walk_calls(node):
+        if not isinstance(call.func, cst.Name):
+            continue
+        name = call.func.value
+        if (
+            name in local
+            or name in losses
+            or hasattr(builtins, name)
+            or "loss" in name.lower()
+            or "criterion" in name.lower()
+        ):
+            continue
+        return True
+    return False
 
 
 def assumed_class(name: str, found: Summaries) -> str | None:

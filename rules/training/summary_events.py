@@ -112,7 +112,50 @@ def read_events(
 def imported_name(ctx, func) -> str | None:
     """``func`` through the module's imports of other modules, where the context knows them."""
     lookup = getattr(ctx, "imported_name", None)
-    return lookup(func) if lookup is not None else None
+    found = lookup(func) if lookup is not None else None
+    if found is not None:
+        return found
+    imports = getattr(ctx, "state", {}).get(MODULE_IMPORTS)
+    name = ctx.dotted(func)
+    if not imports or name is None:
+        return None
+    head, _, rest = name.partition(".")
+    target = imports.get(head)
+    if target is None:
+        return None
+    return f"{target}.{rest}" if rest else target
+
+
+MODULE_IMPORTS = "training.module_imports"
+
+
+def module_imports(module: cst.Module, ctx) -> dict[str, str]:
+    """Local name -> qualified name for the module's absolute top-level imports (``from timm import
+    utils`` -> ``timm.utils``), for a file converted without its tree."""
+    names: dict[str, str] = {}
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.ImportFrom) and not small.relative:
+                origin = ctx.dotted(small.module) if small.module else None
+                if origin is None or isinstance(small.names, cst.ImportStar):
+                    continue
+                for alias in small.names:
+                    local = ctx.dotted(
+                        alias.asname.name if alias.asname else alias.name
+                    )
+                    names[local] = f"{origin}.{ctx.dotted(alias.name)}"
+            elif isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = ctx.dotted(alias.name)
+                    if full is None:
+                        continue
+                    if alias.asname is not None:
+                        names[ctx.dotted(alias.asname.name)] = full
+                    else:
+                        names[full.split(".")[0]] = full.split(".")[0]
+    return names
 
 
 def _plain_test(test, loss: str) -> bool:
@@ -165,6 +208,9 @@ def merge_inner(summary: StepSummary, inner: StepSummary, site: dict) -> str | N
         if value not in (None, "False"):
             if value in summary.params:
                 summary.create_graph = value
+            elif value.isidentifier() and value not in ("True", "None"):
+                # read where the call is: the rewritten helper raises there when it is true
+                summary.create_graph_free = value
             else:
                 return (
                     f"it passes `create_graph={value}` to a loss scaler: a higher-order backward "

@@ -191,14 +191,50 @@ REPORTS = [
         "        def _backward(_loss):\n"
         "            if loss_scaler is not None:\n"
         "                loss_scaler(_loss, optimizer)\n"
+        "\n"
+        "        loss = (model(x) - y).pow(2).mean()\n"
+        "        _backward(loss)\n",
+        "runs under `if loss_scaler is not None:`, so which backward runs",
+        id="scaled_on_some_paths",
+    ),
+    pytest.param(
+        NATIVE + "\n\n"
+        "def train(model, loader, optimizer, loss_scaler=None):\n"
+        "    for x, y in loader:\n"
+        "        optimizer.zero_grad()\n"
+        "\n"
+        "        def _backward(_loss):\n"
+        "            scaled = loss_scaler is not None\n"
+        "            if scaled:\n"
+        "                loss_scaler(_loss, optimizer)\n"
         "            else:\n"
         "                _loss.backward()\n"
         "                optimizer.step()\n"
         "\n"
         "        loss = (model(x) - y).pow(2).mean()\n"
         "        _backward(loss)\n",
-        "runs under `if loss_scaler is not None:`, so which backward runs",
-        id="scaled_on_some_paths",
+        "a value the helper computes, which its callers cannot evaluate",
+        id="choice_on_a_computed_value",
+    ),
+    pytest.param(
+        NATIVE + "\n\n"
+        "def train(model, loader, optimizer, loss_scaler=None):\n"
+        "    for x, y in loader:\n"
+        "        optimizer.zero_grad()\n"
+        "\n"
+        "        def _backward(_loss):\n"
+        "            if optimizer.param_groups[0]['lr'] > 0.1:\n"
+        "                _loss.backward()\n"
+        "                optimizer.step()\n"
+        "            else:\n"
+        "                _loss.backward()\n"
+        "                print(_loss.item())\n"
+        "                optimizer.step()\n"
+        "\n"
+        "        loss = (model(x) - y).pow(2).mean()\n"
+        "        _backward(loss)\n",
+        "cannot be summarised: it reads the loss `_loss` after its backward()",
+        id="choice_with_a_branch_that_reads_the_loss",
     ),
     pytest.param(
         "import torch\n\n\n"
@@ -230,28 +266,6 @@ REPORTS = [
         "        loss_scaler(loss, optimizer, clip_grad=1.0, parameters=model.parameters())\n",
         "whose definition is not in this file",
         id="scaler_in_another_file",
-    ),
-    pytest.param(
-        NATIVE + "\n\n"
-        "def train(model, loader, optimizer, args):\n"
-        "    loss_scaler = NativeScaler()\n"
-        "    for x, y in loader:\n"
-        "        optimizer.zero_grad()\n"
-        "        loss = (model(x) - y).pow(2).mean()\n"
-        "        loss_scaler(loss, optimizer, clip_grad=1.0, clip_mode=args.clip_mode)\n",
-        "its clipping mode is known only at run time",
-        id="clip_mode_at_run_time",
-    ),
-    pytest.param(
-        NATIVE + "\n\n"
-        "def train(model, loader, optimizer):\n"
-        "    loss_scaler = NativeScaler()\n"
-        "    for x, y in loader:\n"
-        "        optimizer.zero_grad()\n"
-        "        loss = (model(x) - y).pow(2).mean()\n"
-        "        loss_scaler(loss, optimizer, clip_grad=1.0, clip_mode='agc')\n",
-        "'agc' (adaptive gradient clipping) has no gradient-value form",
-        id="adaptive_clipping",
     ),
     pytest.param(
         "import torch\nfrom timm.utils import ApexScaler\n\n\n"
@@ -381,3 +395,49 @@ def test_accelerator_that_changes_the_loss_is_reported(arguments, reason) -> Non
     assert "accelerator.backward(loss)" in code
     messages = [f.message for f in findings if f.rule == "TM928"]
     assert any(reason in m for m in messages), messages
+
+
+CHOSEN = (
+    NATIVE + "from timm import utils\n\n\n"
+    "def train(model, loader, optimizer, args, loss_scaler=None):\n"
+    "    second_order = getattr(optimizer, 'is_second_order', False)\n"
+    "    for x, y in loader:\n"
+    "        optimizer.zero_grad()\n"
+    "\n"
+    "        def _backward(_loss):\n"
+    "            if loss_scaler is not None:\n"
+    "                loss_scaler(_loss, optimizer, clip_grad=args.clip_grad,\n"
+    "                            clip_mode=args.clip_mode, parameters=model.parameters(),\n"
+    "                            create_graph=second_order)\n"
+    "            else:\n"
+    "                _loss.backward(create_graph=second_order)\n"
+    "                utils.dispatch_clip_grad(model.parameters(), args.clip_grad, mode=args.clip_mode)\n"
+    "                optimizer.step()\n"
+    "\n"
+    "        loss = (model(x) - y).pow(2).mean()\n"
+    "        _backward(loss)\n"
+)
+
+
+def test_backward_chosen_at_run_time_is_rewritten_branch_by_branch() -> None:
+    """timm's `_backward`: the loss scaler when one is given, a plain backward when not. The
+    caller differentiates the loss each branch scales, the helper keeps its `if` with each branch
+    on gradients, the clipping mode is read at run time, and a true `create_graph` raises."""
+    code, findings = convert(CHOSEN)
+    assert not [f for f in findings if f.severity == ERROR], findings
+    assert (
+        "return (loss_scaler.scale(loss) if loss_scaler is not None else loss)" in code
+    )
+    assert "def _backward(grads):" in code
+    assert "            if loss_scaler is not None:" in code
+    assert code.count("ms_aux.clip_grads(grads, optimizer.parameters, ") == 2
+    assert "args.clip_grad, args.clip_mode, 2.0)" in code
+    assert code.count("if second_order:\n") == 2
+    assert "raise NotImplementedError" in code
+    assert ".backward(" not in code
+    assert "import torch" not in code
+    assert any(
+        f.rule == "TM210" and "create_graph=second_order" in f.message for f in findings
+    )
+    again, _ = convert(code)
+    assert again == code
