@@ -58,6 +58,8 @@ class ModuleContext:
     companion_import: CompanionImport = field(default_factory=CompanionImport)
     # What the tree pass knows of the other files (``migrator.tree``); None for a lone text.
     tree: FileFacts | None = None
+    # Names imported from other files of the tree that are Module classes (``tree_classes``).
+    module_classes: frozenset[str] = frozenset()
 
     # -- names -------------------------------------------------------------------------------
     @staticmethod

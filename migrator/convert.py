@@ -65,6 +65,26 @@ def mentions_torch(source: str) -> bool:
     return "torch" in source
 
 
+def _active(cls, source: str, torch_free: bool, from_tree) -> bool:
+    """Whether a rule runs on a file: on a file that never names torch, only the rules marked
+    ``torch_free`` (``"always"``: the imports rule, which writes the companion import)."""
+    marked = getattr(cls, "torch_free", False)
+    if torch_free:
+        return marked == "always" or (
+            bool(marked) and any(t in source for t in cls.triggers)
+        )
+    return bool(from_tree) or any(t in source for t in cls.triggers)
+
+
+def _torch_free_work(source: str) -> bool:
+    """Whether a file that never names torch has something the rules marked ``torch_free`` convert
+    (``x.size()`` on a tensor it receives)."""
+    return any(
+        getattr(cls, "torch_free", False) and any(t in source for t in cls.triggers)
+        for cls in rule_classes()
+    )
+
+
 def _methods(classes) -> frozenset[str]:
     names: set[str] = set()
     for cls in classes:
@@ -79,14 +99,22 @@ def convert_source(
     companion_import: CompanionImport | None = None,
     inherited: dict[str, str] | None = None,
     facts: FileFacts | None = None,
+    module_classes: frozenset[str] = frozenset(),
 ) -> Result:
     """Convert one module. ``inherited`` holds the torch aliases it receives through star imports
     of other modules of the tree (see ``star_imports``); ``facts`` what the tree pass knows of the
-    other files (see ``tree``)."""
+    other files (see ``tree``); ``module_classes`` the names it imports from other files of the tree
+    that are Module classes (see ``tree_classes``)."""
     options = options or Options()
     result = Result(path, source, source, lines=count_lines(source))
     coupled = facts is not None and facts.steps
-    if not mentions_torch(source) and not inherited and not coupled:
+    torch_free = (
+        not mentions_torch(source)
+        and not inherited
+        and not coupled
+        and not module_classes
+    )
+    if torch_free and not _torch_free_work(source):
         return result
     try:
         tree = ast.parse(source, filename=path)
@@ -108,7 +136,13 @@ def convert_source(
     aliases = torch_aliases(tree)
     for local, target in (inherited or {}).items():
         aliases.setdefault(local, target)
-    if not aliases and not _imports_torch_only_package(tree) and not coupled:
+    if (
+        not aliases
+        and not _imports_torch_only_package(tree)
+        and not coupled
+        and not module_classes
+        and not torch_free
+    ):
         return result
     classes = rule_classes()
     uses = census(tree, aliases, _methods(classes))
@@ -139,6 +173,7 @@ def convert_source(
         bound_names=uses.bound,
         companion_import=companion_import or CompanionImport(),
         tree=facts,
+        module_classes=module_classes,
     )
     ctx.state["ast"] = (
         tree  # shared with the rules that analyse the original source (read only)
@@ -151,7 +186,7 @@ def convert_source(
             cls()
             for cls in classes
             if cls.stage == stage
-            and (inherited or coupled or any(t in source for t in cls.triggers))
+            and _active(cls, source, torch_free, inherited or coupled or module_classes)
         ]
         if active:
             ctx.stack.clear()

@@ -51,6 +51,7 @@ from .sources import (
 )
 from .star_imports import inherited_aliases
 from .tree import FileFacts
+from .tree_classes import module_classes
 from .tree_merge import settle_coupled, with_tree_facts
 
 # Below this many Python files, or this many bytes, a pool costs more than it saves.
@@ -325,6 +326,7 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
             task.companion_import,
             inherited_aliases(task.path, decoded.text, task.root),
             task.tree,
+            module_classes(task.path, decoded.text, task.root),
         )
     except RecursionError:
         result = None

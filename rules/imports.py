@@ -116,6 +116,8 @@ class ImportsRule(Rule):
     stage = FINAL
     order = 1000
     triggers = ("torch",)
+    # On a file that never names torch it runs too: it writes the companion import there.
+    torch_free = "always"
 
     def __init__(self) -> None:
         self.replace: dict[int, cst.BaseExpression] = {}
@@ -145,6 +147,15 @@ class ImportsRule(Rule):
         # The imports put into function bodies, by package (dropped again when module-level code
         # needs the package anyway).
         self.local_imports: dict[str, list[cst.CSTNode]] = {}
+        # Leftovers inside a branch, loop, ``with`` or ``try`` of a function import their package
+        # in that block, right before the statement that uses it, so that a path that never
+        # reaches them (a CUDA-only branch) runs without the package. By statement id: the
+        # packages, and the block (parent id, block index) the statement sits in.
+        self.block_needs: dict[int, set[str]] = {}
+        self.block_of: dict[int, tuple[int, int]] = {}
+        self.block_done: set[tuple[tuple[int, int], str]] = set()
+        # the imports put into blocks, by function id and package
+        self.block_imports: dict[int, dict[str, list[cst.CSTNode]]] = {}
 
     # -- helpers --------------------------------------------------------------------------
     def _torch_only_names(self) -> frozenset[str]:
@@ -172,9 +183,15 @@ class ImportsRule(Rule):
         package = _package_of(name)
         if package not in RESOLVED_PACKAGES and not annotation:
             if self.functions and self.functions[-1][1]:
-                self.local_needs.setdefault(id(self.functions[-1][0]), set()).add(
-                    package
-                )
+                place = _block_place(ctx.stack, self.functions[-1][0])
+                if place is None:
+                    self.local_needs.setdefault(id(self.functions[-1][0]), set()).add(
+                        package
+                    )
+                else:
+                    statement, block = place
+                    self.block_needs.setdefault(id(statement), set()).add(package)
+                    self.block_of[id(statement)] = block
             else:
                 self.module_needs.add(package)
         span = self._range(ctx)
@@ -348,6 +365,34 @@ class ImportsRule(Rule):
         return small.with_changes(names=used)
 
     def leave_SimpleStatementLine(self, original, updated, ctx: ModuleContext):
+        return self._with_block_import(
+            original, self._leave_simple(original, updated, ctx)
+        )
+
+    def _with_block_import(self, original, result):
+        """``result`` preceded by ``import <package>`` for each package its statement uses that
+        its block has not imported yet."""
+        packages = self.block_needs.get(id(original))
+        if not packages or not self.functions or not _is_node(result):
+            return result
+        block = self.block_of[id(original)]
+        function = self.functions[-1][0]
+        imports = []
+        for package in sorted(packages):
+            if (block, package) in self.block_done:
+                continue
+            self.block_done.add((block, package))
+            statement = _import(package)
+            imports.append(statement)
+            self.local_imports.setdefault(package, []).append(statement)
+            self.block_imports.setdefault(id(function), {}).setdefault(
+                package, []
+            ).append(statement)
+        if not imports:
+            return result
+        return cst.FlattenSentinel([*imports, result])
+
+    def _leave_simple(self, original, updated, ctx: ModuleContext):
         kept = []
         removed = False
         for small in updated.body:
@@ -518,23 +563,35 @@ class ImportsRule(Rule):
         return updated.with_changes(leading_lines=lines)
 
     def _leave_compound(self, original, updated, ctx: ModuleContext):
-        return self._attach(original, updated, ctx)
+        return self._with_block_import(original, self._attach(original, updated, ctx))
 
     def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
         if self.functions and self.functions[-1][0] is original:
             self.functions.pop()
-        for package in sorted(self.local_needs.get(id(original), ()), reverse=True):
+        top = self.local_needs.get(id(original), set())
+        # A package imported at the top of the body makes its block imports redundant.
+        redundant = [
+            node
+            for package, nodes in self.block_imports.pop(id(original), {}).items()
+            if package in top
+            for node in nodes
+        ]
+        if redundant:
+            updated = updated.visit(_DropStatements(redundant))
+        for package in sorted(top, reverse=True):
             updated = _import_in_body(
                 updated, package, self.local_imports.setdefault(package, [])
             )
-        return self._attach(original, updated, ctx)
+        return self._with_block_import(original, self._attach(original, updated, ctx))
 
     leave_ClassDef = leave_For = leave_While = leave_If = _leave_compound
 
     def leave_Try(self, original: cst.Try, updated, ctx: ModuleContext):
         fallback = self._fallback(original, ctx)
         if fallback is None:
-            return self._attach(original, updated, ctx)
+            return self._with_block_import(
+                original, self._attach(original, updated, ctx)
+            )
         ctx.applied.add("TM001")
         info = ctx.statements.get(id(original))
         if info is not None:
@@ -750,6 +807,34 @@ def _package_of(name: str) -> str:
     """The package a leftover API lives in: ``torch``, or a package built on it."""
     root = name.split(".")[0]
     return root if root in TORCH_ONLY_PACKAGES else "torch"
+
+
+def _is_node(result) -> bool:
+    return isinstance(result, cst.CSTNode)
+
+
+def _block_place(
+    stack: list, function: cst.FunctionDef
+) -> tuple[cst.CSTNode, tuple[int, int]] | None:
+    """Where a leftover under ``function`` imports its package: the statement that holds it,
+    climbing out of ``elif`` headers, and the block that statement sits in; None when that is
+    the function's own body (or the walk cannot tell), which imports at the top of the body."""
+    from .training.gradstate import child_blocks
+
+    try:
+        at = max(i for i, node in enumerate(stack) if node is function)
+    except ValueError:
+        return None
+    index = len(stack) - 1
+    while index > at + 1:
+        statement, parent = stack[index], stack[index - 1]
+        for number, block in enumerate(child_blocks(parent)):
+            if any(s is statement for s in block) and not (
+                isinstance(parent, cst.If) and parent.orelse is statement
+            ):
+                return statement, (id(parent), number)
+        index -= 1
+    return None
 
 
 def _import_in_body(

@@ -27,11 +27,11 @@ class LossScaler:
 
 
 def train_one_epoch(model, criterion, batches, optimizer, loss_scaler, max_norm=None):
-    import torch
     model.set_train()
     for samples, targets in batches:
         outputs = model(samples)
         loss = criterion(outputs, targets)
+        import torch
         # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
         optimizer.zero_grad()
         # torch2ms: TM928 `LossScaler.__call__` runs a higher-order backward through its loss scaling (`create_graph=True`), which gradient values do not carry; the training step is left unconverted

@@ -146,7 +146,9 @@ class Facts:
 def facts(ctx: ModuleContext) -> Facts:
     cached = ctx.state.get("nn.facts")
     if cached is None:
-        cached = ctx.state["nn.facts"] = analyse(module_tree(ctx), ctx.aliases)
+        cached = ctx.state["nn.facts"] = analyse(
+            module_tree(ctx), ctx.aliases, ctx.module_classes
+        )
     return cached  # type: ignore[return-value]
 
 
@@ -161,7 +163,13 @@ def _qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
 
 
 class _Analyser:
-    def __init__(self, tree: ast.Module, aliases: dict[str, str]) -> None:
+    def __init__(
+        self,
+        tree: ast.Module,
+        aliases: dict[str, str],
+        imported: frozenset[str] = frozenset(),
+    ) -> None:
+        self.imported = imported
         self.tree = tree
         self.aliases = aliases
         self.facts = Facts()
@@ -276,6 +284,8 @@ class _Analyser:
                     elif isinstance(base, ast.Name) and base.id in self.facts.classes:
                         module = True
                         bases.append(base.id)
+                    elif isinstance(base, ast.Name) and base.id in self.imported:
+                        module = True  # a Module class of another file of the tree
                     elif qualified in DATASET_BASES:
                         self.facts.datasets[node.name] = _getitem_arity(node)
                 if module:
@@ -536,9 +546,12 @@ def _getitem_arity(node: ast.ClassDef) -> int | None:
     return None
 
 
-def analyse(tree: ast.Module, aliases: dict[str, str]) -> Facts:
-    """Facts about a parsed module, given its torch aliases."""
-    return _Analyser(tree, aliases).run()
+def analyse(
+    tree: ast.Module, aliases: dict[str, str], imported: frozenset[str] = frozenset()
+) -> Facts:
+    """Facts about a parsed module, given its torch aliases and the Module classes it imports from
+    other files of its tree."""
+    return _Analyser(tree, aliases, imported).run()
 
 
 # -- kinds of LibCST expressions ------------------------------------------------------------

@@ -66,10 +66,14 @@ def _lr_item(
 def _param_groups(
     node: cst.BaseExpression, ctx: ModuleContext, optimizers: set[str]
 ) -> bool:
+    """``X.param_groups``: an optimizer's groups, whether the file builds ``X`` (``optimizers``) or
+    receives it (``create_optimizer_v2(...)``, a parameter): ``float`` of the learning rate read
+    there is its number either way, a Python float staying what it is. An optimizer's own
+    ``self.param_groups`` (a class deriving from the companion's Optimizer) holds floats already."""
     return (
         isinstance(node, cst.Attribute)
         and node.attr.value == "param_groups"
-        and ctx.dotted(node.value) in optimizers
+        and ctx.dotted(node.value) != "self"
     )
 
 
@@ -103,6 +107,7 @@ class _Wrap(cst.CSTTransformer):
         # Loop variables over an optimizer's param_groups, innermost last.
         self.groups: list[str] = []
         self.loops: list[int] = []
+        self.comprehensions: list[int] = []
         self.changed = False
 
     def _lr(self, node: cst.BaseExpression) -> bool:
@@ -131,6 +136,32 @@ class _Wrap(cst.CSTTransformer):
         ):
             self.groups.append(node.target.value)
             self.loops.append(id(node))
+
+    def _comprehension(self, node) -> None:
+        # `[group["lr"] for group in optimizer.param_groups]`: the element is read in the loop
+        names = []
+        clause = node.for_in
+        while clause is not None:
+            if isinstance(clause.target, cst.Name) and _param_groups(
+                clause.iter, self.ctx, self.optimizers
+            ):
+                names.append(clause.target.value)
+            clause = clause.inner_for_in
+        self.groups.extend(names)
+        self.comprehensions.append(len(names))
+
+    def _comprehension_done(self, original, updated):
+        count = self.comprehensions.pop()
+        if count:
+            del self.groups[-count:]
+        return updated
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = (
+        _comprehension
+    )
+    leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = (
+        _comprehension_done
+    )
 
     def leave_For(self, original: cst.For, updated: cst.For):
         if self.loops and self.loops[-1] == id(original):
@@ -221,8 +252,6 @@ class LearningRateReadRule(Rule):
     def leave_Module(
         self, original: cst.Module, updated: cst.Module, ctx: ModuleContext
     ):
-        if not self.optimizers:
-            return updated
         wrap = _Wrap(ctx, self.optimizers)
         result = updated.visit(wrap)
         if not wrap.changed:

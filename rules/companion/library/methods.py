@@ -152,3 +152,14 @@ def call_forward(obj, *args, **kwargs):
     if isinstance(obj, mindspore.nn.Cell) and not hasattr(type(obj), "forward"):
         return obj.construct(*args, **kwargs)
     return obj.forward(*args, **kwargs)
+
+
+def tensor_size(x, *dim):
+    """`x.size()` / `x.size(dim)` where `x` comes from elsewhere: a MindSpore tensor's shape (or one
+    of its sizes, negative dims counted from the end), as torch's `Tensor.size` gives; any other
+    object's own `size` method.
+
+    A MindSpore tensor's `size` is its element count, an int, so calling it fails."""
+    if isinstance(x, mindspore.Tensor):
+        return x.shape[dim[0]] if dim else tuple(x.shape)
+    return x.size(*dim)
