@@ -61,7 +61,7 @@ def test_a_converted_function_runs_where_torch_is_absent(monkeypatch) -> None:
     code = convert_checked(source).code
     assert "import torch" in code
     namespace: dict = {}
-    exec(compile(code, "converted.py", "exec"), namespace)
+    exec(compile(code, "converted.py", "exec"), namespace)  # noqa: S102 -- the converted code under test
     # torch cannot be imported here; the CUDA branch is not taken, so the call never imports it
     monkeypatch.setitem(__import__("sys").modules, "torch", None)
     assert namespace["scaled"](3.0, "cpu") == 6.0
