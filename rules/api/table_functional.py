@@ -8,7 +8,9 @@ F = "torch.nn.functional."
 _NO_CPU = "no CPU kernel in MindSpore 2.10"
 _INPLACE = {
     "unsafe_args": {"inplace": "True"},
-    "unsafe_reason": "MindSpore has no in-place activation; rebind: `x = op(x)`",
+    "unsafe_reason": "MindSpore has no in-place activation, and torch's also changes the input "
+    "tensor for everything else holding it; where nothing else reads it, write `x = op(x)` "
+    "(converted as it is when x was computed just before and is rebound)",
 }
 # ops.interpolate matches torch for nearest, (bi)linear and area resizes to a given size. Its bicubic
 # weights differ from torch's (a=-0.5 against -0.75), it refuses integer scale factors and

@@ -22,6 +22,7 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
+from .inplace_result import drop_rebound_inplace
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
@@ -813,7 +814,7 @@ class ApiTableRule(Rule):
                     else None
                 ) or updated
             else:
-                result = self._function(mapping, updated, ctx)
+                result = self._function(mapping, updated, ctx, original)
             if (
                 self.swapped
                 and isinstance(result, cst.Call)
@@ -924,7 +925,9 @@ class ApiTableRule(Rule):
             refusal.reason or mapping.note,
         )
 
-    def _function(self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
+    def _function(
+        self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext, original=None
+    ):
         target = ctx.options.target
         mint = MINT.get(mapping.torch)
         if (
@@ -987,6 +990,7 @@ class ApiTableRule(Rule):
                     ctx.name("mindspore.ops.assign"),
                     [cst.Arg(into.deep_clone()), cst.Arg(value)],
                 )
+        args, kwargs = drop_rebound_inplace(mapping, args, kwargs, original, ctx)
         translation = translate_args(mapping, args, kwargs)
         if isinstance(translation, Refusal):
             companion = self._companion_call(mapping.torch, call, ctx)

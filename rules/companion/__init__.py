@@ -31,6 +31,8 @@ LIBRARY_FILES = (
     "functional.py",
     "methods.py",
     "layers.py",
+    "attention.py",
+    "transformer.py",
     "recurrent.py",
     "optim.py",
     "gradients.py",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .table_attention import ENTRIES as ATTENTION
 from .table_data import ENTRIES as DATA
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
@@ -15,7 +16,17 @@ from .table_runtime import ENTRIES as RUNTIME
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
-for _table in (PLUMBING, RUNTIME, FUNCTIONAL, METHODS, LAYERS, RECURRENT, OPTIM, DATA):
+for _table in (
+    PLUMBING,
+    RUNTIME,
+    FUNCTIONAL,
+    METHODS,
+    LAYERS,
+    ATTENTION,
+    RECURRENT,
+    OPTIM,
+    DATA,
+):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
             raise ValueError(f"two companion entries for {_torch}")

@@ -8,6 +8,7 @@ from ...migrator.context import ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from .cell_state import CELL_STATE, cell_setstate
 from .class_names import named_layer
 from .common import MODULE_WORDS, current_class
 from .facts import RENAMED_ATTRIBUTES, Facts, cst_kind, facts
@@ -100,7 +101,7 @@ class CellRule(Rule):
     order = 50
     triggers = ("torch",)
     methods = frozenset({"forward"})
-    extra = (ATTRIBUTES, NO_ATTRIBUTE, TRAIN_OVERRIDE)
+    extra = (ATTRIBUTES, NO_ATTRIBUTE, TRAIN_OVERRIDE, CELL_STATE)
 
     def __init__(self) -> None:
         self.ignore: set[int] = set()
@@ -203,6 +204,8 @@ def module_method(
     if name == "forward":
         ctx.applied.add("TM301")
         return updated.with_changes(name=cst.Name("construct"))
+    if name == "__setstate__":
+        return cell_setstate(updated, ctx)
     params = updated.params
     plain = (
         not isinstance(params.star_arg, cst.Param)

@@ -61,6 +61,11 @@ MODE_DEPENDENT = frozenset(
         "Dropout3d",
         "AlphaDropout",
         "FeatureAlphaDropout",
+        "MultiheadAttention",
+        "TransformerEncoderLayer",
+        "TransformerDecoderLayer",
+        "TransformerEncoder",
+        "TransformerDecoder",
     ]
 )
 
