@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .table_data import ENTRIES as DATA
+from .table_distributed import ENTRIES as DISTRIBUTED
+from .table_export import ENTRIES as EXPORT
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
@@ -15,7 +17,18 @@ from .table_runtime import ENTRIES as RUNTIME
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
-for _table in (PLUMBING, RUNTIME, FUNCTIONAL, METHODS, LAYERS, RECURRENT, OPTIM, DATA):
+for _table in (
+    PLUMBING,
+    DISTRIBUTED,
+    EXPORT,
+    RUNTIME,
+    FUNCTIONAL,
+    METHODS,
+    LAYERS,
+    RECURRENT,
+    OPTIM,
+    DATA,
+):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
             raise ValueError(f"two companion entries for {_torch}")
