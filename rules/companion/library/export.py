@@ -103,15 +103,15 @@ def onnx_export(
     args = tuple(args)
     if args and isinstance(args[-1], dict):
         raise NotImplementedError("torch.onnx.export: keyword inputs in args")
-    input_names = list(input_names or [])
-    # MindSpore names unnamed inputs after the parameters of `construct`, as torch's dynamo does.
-    keys = input_names or list(inspect.signature(model.construct).parameters)
-    axes = _dynamic_axes(dynamic_axes, dynamic_shapes, keys)
+    # Unnamed inputs are named after the parameters of `construct`, as torch's dynamo names them.
+    input_names = list(input_names or _parameter_names(model.construct, len(args)))
+    axes = _dynamic_axes(dynamic_axes, dynamic_shapes, input_names)
     with tempfile.TemporaryDirectory() as folder:
         # MindSpore appends ".onnx" to a name without it; torch writes exactly `f`.
         written = os.path.join(folder, "model.onnx")
+        # A fresh wrapper each time: MindSpore 2.10 fails exporting the same Cell a second time.
         mindspore.onnx.export(
-            model,
+            _ExportedCell(model),
             *args,
             file_name=written,
             input_names=input_names,
@@ -129,6 +129,29 @@ def onnx_export(
         for name in os.listdir(folder):  # the model, and weight files past 2GB
             moved = destination if name == "model.onnx" else os.path.join(target, name)
             shutil.move(os.path.join(folder, name), moved)
+
+
+class _ExportedCell(mindspore.nn.Cell):
+    """The exported Cell, called through a new Cell so that MindSpore compiles it afresh."""
+
+    def __init__(self, net):
+        super().__init__(auto_prefix=False)  # the weights keep their names
+        self.net = net
+        self.training = net.training  # MindSpore puts the wrapper back in this mode
+
+    def construct(self, *inputs):
+        return self.net(*inputs)
+
+
+def _parameter_names(function, count):
+    """The names of the first `count` positional parameters of `function`, or [] if it has fewer."""
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    names = [
+        p.name
+        for p in inspect.signature(function).parameters.values()
+        if p.kind in kinds
+    ]
+    return names[:count] if len(names) >= count else []
 
 
 def _dynamic_axes(dynamic_axes, dynamic_shapes, input_names):
