@@ -178,11 +178,6 @@ def _finished(async_op):
     return _CompletedWork() if async_op else None
 
 
-def _world_size_of(group):
-    _world_group(group)
-    return communication.get_group_size() if communication.GlobalComm.INITED else 1
-
-
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     """`torch.distributed.all_reduce(tensor, op)`: reduces `tensor` over the group IN PLACE, as
     torch does: the result is written back into `tensor` (`assign_value`). A float16/float32 SUM is
@@ -191,7 +186,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     only); AVG is the sum divided by the world size (floating tensors only). Over one process the
     result is `tensor` itself, unchanged. `async_op=True` returns a handle whose `wait()` returns
     at once: the reduction has already run."""
-    size = _world_size_of(group)
+    size = dist_get_world_size(group)
     if op not in _REDUCTIONS:
         raise NotImplementedError(f"ReduceOp {op} has no MindSpore primitive")
     if op == ReduceOp.AVG and not ops.is_floating_point(tensor):
@@ -244,7 +239,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     with rank `i`'s `tensor`, as torch does: `ops.AllGather` over MindSpore's world group
     concatenates the ranks' tensors, which are split and written into the list's tensors
     (`assign_value`). Over one process the only entry gets a copy of `tensor`."""
-    size = _world_size_of(group)
+    size = dist_get_world_size(group)
     if len(tensor_list) != size:
         raise ValueError(
             f"all_gather needs one output tensor per process: {size}, not {len(tensor_list)}"
@@ -268,7 +263,7 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     """`torch.distributed.broadcast(tensor, src)`: `tensor` takes rank `src`'s value IN PLACE, as in
     torch: the result of `ops.Broadcast(src)` over MindSpore's world group is written back into
     `tensor` (`assign_value`). Over one process `src` must be 0 and `tensor` stays as it is."""
-    size = _world_size_of(group)
+    size = dist_get_world_size(group)
     if src is None:
         src = group_src
     if src is None:
@@ -335,7 +330,7 @@ class DistributedDataParallel(mindspore.nn.Cell):
                     f"DistributedDataParallel({name}=...) has no MindSpore stand-in"
                 )
         self.module = module
-        self.world_size = _world_size_of(None)
+        self.world_size = dist_get_world_size()
         self.broadcast_buffers = broadcast_buffers is not False
         self._gradient_hooks = []
         if self.world_size == 1:
