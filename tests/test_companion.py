@@ -138,16 +138,16 @@ def test_a_converted_tree_imports_its_companion_and_converts_again_to_itself(
 def test_torch_left_in_a_function_is_imported_there() -> None:
     source = (
         "import torch\n\n"
-        "def export(model, x, path):\n"
-        '    """Write an ONNX file."""\n'
-        "    return torch.onnx.export(model, x, path)\n\n"
+        "def wait(group):\n"
+        '    """Wait for every process."""\n'
+        "    return torch.distributed.barrier(group)\n\n"
         "def act(x):\n"
         "    return torch.relu(x)\n\n"
         "def g(x): return torch.take(x, x)\n"
     )
     code = convert_checked(source).code
     assert not code.lstrip().startswith("import torch")
-    assert '    """Write an ONNX file."""\n    import torch\n' in code
+    assert '    """Wait for every process."""\n    import torch\n' in code
     assert "def g(x): import torch; return torch.take(x, x)\n" in code
     assert "return ops.relu(x)" in code
 

@@ -507,7 +507,9 @@ class ApiTableRule(Rule):
             self.swapped[id(new)] = (new, updated)
         return new
 
-    def _feature_check(self, call: cst.Call, ctx: ModuleContext) -> cst.Name | None:
+    def _feature_check(
+        self, call: cst.Call, updated: cst.Call, ctx: ModuleContext
+    ) -> cst.BaseExpression | None:
         """`hasattr(torch.nn.functional, "rms_norm")` asks whether the framework offers a function,
         to choose between it and a fallback. In the converted program the answer is whether the
         conversion maps that API on the target: True sends the code to the converted call, False to
@@ -542,7 +544,7 @@ class ApiTableRule(Rule):
         ):
             return ctx.name(mapping.mindspore)
         if mapping is None and not self._available(name, ctx):
-            return call.args[2].value
+            return updated.args[2].value  # the default, as converted
         ctx.applied.discard(API_META.id)
         return None
 
@@ -790,7 +792,7 @@ class ApiTableRule(Rule):
 
     # -- calls ----------------------------------------------------------------------------------
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
-        answered = self._feature_check(original, ctx)
+        answered = self._feature_check(original, updated, ctx)
         if answered is not None:
             return answered
         qualified = ctx.qualname(original.func)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .table_attention import ENTRIES as ATTENTION
 from .table_data import ENTRIES as DATA
+from .table_distributed import ENTRIES as DISTRIBUTED
+from .table_export import ENTRIES as EXPORT
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
@@ -18,6 +20,8 @@ from .table_runtime import ENTRIES as RUNTIME
 ENTRIES: dict[str, str] = {}
 for _table in (
     PLUMBING,
+    DISTRIBUTED,
+    EXPORT,
     RUNTIME,
     FUNCTIONAL,
     METHODS,

@@ -6,6 +6,7 @@ ENTRIES: dict[str, str] = {
     "torch.einsum": "einsum",
     "torch.roll": "roll",
     "torch.unique": "unique",
+    "torch.equal": "equal",
     "torch.full": "full",
     # A seeded generator's stream; the idiom serves the calls without `generator=`.
     "torch.Generator": "Generator",

@@ -31,10 +31,6 @@ ENTRIES: dict[str, str] = {
     "torch.finfo": "finfo",
     "torch.is_autocast_enabled": "is_autocast_enabled",
     "torch.is_autocast_cpu_enabled": "is_autocast_enabled",
-    "torch.distributed.is_available": "dist_is_available",
-    "torch.distributed.is_initialized": "dist_is_initialized",
-    "torch.distributed.get_rank": "dist_get_rank",
-    "torch.distributed.get_world_size": "dist_get_world_size",
     "torch.nn.parallel.data_parallel": "data_parallel",
 }
 

@@ -171,7 +171,7 @@ UNTOUCHED = [
     ("m = nn.BatchNorm3d(8, track_running_stats=flag)", "TM941"),
     ("m = nn.ConvTranspose2d(3, 8, 3, padding_mode='reflect')", "TM941"),
     ("m = nn.Bilinear(*shape)", "TM941"),
-    ("torch.cuda.set_device(1)", "TM940"),
+    ("torch.cuda.current_device()", "TM940"),
     ("sampler = torch.utils.data.WeightedRandomSampler(w, 10)", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
     ("act = nn.Hardtanh", "TM900"),

@@ -71,21 +71,6 @@ def test_device_queries_answer_as_torch_does_on_a_cpu_machine(aux, fw) -> None:
     assert aux.npu_is_available() is False
 
 
-def test_single_process_queries(aux, fw) -> None:
-    torch, _ = fw
-    assert aux.dist_is_initialized() is torch.distributed.is_initialized() is False
-    # One process: torch answers only once a group exists; the stand-ins answer for one process.
-    assert (
-        aux.dist_is_available(),
-        aux.dist_get_rank(),
-        aux.dist_get_world_size(),
-    ) == (
-        False,
-        0,
-        1,
-    )
-
-
 def test_compile_and_script_return_what_they_are_given(aux, fw) -> None:
     _, ms = fw
     net = ms.nn.Dense(2, 2)

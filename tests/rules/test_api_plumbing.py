@@ -135,7 +135,7 @@ def test_cuda_autocast_on_the_gpu_target_stays_reported() -> None:
     [
         ("v = torch.__version__", "version"),
         ("torch.set_num_threads(2)", "runtime_num_threads"),
-        ("torch.distributed.init_process_group('nccl')", "msrun"),
+        ("torch.distributed.barrier()", "barrier"),
     ],
 )
 def test_plumbing_that_stays_is_reported_with_the_idiom(use: str, hint: str) -> None:

@@ -139,6 +139,15 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return result[0] if len(result) == 1 else result
 
 
+def equal(input, other):
+    """`torch.equal(input, other)`: one Python bool, True when both tensors have the same shape and
+    equal elements (after type promotion, as torch compares; NaN is never equal). Tensors of
+    different shapes are unequal, never broadcast. Built on `ops.equal(...).all()`."""
+    if tuple(input.shape) != tuple(other.shape):
+        return False
+    return bool(ops.equal(input, other).all())
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     """`torch.nn.functional.layer_norm`, on the `ops.LayerNorm` primitive (`ops.layer_norm` has no
     CPU kernel); a missing weight or bias is ones or zeros."""

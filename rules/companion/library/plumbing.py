@@ -1,8 +1,8 @@
 """Stand-ins for torch-only plumbing whose MindSpore meaning is "nothing to do".
 
 Each one says what it does and why that keeps the program's meaning on MindSpore. Queries about
-devices answer from MindSpore's context (the device a MindSpore process runs on); queries about a
-process group answer for the single process a converted program runs as.
+devices answer from MindSpore's context (the device a MindSpore process runs on); process groups
+and collectives are in distributed.py.
 """
 
 import hashlib
@@ -315,28 +315,6 @@ def is_autocast_enabled(device_type=None):
     """`torch.is_autocast_enabled()`: False, since a converted program never autocasts (autocast
     regions are either full precision or reported)."""
     return False
-
-
-def dist_is_available():
-    """`torch.distributed.is_available()`: False, since the converted program runs as one process
-    (distributed runs are set up by hand: msrun and `mindspore.communication.init()`)."""
-    return False
-
-
-def dist_is_initialized():
-    """`torch.distributed.is_initialized()`: False, for the one process the converted program runs
-    as (no process group is ever initialised by it)."""
-    return False
-
-
-def dist_get_rank(group=None):
-    """`torch.distributed.get_rank()`: 0, the rank of the one process the converted program runs as."""
-    return 0
-
-
-def dist_get_world_size(group=None):
-    """`torch.distributed.get_world_size()`: 1, the converted program runs as one process."""
-    return 1
 
 
 def add_module(parent, name, module):
