@@ -35,6 +35,7 @@ LIBRARY_FILES = (
     "optim.py",
     "checkpoint.py",
     "data.py",
+    "loading.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

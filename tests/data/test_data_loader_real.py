@@ -170,13 +170,83 @@ def test_shuffled_loader_gives_every_sample_once(aux) -> None:
 
 
 def test_refused_arguments_name_themselves(aux) -> None:
-    with pytest.raises(NotImplementedError, match="worker_init_fn"):
-        aux.DataLoader([1, 2], num_workers=2, worker_init_fn=print)
-    # Without worker processes torch never calls it, and neither does the companion.
-    loader = aux.DataLoader([1, 2], worker_init_fn=print)
-    assert [as_array(batch).tolist() for batch in loader] == [[1], [2]]
+    with pytest.raises(NotImplementedError, match="generator"):
+        aux.DataLoader([1, 2], generator=object())
     with pytest.raises(ValueError, match="mutually exclusive"):
         aux.DataLoader([1, 2], sampler=[0, 1], shuffle=True)
+
+
+WORKERS = """import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+
+class Seen(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        info = get_worker_info()
+        return torch.tensor([float(i)]), info is not None and info.dataset is self
+
+
+def seed_worker(worker_id):
+    info = get_worker_info()
+    assert info.id == worker_id
+    np.random.seed(info.seed % (2 ** 32 - 1))
+
+
+loader = DataLoader(Seen(), batch_size=2, num_workers=2, worker_init_fn=seed_worker)
+outside = get_worker_info()
+"""
+
+
+def test_worker_hook_and_worker_info_as_in_a_torch_worker(aux) -> None:
+    """timm's worker hook (`_worker_init`) reads `get_worker_info()` and checks its id: with
+    workers, torch runs it and the dataset in each worker process; the companion runs both in
+    this process, as worker 0 of 1, and gives the same batches."""
+    original = run_original(WORKERS)
+    converted, code = convert_and_run(WORKERS)
+    assert (
+        "ms_aux.DataLoader(Seen(), batch_size=2, num_workers=2, worker_init_fn=seed_worker)"
+        in code
+    )
+    assert original["outside"] is None and converted["outside"] is None
+    expected, actual = batches(original["loader"]), batches(converted["loader"])
+    assert_same_batches(expected, actual)
+    assert all(bool(seen.all()) for _, seen in actual)
+
+
+def test_worker_hook_runs_once_per_worker_start(aux) -> None:
+    calls = []
+
+    def hook(worker_id):
+        info = aux.get_worker_info()
+        calls.append((worker_id, info.id, info.num_workers))
+
+    loader = aux.DataLoader(
+        list(range(4)), batch_size=2, num_workers=3, worker_init_fn=hook
+    )
+    for _ in range(2):
+        assert [as_array(b).tolist() for b in loader] == [[0, 1], [2, 3]]
+    assert calls == [(0, 0, 1), (0, 0, 1)]  # a new worker each iteration
+    assert aux.get_worker_info() is None
+    calls.clear()
+    loader = aux.DataLoader(
+        list(range(4)),
+        batch_size=2,
+        num_workers=3,
+        worker_init_fn=hook,
+        persistent_workers=True,
+    )
+    seeds = set()
+    for _ in range(2):
+        for _batch in loader:
+            seeds.add(aux.get_worker_info())
+    assert calls == [(0, 0, 1)] and seeds == {None}
+    # Without worker processes torch never calls it, and neither does the companion.
+    calls.clear()
+    assert len(list(aux.DataLoader([1, 2], worker_init_fn=hook))) == 2 and calls == []
 
 
 MNIST_SCRIPT = """import torch
