@@ -10,6 +10,7 @@ from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
 from ..companion import entry_for as companion_entry
+from ..companion.table_plumbing import MODULE_VALUES
 from ..companion.table_recurrent import METHOD_PARAMS as COMPANION_METHOD_PARAMS
 from ..companion.table_runtime import TYPE_CHECK_ONLY
 from . import BY_TORCH_NAME, METHODS
@@ -22,10 +23,12 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
+from .inplace_chain import PRODUCED, item_chain, rebound_chain
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
     fresh_temporary,
+    item_parts,
     placement_dicts,
     refusal_is_arity,
     remaining_calls,
@@ -272,6 +275,8 @@ class ApiTableRule(Rule):
                 others |= cls.methods
         self.foreign_methods = frozenset(others)
         self.skip: set[int] = set()
+        # Statements whose rebound in-place chain was reported (once for all its links).
+        self.rebound_noted: set[int] = set()
         self.type_checked: set[int] = set()
         # Names True/False that answer feature checks, and statements ending a taken branch with a
         # return or raise (what follows them in their block never runs).
@@ -467,6 +472,13 @@ class ApiTableRule(Rule):
         ):
             ctx.applied.add(API_META.id)
             return ctx.name(_ANNOTATED_MODULES[qualified])
+        if (
+            qualified in MODULE_VALUES
+            and id(original) not in self.inner
+            and not self.annotation_depth
+        ):
+            ctx.applied.add(API_META.id)
+            return ctx.companion(MODULE_VALUES[qualified])
         if id(original) in self.type_checked and qualified in TYPE_CHECK_ONLY:
             ctx.applied.add(API_META.id)
             return ctx.companion(TYPE_CHECK_ONLY[qualified])
@@ -1105,6 +1117,8 @@ class ApiTableRule(Rule):
             if root is None and not fresh:
                 item = stored_item(func.value, original, ctx)
             if root is None and not fresh and item is None:
+                item, fresh = self._chain_link(original, func.value, ctx)
+            if root is None and not fresh and item is None:
                 self._refused(
                     mapping,
                     Refusal(
@@ -1182,6 +1196,41 @@ class ApiTableRule(Rule):
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
         )
 
+    def _chain_link(self, original: cst.Call, receiver, ctx: ModuleContext):
+        """(item, fresh) for an in-place link of a chain rules/api/inplace_chain.py accepts: the
+        (base, index) the outermost link of an item chain stores into, or True where the link
+        is written out of place; (None, False) otherwise."""
+        on_item = item_chain(original, ctx, _assigned_in_place)
+        if on_item is not None:
+            above, links = on_item
+            if above:
+                return None, True  # the outermost link stores the chain's value
+            for _ in range(links - 1):  # down the converted links to the item
+                if not isinstance(receiver, cst.Call) or not isinstance(
+                    receiver.func, cst.Attribute
+                ):
+                    return None, False
+                receiver = receiver.func.value
+            return item_parts(receiver, ctx), False
+        origin = rebound_chain(original, ctx, _assigned_in_place)
+        if origin is None:
+            return None, False
+        statement = ctx.stack[-1]
+        if origin == PRODUCED and id(statement) not in self.rebound_noted:
+            self.rebound_noted.add(id(statement))
+            name = statement.body[0].targets[0].target.value
+            ctx.report(
+                UNSAFE_ARGUMENT.id,
+                f"in-place `{original.func.attr.value}` written out of place: its result "
+                f"rebinds `{name}`, which holds the same values either way; torch also changes "
+                f"the tensor `{name}` held before when a conversion such as `.to()` returned it "
+                "unchanged, which only the loop or call that gave it could still read",
+                "if that producer reads the tensor again, update it there: "
+                "`ops.assign(t, t.sub(m))` on a name `t` for it",
+                severity=WARNING,
+            )
+        return None, True
+
     def _method_companion(
         self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext
     ):
@@ -1214,6 +1263,12 @@ class ApiTableRule(Rule):
         if index is None:
             return attribute
         return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
+
+
+def _assigned_in_place(name: str) -> bool:
+    """Whether the Tensor method ``name`` is an in-place one written through `ops.assign`."""
+    mapping = METHODS.get(name)
+    return mapping is not None and mapping.form == "assign"
 
 
 def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:
