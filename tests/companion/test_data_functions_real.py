@@ -128,7 +128,7 @@ def test_nonzero_as_tuple(pair, fw, mask) -> None:
 @pytest.mark.real
 def test_normal_draws_torchs_shape_dtype_and_distribution(pair, fw) -> None:
     """Another generator than torch's: the shape, dtype and distribution are compared."""
-    torch, ms = fw
+    _, ms = fw
     original, converted = pair
     want = original["probe"]([400, 3, 5, 5]).numpy()
     got = converted.probe([400, 3, 5, 5]).asnumpy()
