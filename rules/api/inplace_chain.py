@@ -235,3 +235,29 @@ def _passes_on(node: cst.CSTNode, name: str) -> bool:
 _READING_METHODS = FRESH_METHODS | frozenset(
     {"size", "dim", "numel", "item", "tolist", "max", "min", "argmax", "argmin"}
 )
+
+
+# -- writes into gradient state ---------------------------------------------------------------
+def writes_grad_state(call: cst.Call, ctx: ModuleContext) -> bool:
+    """Whether an in-place method ``call`` updates a `.grad` (`p.grad.mul_(c)`, through
+    `.detach()`, `ops.stop_gradient(...)` or `.data`) outside a function named `step` (where a
+    companion Optimizer has set `.grad` to the gradients it applies)."""
+    node = call.func.value  # type: ignore[attr-defined]
+    while True:
+        if _method(node) == "detach":
+            node = node.func.value  # type: ignore[attr-defined]
+        elif (
+            isinstance(node, cst.Call)
+            and ctx.dotted(node.func)
+            in ("ops.stop_gradient", "mindspore.ops.stop_gradient")
+            and node.args
+        ):
+            node = node.args[0].value
+        elif isinstance(node, cst.Attribute) and node.attr.value == "data":
+            node = node.value
+        else:
+            break
+    if not (isinstance(node, cst.Attribute) and node.attr.value == "grad"):
+        return False
+    functions = [s for s in ctx.stack if isinstance(s, cst.FunctionDef)]
+    return not functions or functions[-1].name.value != "step"

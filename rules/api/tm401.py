@@ -10,6 +10,7 @@ from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
 from ..companion import entry_for as companion_entry
+from ..companion.table_functional import ANNOTATED as ANNOTATED_ENTRIES
 from ..companion.table_plumbing import MODULE_VALUES
 from ..companion.table_recurrent import METHOD_PARAMS as COMPANION_METHOD_PARAMS
 from ..companion.table_runtime import TYPE_CHECK_ONLY
@@ -23,7 +24,7 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
-from .inplace_chain import PRODUCED, item_chain, rebound_chain
+from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
@@ -644,7 +645,9 @@ class ApiTableRule(Rule):
         if qualified is None:
             return None
         if self.annotation_depth > 0 and qualified in BY_TORCH_NAME:
-            return None  # the table says what the annotation becomes
+            # The table says what the annotation becomes, unless it refuses a class whose
+            # companion class is what calls build (`generator: torch.Generator`).
+            return ANNOTATED_ENTRIES.get(qualified)
         if id(original) in self.type_checked:
             # The companion class only where no idiom class exists to check against.
             mapping = BY_TORCH_NAME.get(qualified)
@@ -1065,6 +1068,19 @@ class ApiTableRule(Rule):
     ):
         name = call.func.attr.value  # type: ignore[attr-defined]
         if self._on_imported(call.func):  # type: ignore[arg-type]
+            return call
+        if name.endswith("_") and writes_grad_state(original, ctx):
+            self._defer(
+                ctx,
+                mapping,
+                "TM927",
+                f"`.{name}()` writes into `.grad` outside an optimizer's `step`: a converted "
+                "training step holds its gradients as values (`grads`) and hands them to "
+                "`optimizer(grads)`, which sets `.grad` only for its own step, so here `.grad` "
+                "is empty or the last step's",
+                "change the gradient values the step computes before it applies them: "
+                "`grads = tuple(clip(p, g) for p, g in zip(optimizer.parameters, grads))`",
+            )
             return call
         if name in AMBIGUOUS and name not in _UNSURE:
             return call

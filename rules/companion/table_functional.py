@@ -41,6 +41,10 @@ ENTRIES: dict[str, str] = {
     "torch.nn.functional.hardswish": "hardswish",
 }
 
+# Torch classes the API table refuses whose companion class is what converted calls build: an
+# annotation naming the torch class names the companion class.
+ANNOTATED: dict[str, str] = {"torch.Generator": "Generator"}
+
 # Entries that stand for a function kept as a value only: a call whose idiom is refused (for
 # `inplace=True`) keeps its finding.
 VALUE_ONLY = frozenset(

@@ -60,6 +60,18 @@ ANNOTATED = {
     **dict.fromkeys(LOADERS, "DataLoader"),
     "torch.utils.data.Sampler": "Sampler",
     "torch.utils.data.sampler.Sampler": "Sampler",
+    # A dataset annotation names what a converted dataset is: any object that `isinstance` with
+    # the companion's Dataset kinds accepts (they read the methods the class defines).
+    **dict.fromkeys(
+        ("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset"), "Dataset"
+    ),
+    **dict.fromkeys(
+        (
+            "torch.utils.data.IterableDataset",
+            "torch.utils.data.dataset.IterableDataset",
+        ),
+        "IterableDataset",
+    ),
 }
 # What the companion DataLoader (torch's arguments, batches collated in Python) cannot do either;
 # any other refusal of the GeneratorDataset idiom becomes `ms_aux.DataLoader(...)` silently (a

@@ -146,3 +146,28 @@ def test_the_rebound_chain_normalises_as_torch(fw, tmp_path) -> None:
     for a, b in zip(got, want):
         assert a.dtype == b.dtype == np.float32
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+
+
+def test_a_gradient_write_outside_a_step_is_reported() -> None:
+    """timm's adaptive_clip_grad writes clipped gradients into `p.grad`: a converted step's
+    gradients are values handed to `optimizer(grads)`, so no `.grad` holds them there."""
+    source = (
+        "import torch\n\n"
+        "def clip(parameters, c):\n"
+        "    for p in parameters:\n"
+        "        p.grad.detach().copy_(p.grad * c)\n"
+        "        p.grad.data.mul_(c)\n\n"
+        "class Sgd(torch.optim.Optimizer):\n"
+        "    def step(self, closure=None):\n"
+        "        for group in self.param_groups:\n"
+        "            for p in group['params']:\n"
+        "                p.grad.mul_(2.0)\n"
+    )
+    result = _convert(source)
+    lines = sorted(f.line for f in result.findings if f.rule == "TM927")
+    assert lines == [5, 6]
+    assert all(
+        f.severity == "error" and "optimizer(grads)" in f.message
+        for f in result.findings
+        if f.rule == "TM927"
+    )
