@@ -220,3 +220,82 @@ def test_timm_data_pipeline_gives_torchs_batches(converted_timm, tmp_path) -> No
     assert got["images"].shape == want["images"].shape == (6, 3, 224, 224)
     np.testing.assert_array_equal(got["labels"], want["labels"])
     np.testing.assert_allclose(got["images"], want["images"], rtol=1e-5, atol=1e-5)
+
+
+# timm's training loader as `create_loader` builds it by default: two worker processes seeded by
+# timm's worker hook, shuffled batches, and the prefetcher that normalises uint8 batches
+# (`x.to(dtype).sub_(mean).div_(std)`). The converted side loads in one in-process worker.
+TRAIN_PIPELINE = """
+import os, sys
+import numpy as np
+from PIL import Image
+side, tree, folder = sys.argv[1:4]
+if side == "mindspore":
+    sys.modules["torch"] = None
+    sys.modules["torchvision"] = None
+sys.path.insert(0, tree)
+import timm
+from timm.data import ImageDataset, create_loader
+root = os.path.join(folder, "train")
+if side == "torch":
+    import torch
+    rng = np.random.default_rng(1)
+    for label in ("cat", "dog"):
+        os.makedirs(os.path.join(root, label))
+        for i in range(4):
+            pixels = rng.uniform(0, 255, (40 + 4 * i, 48, 3)).astype(np.uint8)
+            Image.fromarray(pixels).save(os.path.join(root, label, f"{i}.png"))
+    placement = {"device": torch.device("cpu")}
+else:
+    placement = {}  # the default device ('cuda') names no MindSpore placement
+loader = create_loader(
+    ImageDataset(root), input_size=(3, 32, 32), batch_size=4, is_training=True, no_aug=True,
+    num_workers=2, **placement,
+)
+images, labels = [], []
+for x, y in loader:
+    images.append(x.numpy() if side == "torch" else x.asnumpy())
+    labels.append(np.asarray(y.numpy() if side == "torch" else y.asnumpy()))
+np.savez(os.path.join(folder, side + "_train.npz"), images=np.concatenate(images), labels=np.concatenate(labels))
+inner = loader.loader
+print(type(loader).__name__, len(loader), len(loader.dataset), inner.num_workers, inner.worker_init_fn is not None)
+"""
+
+
+def test_timm_training_loader_with_workers_gives_torchs_samples(
+    converted_timm, tmp_path
+) -> None:
+    """The shuffled order comes from each framework's generator, so the samples are compared
+    as a set (sorted), with the batch shapes, dtypes and counts."""
+    import numpy as np
+
+    _, source, converted, _, _ = converted_timm
+    printed = {}
+    for side, tree in (("torch", source), ("mindspore", converted)):
+        done = subprocess.run(
+            [sys.executable, "-c", TRAIN_PIPELINE, side, tree, str(tmp_path)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        printed[side] = done.stdout.split()
+    assert (
+        printed["torch"]
+        == printed["mindspore"]
+        == ["PrefetchLoader", "2", "8", "2", "True"]
+    )
+    sorted_samples = {}
+    for side in ("torch", "mindspore"):
+        data = np.load(tmp_path / f"{side}_train.npz")
+        images, labels = data["images"], data["labels"]
+        assert images.shape == (8, 3, 32, 32) and images.dtype == np.float32
+        order = np.lexsort((images.reshape(8, -1).sum(axis=1), labels))
+        sorted_samples[side] = images[order], labels[order]
+    np.testing.assert_array_equal(
+        sorted_samples["mindspore"][1], sorted_samples["torch"][1]
+    )
+    np.testing.assert_allclose(
+        sorted_samples["mindspore"][0], sorted_samples["torch"][0], rtol=1e-5, atol=1e-5
+    )
