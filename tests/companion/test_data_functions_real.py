@@ -166,3 +166,42 @@ def test_normal_with_tensor_mean_and_std(fw, tmp_path) -> None:
         aux.normal(0.0, 1.0)
     with pytest.raises(NotImplementedError, match="out="):
         aux.normal(0.0, 1.0, (2,), out=ms.Tensor(np.zeros(2, np.float32)))
+
+
+NOISE = """import torch
+
+
+def noise(shape, dtype):
+    return torch.empty(shape, dtype=dtype).normal_(), torch.empty(shape).uniform_(-2, 2)
+"""
+
+
+def test_a_new_tensor_filled_at_random_is_a_draw() -> None:
+    """Random erasing draws its noise as `torch.empty(...).normal_()`: MindSpore 2.10 has no CPU
+    kernel for `normal_`, and nothing else holds the new tensor, so the fill is the draw."""
+    result = _convert(NOISE)
+    assert (
+        "return ops.randn_like(ops.zeros(shape, dtype=dtype), dtype=dtype), "
+        "ops.rand_like(ops.zeros(shape)) * 4 - 2" in result.code
+    )
+    assert "torch" not in result.code and not result.findings
+
+
+@pytest.mark.real
+def test_the_drawn_fill_has_torchs_shape_dtype_and_distribution(fw) -> None:
+    torch, ms = fw
+    original: dict = {}
+    exec(compile(NOISE, "original.py", "exec"), original)  # noqa: S102 - our snippet
+    converted: dict = {}
+    exec(compile(_convert(NOISE).code, "converted.py", "exec"), converted)  # noqa: S102
+    for dtype in ("float32", "float16"):
+        want = [
+            t.numpy() for t in original["noise"]((60, 50, 4), getattr(torch, dtype))
+        ]
+        got = [t.asnumpy() for t in converted["noise"]((60, 50, 4), getattr(ms, dtype))]
+        for a, b in zip(got, want):
+            assert a.shape == b.shape and a.dtype == b.dtype
+        normal, uniform = (g.astype(np.float64) for g in got)
+        assert abs(normal.mean()) < 0.05 and abs(normal.std() - 1) < 0.05
+        assert -2 <= uniform.min() and uniform.max() <= 2
+        assert abs(uniform.mean()) < 0.1 and abs(uniform.std() - 4 / 12**0.5) < 0.05
