@@ -299,3 +299,127 @@ def test_timm_training_loader_with_workers_gives_torchs_samples(
     np.testing.assert_allclose(
         sorted_samples["mindspore"][0], sorted_samples["torch"][0], rtol=1e-5, atol=1e-5
     )
+
+
+# NaFlex mixup and patch random erasing, on torch's timm and on the converted timm with torch
+# unimportable. Their randomness is fixed where the two can share it: the one Beta draw of mixup is
+# fixed on both sides, and Python's `random` (which picks pairs, cut boxes and erased regions) is
+# seeded alike; what torch's or MindSpore's generator draws (noise, randperm) is compared by what
+# does not depend on it.
+NAFLEX = """
+import os, random, sys
+import numpy as np
+side, tree, folder = sys.argv[1:4]
+if side == "mindspore":
+    sys.modules["torch"] = None
+    sys.modules["torchvision"] = None
+sys.path.insert(0, tree)
+import timm.data.naflex_mixup as naflex_mixup
+from timm.data.naflex_random_erasing import PatchRandomErasing
+if side == "torch":
+    import torch
+    tensor, array = torch.tensor, lambda t: t.numpy()
+
+    class FixedBeta:  # the one draw mixup makes, fixed: both sides then compute alike
+        def __init__(self, a, b):
+            pass
+
+        def sample(self):
+            return torch.tensor(0.3)
+
+    naflex_mixup.torch.distributions.Beta = FixedBeta
+else:
+    import mindspore
+    tensor, array = mindspore.Tensor, lambda t: t.asnumpy()
+
+    class FixedBeta:
+        def __init__(self, a, b):
+            pass
+
+        def sample(self):
+            return mindspore.Tensor(np.float32(0.3))
+
+    naflex_mixup.ms_aux.Beta = FixedBeta
+rng = np.random.default_rng(0)
+shapes = [(3, 8, 10), (3, 10, 8), (3, 12, 12), (3, 6, 14), (3, 9, 9)]
+images = [rng.uniform(0, 1, s).astype(np.float32) for s in shapes]
+labels = np.array([0, 3, 1, 4, 2])
+out = {}
+for mode, alphas in (("mixup", (1.0, 0.0)), ("cutmix", (0.0, 1.0))):
+    random.seed(0)
+    mixed, lams, pairs = naflex_mixup.mix_batch_variable_size(
+        [tensor(a) for a in images], mixup_alpha=alphas[0], cutmix_alpha=alphas[1], local_shuffle=4)
+    for i, m in enumerate(mixed):
+        out[f"{mode}_img{i}"] = array(m)
+    out[f"{mode}_lams"] = np.array(lams)
+    out[f"{mode}_pairs"] = np.array(sorted(pairs.items()))
+    out[f"{mode}_targets"] = array(naflex_mixup.pairwise_mixup_target(
+        tensor(labels), pairs, lams, num_classes=5, smoothing=0.1))
+patches = rng.standard_normal((2, 12, 4, 3)).astype(np.float32)
+coord = np.array([[(y, x) for y in range(3) for x in range(4)]] * 2, np.int64)
+valid = np.ones((2, 12), bool)
+valid[1, 9:] = False
+for spatial in ("region", "patch"):
+    for mode, value in (("const", [0.25, 0.5, 0.75]), ("const", 0.0), ("pixel", 0.0)):
+        random.seed(1)
+        erasing = PatchRandomErasing(erase_prob=1.0, mode=mode, value=value, spatial_mode=spatial,
+                                     max_count=2, min_area=0.15, max_area=0.5, device="cpu")
+        result = erasing(tensor(patches.copy()), tensor(coord), tensor(valid))
+        out[f"erase_{spatial}_{mode}_{np.ndim(value)}"] = array(result)
+np.savez(os.path.join(folder, side + "_naflex.npz"), **out)
+print(len(out))
+"""
+
+
+def test_timm_naflex_mixup_and_random_erasing_as_on_torch(
+    converted_timm, tmp_path
+) -> None:
+    import numpy as np
+
+    _, source, converted, _, _ = converted_timm
+    for side, tree in (("torch", source), ("mindspore", converted)):
+        done = subprocess.run(
+            [sys.executable, "-c", NAFLEX, side, tree, str(tmp_path)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+    want = np.load(tmp_path / "torch_naflex.npz")
+    got = np.load(tmp_path / "mindspore_naflex.npz")
+    assert sorted(got.files) == sorted(want.files)
+    rng = np.random.default_rng(0)
+    images = [
+        rng.uniform(0, 1, s).astype(np.float32)
+        for s in [(3, 8, 10), (3, 10, 8), (3, 12, 12), (3, 6, 14), (3, 9, 9)]
+    ]
+    patches = rng.standard_normal((2, 12, 4, 3)).astype(np.float32)
+    valid = np.ones((2, 12), bool)
+    valid[1, 9:] = False
+    for key in want.files:
+        a, b = got[key], want[key]
+        assert a.shape == b.shape and a.dtype == b.dtype, key
+        if key.startswith(("mixup", "cutmix", "erase_region_const")):
+            np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6, err_msg=key)
+    for mode in ("mixup", "cutmix"):
+        assert any((want[f"{mode}_img{i}"] != images[i]).any() for i in range(5))
+    for key in [k for k in want.files if k.startswith("erase")]:
+        changed = {
+            side: (data[key] != patches).any(axis=(2, 3))
+            for side, data in (("torch", want), ("ms", got))
+        }
+        assert changed["torch"].any(axis=1).all(), (
+            key
+        )  # every sample had patches erased
+        assert not (changed["ms"] & ~valid).any(), key  # never an invalid patch
+        counts = [changed[side].sum(axis=1).tolist() for side in ("torch", "ms")]
+        assert counts[0] == counts[1], key
+        if "region" in key:  # the region comes from Python's random alone
+            np.testing.assert_array_equal(changed["ms"], changed["torch"], err_msg=key)
+        if "const" in key:  # the erased patches hold the value given
+            fill = (
+                np.array([0.25, 0.5, 0.75], np.float32) if key.endswith("_1") else 0.0
+            )
+            erased = got[key][changed["ms"]]
+            np.testing.assert_array_equal(erased, np.broadcast_to(fill, erased.shape))
