@@ -217,6 +217,41 @@ def test_worker_hook_and_worker_info_as_in_a_torch_worker(aux) -> None:
     assert all(bool(seen.all()) for _, seen in actual)
 
 
+ITERABLE = """import torch
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+
+class Batches(IterableDataset):
+    \"\"\"Yields whole batches, split among the workers as timm's NaFlex wrapper splits them.\"\"\"
+
+    def __iter__(self):
+        info = get_worker_info()
+        workers, worker = (info.num_workers, info.id) if info is not None else (1, 0)
+        for i in range(worker, 6, workers):
+            yield {"x": torch.ones(2, 3) * i}, torch.tensor([i, i])
+
+
+loader = DataLoader(Batches(), batch_size=None, num_workers=NUM_WORKERS)
+"""
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_iterable_dataset_without_batching_yields_its_items(aux, workers) -> None:
+    """`batch_size=None` over an iterable dataset: torch yields each item as it comes (one
+    worker, so in the dataset's order); so does the companion, whose one worker keeps them all."""
+    source = ITERABLE.replace("NUM_WORKERS", str(workers))
+    original = run_original(source)
+    converted, code = convert_and_run(source)
+    assert "ms_aux.DataLoader(Batches(), batch_size=None" in code
+    expected, actual = list(original["loader"]), list(converted["loader"])
+    assert len(expected) == len(actual) == 6
+    for (want, want_target), (got, got_target) in zip(expected, actual):
+        assert list(got) == list(want) == ["x"]
+        for a, b in ((got["x"], want["x"]), (got_target, want_target)):
+            assert as_array(a).dtype == as_array(b).dtype
+            np.testing.assert_array_equal(as_array(a), as_array(b))
+
+
 def test_worker_hook_runs_once_per_worker_start(aux) -> None:
     calls = []
 

@@ -363,13 +363,16 @@ class DataLoader:
                 yield row[0] if len(row) == 1 else list(row)
             return
         collate = self.collate_fn or default_collate
+        if not hasattr(self.dataset, "__getitem__"):
+            if self.batch_size is None:
+                yield from self.dataset  # an iterable dataset's items, as they come
+                return
+            for samples in self._samples():
+                yield collate(samples)
+            return
         if self.batch_size is None and self.batch_sampler is None:
             for index in self._indices():
                 yield self.dataset[index]
-            return
-        if not hasattr(self.dataset, "__getitem__"):
-            for samples in self._samples():
-                yield collate(samples)
             return
         for indices in self._batches():
             yield collate([self.dataset[i] for i in indices])
