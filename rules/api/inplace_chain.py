@@ -30,7 +30,6 @@ ALIAS_LINKS = frozenset(
 # How a rebound chain's old tensor came to its name.
 FRESH = "fresh"
 PRODUCED = "produced"
-_ALIAS = "alias"
 _REFUSED = "refused"
 
 
@@ -155,8 +154,9 @@ def _statement_origin(
     statement: cst.CSTNode, name: str, ctx: ModuleContext
 ) -> str | None:
     """What a statement before the update says of ``name``'s tensor: FRESH or PRODUCED where it
-    binds it, _ALIAS where it rebinds it to a conversion of itself (`x = x.to(device)`), _REFUSED
-    where it may hand the tensor to something else, None where it only reads it or not at all."""
+    binds it, _REFUSED where it may hand the tensor to something else, None where it only reads
+    it, does not name it, or rebinds it to a conversion of itself (`x = x.to(device)`, the same
+    tensor maybe: the walk goes on before it)."""
     if not isinstance(statement, cst.SimpleStatementLine):
         return _REFUSED if _mentions(statement, name) else None
     for small in reversed(statement.body):
@@ -171,8 +171,12 @@ def _statement_origin(
                 if any(_passes_on(a.value, name) for link in links for a in link.args):
                     return _REFUSED
                 continue  # `x = x.to(device)`: the same tensor, maybe
-            if _passes_on(small.value, name):
-                return _REFUSED
+            if _passes_on(small.value, name) or isinstance(
+                bottom, (cst.Name, cst.Attribute, cst.Subscript)
+            ):
+                return (
+                    _REFUSED  # `x = y`, `x = self.buf.float()`: another name holds it
+                )
             return FRESH if fresh_temporary(small.value, ctx) else PRODUCED
         if _binds(small, name) or _passes_on(small, name):
             return _REFUSED

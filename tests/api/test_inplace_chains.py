@@ -86,6 +86,9 @@ def test_a_rebound_chain_from_a_fresh_value_is_certain() -> None:
         "def f(loader, m, keep):\n    for x in loader:\n        keep.append(x)\n        x = x.float().sub_(m)\n",
         # Another name for the same tensor.
         "def f(loader, m):\n    for x in loader:\n        y = x\n        x = x.float().sub_(m)\n        yield y\n",
+        # Bound from another name, which still holds the tensor.
+        "def f(a, m):\n    y = a * 2\n    x = y\n    x = x.float().sub_(m)\n    return x, y\n",
+        "def f(self, m):\n    x = self.buf.float()\n    x = x.float().sub_(m)\n    return x\n",
         # The result rebinds another name.
         "def f(a, m):\n    x = a * 2\n    z = x.float().sub_(m)\n    return x, z\n",
         # An item read as a value, not a statement.
