@@ -206,10 +206,26 @@ def test_torch_names_received_through_a_star_import_are_converted(tmp_path) -> N
 def test_a_torch_type_left_in_an_annotation_is_text_and_needs_no_import() -> None:
     source = (
         "import torch\nfrom typing import Optional\n\n"
-        "def f(x, g: Optional[torch.Generator] = None) -> torch.Generator:\n"
-        "    return g\n"
+        "def f(x, s: Optional[torch.cuda.Event] = None) -> torch.cuda.Event:\n"
+        "    return s\n"
     )
     result = convert_checked(source)
-    assert 'g: Optional["torch.Generator"] = None) -> "torch.Generator":' in result.code
+    assert (
+        's: Optional["torch.cuda.Event"] = None) -> "torch.cuda.Event":' in result.code
+    )
     assert "import torch" not in result.code
     assert "in an annotation has no MindSpore type" in result.findings[0].message
+
+
+def test_a_generator_annotation_names_the_companion_generator() -> None:
+    """`torch.Generator()` calls build the companion Generator, so annotations name it too."""
+    source = (
+        "import torch\nfrom typing import Optional\n\n"
+        "def f(n, g: Optional[torch.Generator] = None):\n"
+        "    return torch.randperm(n, generator=g)\n\n"
+        "x = f(4, torch.Generator().manual_seed(0))\n"
+    )
+    result = convert_checked(source)
+    assert "def f(n, g: Optional[ms_aux.Generator] = None):" in result.code
+    assert "x = f(4, ms_aux.Generator().manual_seed(0))" in result.code
+    assert "torch" not in result.code and not result.findings

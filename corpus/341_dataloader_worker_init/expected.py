@@ -11,7 +11,7 @@ def seed_worker(worker_id):
 
 
 data = ms_aux.TensorDataset(ops.arange(12.0).reshape(6, 2), ops.arange(6))
-# torch2ms: TM936 DataLoader `worker_init_fn=` cannot be carried over: the companion DataLoader loads in this process and raises NotImplementedError for it when num_workers > 0 (torch calls it in each worker process)
+# torch2ms: TM936 DataLoader `worker_init_fn=` runs once, for worker 0 of 1: the companion DataLoader loads in this process as one worker (torch calls it in each of num_workers processes)
 loader = ms_aux.DataLoader(data, batch_size=4, num_workers=2, worker_init_fn=seed_worker)
 for features, targets in loader:
     print("batch", features.sum().item(), targets.sum().item())

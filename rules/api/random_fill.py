@@ -5,6 +5,10 @@ statement on a named tensor (`m.weight.data.normal_(0, 0.02)` in an `_init_weigh
 written as a draw of the tensor's shape assigned into it:
 `ops.assign(p, (ops.randn_like(p) * std + mean).astype(p.dtype))`. The numbers differ from torch's
 (another generator) but follow the same distribution, which is what an initialisation means.
+
+On a new tensor (`torch.empty(shape, dtype=d).normal_()`, as random erasing draws its noise) nothing
+else holds the tensor, so the fill is the draw itself: `ops.randn_like(ops.zeros(shape, dtype=d))`,
+scaled where mean and std are numbers.
 """
 
 from __future__ import annotations
@@ -46,6 +50,13 @@ class RandomFillRule(Rule):
     stage = API
     order = 45
 
+    def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        value = _fresh_fill(original, updated, ctx)
+        if value is None:
+            return updated
+        ctx.applied.add(self.meta.id)
+        return value
+
     def leave_SimpleStatementLine(
         self, original: cst.SimpleStatementLine, updated, ctx: ModuleContext
     ):
@@ -61,6 +72,58 @@ class RandomFillRule(Rule):
             return updated
         ctx.applied.add(self.meta.id)
         return updated.with_changes(body=body)
+
+
+def _fresh_fill(original: cst.Call, call: cst.Call, ctx: ModuleContext):
+    """The draw that stands for a fill of a new tensor, or None: `R.normal_(mean, std)` and
+    `R.uniform_(a, b)` where R is a new tensor `torch.empty(shape, dtype=d)` (or zeros, ones):
+    the draw of R's shape and dtype (torch takes the bounds as numbers)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _FILLS:
+        return None
+    created = original.func.value  # type: ignore[attr-defined]
+    if not (
+        isinstance(created, cst.Call)
+        and ctx.qualname(created.func) in _CREATIONS
+        and isinstance(func.value, cst.Call)
+    ):
+        return None
+    names, defaults, draw = _FILLS[func.attr.value]
+    values = dict(zip(names, defaults))
+    for index, arg in enumerate(call.args):
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if arg.star or (keyword is None and index >= len(names)):
+            return None
+        name = keyword or names[index]
+        if name not in names:
+            return None  # generator=
+        values[name] = _code(arg.value)
+    first, second = (values[n] for n in names)
+    if func.attr.value == "normal_":
+        scale, shift = second, first
+    else:
+        scale, shift = _width(first, second), first
+    # The draw in the new tensor's dtype (MindSpore's randn_like gives float32 for float16).
+    dtype = [a for a in func.value.args if a.keyword and a.keyword.value == "dtype"]
+    typed = f", dtype={_code(dtype[0].value)}" if dtype else ""
+    sample = f"{ctx.dotted(ctx.name(draw))}({_code(func.value)}{typed})"
+    return cst.parse_expression(_scaled(sample, scale, shift))
+
+
+# New tensors of float32, or of the dtype given (`torch.empty(shape, dtype=d)`).
+_CREATIONS = frozenset({"torch.empty", "torch.zeros", "torch.ones"})
+
+
+def _scaled(sample: str, scale: str, shift: str) -> str:
+    if scale != "1":
+        sample = f"{sample} * {_wrapped(scale)}"
+    if shift != "0":
+        sample = (
+            f"{sample} - {_wrapped(shift[1:])}"
+            if _negated(shift)
+            else f"{sample} + {_wrapped(shift)}"
+        )
+    return sample
 
 
 def _fill(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
@@ -90,15 +153,7 @@ def _fill(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
         scale, shift = second, first
     else:
         scale, shift = _width(first, second), first
-    sample = f"{ctx.dotted(ctx.name(draw))}({target})"
-    if scale != "1":
-        sample = f"{sample} * {_wrapped(scale)}"
-    if shift != "0":
-        sample = (
-            f"{sample} - {_wrapped(shift[1:])}"
-            if _negated(shift)
-            else f"{sample} + {_wrapped(shift)}"
-        )
+    sample = _scaled(f"{ctx.dotted(ctx.name(draw))}({target})", scale, shift)
     value = cst.parse_expression(f"({sample}).astype({target}.dtype)")
     return cst.Call(
         ctx.name("mindspore.ops.assign"),

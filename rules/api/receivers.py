@@ -83,7 +83,7 @@ def _bindings(function: cst.FunctionDef, names: set[str]) -> dict[str, int]:
 
 # Out-of-place torch operations always return a new tensor (views, `.to()`, `.float()`, `.contiguous()`
 # and `.detach()` may return storage shared with their input, so they are not listed).
-_FRESH = frozenset(
+FRESH_METHODS = frozenset(
     [
         "abs",
         "add",
@@ -129,6 +129,11 @@ _FRESH = frozenset(
         "zeros",
         "ones",
         "full",
+        "empty",
+        "new_zeros",
+        "new_ones",
+        "new_full",
+        "new_empty",
         "zeros_like",
         "ones_like",
         "full_like",
@@ -154,16 +159,16 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
         module, _, leaf = qualified.rpartition(".")
         if module == "torch.nn.functional":
             return "dropout" not in leaf  # dropout without training returns its input
-        return module == "torch" and leaf in _FRESH
+        return module == "torch" and leaf in FRESH_METHODS
     if not isinstance(receiver.func, cst.Attribute):
         return False
     method = receiver.func.attr.value
-    if method in _FRESH:
+    if method in FRESH_METHODS:
         return True
     # An in-place method returns its own receiver: `x.div(d).sqrt_()` is as fresh as `x.div(d)`.
     return (
         method.endswith("_")
-        and method[:-1] in _FRESH
+        and method[:-1] in FRESH_METHODS
         and fresh_temporary(receiver.func.value, ctx)
     )
 
@@ -281,6 +286,16 @@ def stored_item(receiver: cst.BaseExpression, original: cst.Call, ctx: ModuleCon
         and len(statement.body) == 1
         and isinstance(statement.body[0], cst.Expr)
         and statement.body[0].value is original
+    ):
+        return None
+    return item_parts(receiver, ctx)
+
+
+def item_parts(receiver: cst.BaseExpression, ctx: ModuleContext):
+    """(base, index) of `base[index]` when both can be named again, the index as a value
+    (`(slice(None), slice(None, n))` for `[:, :n]`); None otherwise."""
+    if not (
+        isinstance(receiver, cst.Subscript) and ctx.dotted(receiver.value) is not None
     ):
         return None
     parts: list[cst.BaseExpression] = []

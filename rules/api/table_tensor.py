@@ -541,6 +541,12 @@ INPLACE = (
         sample_kwargs={"value": 0.5},
     ),
     inplace(
+        "scatter_",
+        "scatter",
+        ("self", "dim", "index", "src"),
+        sample=("f32[3,4]", 1, "i64[3,1]", "f32[3,1]"),
+    ),
+    inplace(
         "masked_fill_",
         "masked_fill",
         ("self", "mask", "value"),

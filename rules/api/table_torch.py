@@ -481,6 +481,22 @@ _SHAPE = [
         sample=("f32[1,3]", (2, 3)),
         rename={"size": "shape"},
     ),
+    # MindSpore's broadcast_to returns a new tensor: the copy expand_copy makes (-1 keeps a size).
+    fn(
+        "torch.expand_copy",
+        "mindspore.ops.broadcast_to",
+        params=("input", "size"),
+        sample=("f32[1,3]", (2, -1)),
+        rename={"size": "shape"},
+    ),
+    fn(
+        "torch.nonzero",
+        params=("input",),
+        sample=("f32[2,3]",),
+        unsafe_args={"as_tuple": "True"},
+        unsafe_reason="MindSpore 2.10 has no CPU kernel for nonzero(as_tuple=True); "
+        "take the columns: `tuple(ops.nonzero(x)[:, d] for d in range(x.ndim))`",
+    ),
     fn("torch.ravel"),
     fn("torch.t", sample=("f32[2,3]",)),
     fn("torch.atleast_1d", params=("*tensors",), sample=("f32[]",)),

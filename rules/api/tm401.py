@@ -10,6 +10,8 @@ from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
 from ..companion import entry_for as companion_entry
+from ..companion.table_functional import ANNOTATED as ANNOTATED_ENTRIES
+from ..companion.table_plumbing import MODULE_VALUES
 from ..companion.table_recurrent import METHOD_PARAMS as COMPANION_METHOD_PARAMS
 from ..companion.table_runtime import TYPE_CHECK_ONLY
 from . import BY_TORCH_NAME, METHODS
@@ -22,11 +24,13 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
+from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
     fresh_temporary,
+    item_parts,
     placement_dicts,
     refusal_is_arity,
     remaining_calls,
@@ -273,6 +277,8 @@ class ApiTableRule(Rule):
                 others |= cls.methods
         self.foreign_methods = frozenset(others)
         self.skip: set[int] = set()
+        # Statements whose rebound in-place chain was reported (once for all its links).
+        self.rebound_noted: set[int] = set()
         self.type_checked: set[int] = set()
         # Names True/False that answer feature checks, and statements ending a taken branch with a
         # return or raise (what follows them in their block never runs).
@@ -468,6 +474,13 @@ class ApiTableRule(Rule):
         ):
             ctx.applied.add(API_META.id)
             return ctx.name(_ANNOTATED_MODULES[qualified])
+        if (
+            qualified in MODULE_VALUES
+            and id(original) not in self.inner
+            and not self.annotation_depth
+        ):
+            ctx.applied.add(API_META.id)
+            return ctx.companion(MODULE_VALUES[qualified])
         if id(original) in self.type_checked and qualified in TYPE_CHECK_ONLY:
             ctx.applied.add(API_META.id)
             return ctx.companion(TYPE_CHECK_ONLY[qualified])
@@ -635,7 +648,9 @@ class ApiTableRule(Rule):
         if qualified is None:
             return None
         if self.annotation_depth > 0 and qualified in BY_TORCH_NAME:
-            return None  # the table says what the annotation becomes
+            # The table says what the annotation becomes, unless it refuses a class whose
+            # companion class is what calls build (`generator: torch.Generator`).
+            return ANNOTATED_ENTRIES.get(qualified)
         if id(original) in self.type_checked:
             # The companion class only where no idiom class exists to check against.
             mapping = BY_TORCH_NAME.get(qualified)
@@ -1060,6 +1075,19 @@ class ApiTableRule(Rule):
         name = call.func.attr.value  # type: ignore[attr-defined]
         if self._on_imported(call.func):  # type: ignore[arg-type]
             return call
+        if name.endswith("_") and writes_grad_state(original, ctx):
+            self._defer(
+                ctx,
+                mapping,
+                "TM927",
+                f"`.{name}()` writes into `.grad` outside an optimizer's `step`: a converted "
+                "training step holds its gradients as values (`grads`) and hands them to "
+                "`optimizer(grads)`, which sets `.grad` only for its own step, so here `.grad` "
+                "is empty or the last step's",
+                "change the gradient values the step computes before it applies them: "
+                "`grads = tuple(clip(p, g) for p, g in zip(optimizer.parameters, grads))`",
+            )
+            return call
         if name in AMBIGUOUS and name not in _UNSURE:
             return call
         if name in _UNSURE and not self._certainly_tensor(original, ctx):
@@ -1110,6 +1138,8 @@ class ApiTableRule(Rule):
             fresh = root is None and fresh_temporary(original.func.value, ctx)  # type: ignore[attr-defined]
             if root is None and not fresh:
                 item = stored_item(func.value, original, ctx)
+            if root is None and not fresh and item is None:
+                item, fresh = self._chain_link(original, func.value, ctx)
             if root is None and not fresh and item is None:
                 self._refused(
                     mapping,
@@ -1188,6 +1218,41 @@ class ApiTableRule(Rule):
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
         )
 
+    def _chain_link(self, original: cst.Call, receiver, ctx: ModuleContext):
+        """(item, fresh) for an in-place link of a chain rules/api/inplace_chain.py accepts: the
+        (base, index) the outermost link of an item chain stores into, or True where the link
+        is written out of place; (None, False) otherwise."""
+        on_item = item_chain(original, ctx, _assigned_in_place)
+        if on_item is not None:
+            above, links = on_item
+            if above:
+                return None, True  # the outermost link stores the chain's value
+            for _ in range(links - 1):  # down the converted links to the item
+                if not isinstance(receiver, cst.Call) or not isinstance(
+                    receiver.func, cst.Attribute
+                ):
+                    return None, False
+                receiver = receiver.func.value
+            return item_parts(receiver, ctx), False
+        origin = rebound_chain(original, ctx, _assigned_in_place)
+        if origin is None:
+            return None, False
+        statement = ctx.stack[-1]
+        if origin == PRODUCED and id(statement) not in self.rebound_noted:
+            self.rebound_noted.add(id(statement))
+            name = statement.body[0].targets[0].target.value
+            ctx.report(
+                UNSAFE_ARGUMENT.id,
+                f"in-place `{original.func.attr.value}` written out of place: its result "
+                f"rebinds `{name}`, which holds the same values either way; torch also changes "
+                f"the tensor `{name}` held before when a conversion such as `.to()` returned it "
+                "unchanged, which only the loop or call that gave it could still read",
+                "if that producer reads the tensor again, update it there: "
+                "`ops.assign(t, t.sub(m))` on a name `t` for it",
+                severity=WARNING,
+            )
+        return None, True
+
     def _method_companion(
         self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext
     ):
@@ -1220,6 +1285,12 @@ class ApiTableRule(Rule):
         if index is None:
             return attribute
         return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
+
+
+def _assigned_in_place(name: str) -> bool:
+    """Whether the Tensor method ``name`` is an in-place one written through `ops.assign`."""
+    mapping = METHODS.get(name)
+    return mapping is not None and mapping.form == "assign"
 
 
 def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:

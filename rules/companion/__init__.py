@@ -40,6 +40,7 @@ LIBRARY_FILES = (
     "gradients.py",
     "checkpoint.py",
     "data.py",
+    "loading.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -9,6 +9,7 @@ from .table_export import ENTRIES as EXPORT
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
+from .table_loading import ENTRIES as LOADING
 from .table_methods import ENTRIES as METHODS
 from .table_optim import ENTRIES as OPTIM
 from .table_plumbing import ENTRIES as PLUMBING
@@ -29,6 +30,7 @@ for _table in (
     ATTENTION,
     RECURRENT,
     OPTIM,
+    LOADING,
     DATA,
 ):
     for _torch, _entry in _table.items():

@@ -8,12 +8,14 @@ ENTRIES: dict[str, str] = {
     "torch.unique": "unique",
     "torch.equal": "equal",
     "torch.full": "full",
+    "torch.nonzero": "nonzero",
     # A seeded generator's stream; the idiom serves the calls without `generator=`.
     "torch.Generator": "Generator",
     "torch.randperm": "randperm",
     "torch.randint": "randint",
     "torch.rand": "rand",
     "torch.randn": "randn",
+    "torch.normal": "normal",
     "torch.multinomial": "multinomial",
     "torch.layer_norm": "layer_norm",
     F + "layer_norm": "layer_norm",
@@ -39,6 +41,10 @@ ENTRIES: dict[str, str] = {
     "torch.nn.functional.hardsigmoid": "hardsigmoid",
     "torch.nn.functional.hardswish": "hardswish",
 }
+
+# Torch classes the API table refuses whose companion class is what converted calls build: an
+# annotation naming the torch class names the companion class.
+ANNOTATED: dict[str, str] = {"torch.Generator": "Generator"}
 
 # Entries that stand for a function kept as a value only: a call whose idiom is refused (for
 # `inplace=True`) keeps its finding.

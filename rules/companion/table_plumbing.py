@@ -40,3 +40,10 @@ CONDITIONAL: dict[str, str] = {
     "torch.amp.autocast": "autocast",
     "torch.cuda.amp.autocast": "cuda_autocast",
 }
+
+# Torch modules named as values (`device_mod = torch.cuda`): the whole module, never the head of
+# an attribute chain (`torch.cuda.synchronize()` keeps its own mapping or finding).
+MODULE_VALUES: dict[str, str] = {
+    "torch.cuda": "cuda",
+    "torch.npu": "npu",
+}

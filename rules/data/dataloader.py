@@ -60,10 +60,28 @@ ANNOTATED = {
     **dict.fromkeys(LOADERS, "DataLoader"),
     "torch.utils.data.Sampler": "Sampler",
     "torch.utils.data.sampler.Sampler": "Sampler",
+    # A dataset annotation names what a converted dataset is: any object that `isinstance` with
+    # the companion's Dataset kinds accepts (they read the methods the class defines).
+    **dict.fromkeys(
+        ("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset"), "Dataset"
+    ),
+    **dict.fromkeys(
+        (
+            "torch.utils.data.IterableDataset",
+            "torch.utils.data.dataset.IterableDataset",
+        ),
+        "IterableDataset",
+    ),
 }
 # What the companion DataLoader (torch's arguments, batches collated in Python) cannot do either;
-# any other refusal of the GeneratorDataset idiom becomes `ms_aux.DataLoader(...)` silently.
-COMPANION_REFUSES = frozenset({"worker_init_fn", "generator"})
+# any other refusal of the GeneratorDataset idiom becomes `ms_aux.DataLoader(...)` silently (a
+# worker hook with worker processes with a note: it runs once, for the one in-process worker).
+COMPANION_REFUSES = frozenset({"generator"})
+
+WORKER_HOOK = (
+    "DataLoader `worker_init_fn=` runs once, for worker 0 of 1: the companion DataLoader loads "
+    "in this process as one worker (torch calls it in each of num_workers processes)"
+)
 
 SHUFFLE = define(
     "TM935",
@@ -77,9 +95,11 @@ SHUFFLE = define(
 NOT_MAPPED = define(
     "TM936",
     "DataLoader or Dataset that cannot be converted with certainty",
-    "Reports a DataLoader with a `generator=`, or a `worker_init_fn=` with worker processes: the "
-    "companion `ms_aux.DataLoader` that stands for it raises NotImplementedError for them (torch "
-    "never calls `worker_init_fn` without workers, and neither does the companion).",
+    "Reports a DataLoader with a `generator=`: the companion `ms_aux.DataLoader` that stands for "
+    "it raises NotImplementedError for it. Notes a `worker_init_fn=` with worker processes: the "
+    "companion loads in this process, as one worker (id 0 of 1), and calls the hook once for it "
+    "(torch calls it in each of `num_workers` processes; never without workers, nor does the "
+    "companion).",
     "MindSpore's datasets have no per-worker hook and draw their order from MindSpore's generator.",
     "`mindspore.dataset.GeneratorDataset(ds, column_names=['data', 'label'], shuffle=True)"
     ".batch(32, drop_remainder=True)`.",
@@ -137,8 +157,16 @@ class DataLoaderRule(Rule):
                 before="from torch.utils.data import DataLoader\n\nloader = DataLoader(data, batch_size=8, "
                 "num_workers=2, worker_init_fn=seed_worker)\n",
                 after="import ms_aux\n\n"
-                "# torch2ms: TM936 DataLoader `worker_init_fn=` cannot be carried over: the companion DataLoader loads in this process and raises NotImplementedError for it when num_workers > 0 (torch calls it in each worker process)\n"
+                f"# torch2ms: TM936 {WORKER_HOOK}\n"
                 "loader = ms_aux.DataLoader(data, batch_size=8, num_workers=2, worker_init_fn=seed_worker)\n",
+                findings=("TM936",),
+            ),
+            Example(
+                before="from torch.utils.data import DataLoader\n\nloader = DataLoader(data, batch_size=8, "
+                "generator=g)\n",
+                after="import ms_aux\n\n"
+                "# torch2ms: TM936 DataLoader `generator=` cannot be carried over: the companion DataLoader raises NotImplementedError for it\n"
+                "loader = ms_aux.DataLoader(data, batch_size=8, generator=g)\n",
                 findings=("TM936",),
             ),
         ),
@@ -202,20 +230,17 @@ class DataLoaderRule(Rule):
             if name in UNMAPPED:
                 value = arg.value
                 if not (isinstance(value, cst.Name) and value.value == "None"):
-                    if name not in COMPANION_REFUSES or (
-                        name == "worker_init_fn" and _no_workers(named)
-                    ):
+                    if name == "worker_init_fn" and not _no_workers(named):
+                        ctx.report(
+                            "TM936", WORKER_HOOK, NOT_MAPPED.use_instead, severity=NOTE
+                        )
+                    if name not in COMPANION_REFUSES:
                         return self._companion(updated, ctx)
                     self._refuse(
                         updated,
                         ctx,
                         f"`{name}=` cannot be carried over: the companion DataLoader "
-                        + (
-                            "loads in this process and raises NotImplementedError for it "
-                            "when num_workers > 0 (torch calls it in each worker process)"
-                            if name == "worker_init_fn"
-                            else "raises NotImplementedError for it"
-                        ),
+                        "raises NotImplementedError for it",
                         UNMAPPED[name],
                     )
                     return self._companion(updated, ctx)

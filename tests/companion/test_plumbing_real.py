@@ -7,8 +7,9 @@ import sys
 
 import numpy as np
 import pytest
+from torch2ms.migrator.convert import convert_source
 from torch2ms.rules.companion import assemble
-from torch2ms.rules.companion.table_plumbing import CONDITIONAL, ENTRIES
+from torch2ms.rules.companion.table_plumbing import CONDITIONAL, ENTRIES, MODULE_VALUES
 
 pytestmark = pytest.mark.real
 
@@ -16,7 +17,9 @@ pytestmark = pytest.mark.real
 @pytest.fixture(scope="module")
 def aux(fw, tmp_path_factory):
     """The companion module holding every plumbing entry, imported."""
-    names = sorted(set(ENTRIES.values()) | set(CONDITIONAL.values()))
+    names = sorted(
+        set(ENTRIES.values()) | set(CONDITIONAL.values()) | set(MODULE_VALUES.values())
+    )
     path = tmp_path_factory.mktemp("aux") / "ms_aux_plumbing.py"
     path.write_text(assemble(names), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("ms_aux_plumbing", path)
@@ -69,6 +72,53 @@ def test_device_queries_answer_as_torch_does_on_a_cpu_machine(aux, fw) -> None:
     assert aux.current_accelerator() is torch.accelerator.current_accelerator() is None
     assert aux.mps_is_available() is torch.backends.mps.is_available() is False
     assert aux.npu_is_available() is False
+
+
+def test_device_modules_as_values_answer_and_refuse_streams(aux, fw) -> None:
+    """`device_mod = torch.cuda` (timm's prefetcher): `is_available()` as torch answers on this
+    machine; a stream, reached only where the device is available, raises naming itself."""
+    torch, _ = fw
+    assert aux.cuda.is_available() is torch.cuda.is_available() is False
+    assert aux.npu.is_available() is False
+    with pytest.raises(NotImplementedError, match=r"torch\.cuda\.Stream"):
+        aux.cuda.Stream(device="cuda")
+    with pytest.raises(NotImplementedError, match=r"torch\.npu\.current_stream"):
+        aux.npu.current_stream()
+
+
+PREFETCH = """import torch
+from contextlib import suppress
+from functools import partial
+
+
+def streams(is_cuda, is_npu, device):
+    device_mod = None
+    if is_cuda:
+        device_mod = torch.cuda
+    elif is_npu:
+        device_mod = torch.npu
+    if device_mod is None:
+        return suppress, torch.cuda.is_available()
+    return partial(device_mod.stream, stream=device_mod.Stream(device=device)), None
+"""
+
+
+def test_device_modules_as_values_convert_to_the_stand_ins(aux, fw) -> None:
+    result = convert_source(PREFETCH, "prefetch.py")
+    assert "        device_mod = ms_aux.cuda\n" in result.code
+    assert "        device_mod = ms_aux.npu\n" in result.code
+    assert "ms_aux.cuda_is_available()" in result.code  # a call keeps its own entry
+    assert "torch" not in result.code and not result.findings
+    assert convert_source(result.code, "prefetch.py").code == result.code
+    namespace = {"ms_aux": aux}
+    exec(compile(result.code.replace("import ms_aux\n", ""), "c", "exec"), namespace)  # noqa: S102
+    original: dict = {}
+    exec(compile(PREFETCH, "o", "exec"), original)  # noqa: S102 - our snippet
+    assert namespace["streams"](False, False, "cpu") == original["streams"](
+        False, False, "cpu"
+    )
+    with pytest.raises(NotImplementedError, match="Stream"):
+        namespace["streams"](True, False, "cuda")
 
 
 def test_compile_and_script_return_what_they_are_given(aux, fw) -> None:

@@ -170,13 +170,118 @@ def test_shuffled_loader_gives_every_sample_once(aux) -> None:
 
 
 def test_refused_arguments_name_themselves(aux) -> None:
-    with pytest.raises(NotImplementedError, match="worker_init_fn"):
-        aux.DataLoader([1, 2], num_workers=2, worker_init_fn=print)
-    # Without worker processes torch never calls it, and neither does the companion.
-    loader = aux.DataLoader([1, 2], worker_init_fn=print)
-    assert [as_array(batch).tolist() for batch in loader] == [[1], [2]]
+    with pytest.raises(NotImplementedError, match="generator"):
+        aux.DataLoader([1, 2], generator=object())
     with pytest.raises(ValueError, match="mutually exclusive"):
         aux.DataLoader([1, 2], sampler=[0, 1], shuffle=True)
+
+
+WORKERS = """import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+
+class Seen(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        info = get_worker_info()
+        return torch.tensor([float(i)]), info is not None and info.dataset is self
+
+
+def seed_worker(worker_id):
+    info = get_worker_info()
+    assert info.id == worker_id
+    np.random.seed(info.seed % (2 ** 32 - 1))
+
+
+loader = DataLoader(Seen(), batch_size=2, num_workers=2, worker_init_fn=seed_worker)
+outside = get_worker_info()
+"""
+
+
+def test_worker_hook_and_worker_info_as_in_a_torch_worker(aux) -> None:
+    """timm's worker hook (`_worker_init`) reads `get_worker_info()` and checks its id: with
+    workers, torch runs it and the dataset in each worker process; the companion runs both in
+    this process, as worker 0 of 1, and gives the same batches."""
+    original = run_original(WORKERS)
+    converted, code = convert_and_run(WORKERS)
+    assert (
+        "ms_aux.DataLoader(Seen(), batch_size=2, num_workers=2, worker_init_fn=seed_worker)"
+        in code
+    )
+    assert original["outside"] is None and converted["outside"] is None
+    expected, actual = batches(original["loader"]), batches(converted["loader"])
+    assert_same_batches(expected, actual)
+    assert all(bool(seen.all()) for _, seen in actual)
+
+
+ITERABLE = """import torch
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+
+class Batches(IterableDataset):
+    \"\"\"Yields whole batches, split among the workers as timm's NaFlex wrapper splits them.\"\"\"
+
+    def __iter__(self):
+        info = get_worker_info()
+        workers, worker = (info.num_workers, info.id) if info is not None else (1, 0)
+        for i in range(worker, 6, workers):
+            yield {"x": torch.ones(2, 3) * i}, torch.tensor([i, i])
+
+
+loader = DataLoader(Batches(), batch_size=None, num_workers=NUM_WORKERS)
+"""
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_iterable_dataset_without_batching_yields_its_items(aux, workers) -> None:
+    """`batch_size=None` over an iterable dataset: torch yields each item as it comes (one
+    worker, so in the dataset's order); so does the companion, whose one worker keeps them all."""
+    source = ITERABLE.replace("NUM_WORKERS", str(workers))
+    original = run_original(source)
+    converted, code = convert_and_run(source)
+    assert "ms_aux.DataLoader(Batches(), batch_size=None" in code
+    expected, actual = list(original["loader"]), list(converted["loader"])
+    assert len(expected) == len(actual) == 6
+    for (want, want_target), (got, got_target) in zip(expected, actual):
+        assert list(got) == list(want) == ["x"]
+        for a, b in ((got["x"], want["x"]), (got_target, want_target)):
+            assert as_array(a).dtype == as_array(b).dtype
+            np.testing.assert_array_equal(as_array(a), as_array(b))
+
+
+def test_worker_hook_runs_once_per_worker_start(aux) -> None:
+    calls = []
+
+    def hook(worker_id):
+        info = aux.get_worker_info()
+        calls.append((worker_id, info.id, info.num_workers))
+
+    loader = aux.DataLoader(
+        list(range(4)), batch_size=2, num_workers=3, worker_init_fn=hook
+    )
+    for _ in range(2):
+        assert [as_array(b).tolist() for b in loader] == [[0, 1], [2, 3]]
+    assert calls == [(0, 0, 1), (0, 0, 1)]  # a new worker each iteration
+    assert aux.get_worker_info() is None
+    calls.clear()
+    loader = aux.DataLoader(
+        list(range(4)),
+        batch_size=2,
+        num_workers=3,
+        worker_init_fn=hook,
+        persistent_workers=True,
+    )
+    seeds = set()
+    for _ in range(2):
+        for _batch in loader:
+            seeds.add(aux.get_worker_info())
+    assert calls == [(0, 0, 1)] and seeds == {None}
+    # Without worker processes torch never calls it, and neither does the companion.
+    calls.clear()
+    assert len(list(aux.DataLoader([1, 2], worker_init_fn=hook))) == 2 and calls == []
 
 
 MNIST_SCRIPT = """import torch

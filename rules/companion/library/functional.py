@@ -148,6 +148,20 @@ def equal(input, other):
     return bool(ops.equal(input, other).all())
 
 
+def nonzero(input, *, out=None, as_tuple=False):
+    """`torch.nonzero`: the indices of the non-zero elements, one row per element, by
+    `ops.nonzero` (int64, as torch's); with `as_tuple=True` torch's tuple of one index tensor per
+    dimension, the columns of those rows (a 0-d input counts as 1-d, as in torch)."""
+    if out is not None:
+        raise NotImplementedError("nonzero: out= is not supported")
+    if not as_tuple:
+        return ops.nonzero(input)
+    if input.ndim == 0:
+        input = input.reshape(1)
+    indices = ops.nonzero(input)
+    return tuple(indices[:, dim] for dim in range(input.ndim))
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     """`torch.nn.functional.layer_norm`, on the `ops.LayerNorm` primitive (`ops.layer_norm` has no
     CPU kernel); a missing weight or bias is ones or zeros."""
@@ -750,6 +764,37 @@ def randn(
     stream = _drawn("randn", generator, out, requires_grad)
     drawn = stream.standard_normal(_shape(size), dtype=np.float32)
     return mindspore.Tensor(drawn, dtype or mindspore.float32)
+
+
+def normal(
+    mean,
+    std=1.0,
+    size=None,
+    *,
+    generator=None,
+    out=None,
+    dtype=None,
+    layout=None,
+    device=None,
+    pin_memory=False,
+    requires_grad=False,
+):
+    """`torch.normal` with torch's overloads: numbers `mean`, `std` and a `size` (float32, or
+    `dtype`); or tensors (one of them may be a number), broadcast together, one draw per element
+    in their dtype. Standard normal draws, as `randn` makes them (NumPy's, seeded from
+    MindSpore's generator or from a companion Generator), scaled by `std` and shifted by `mean`."""
+    stream = _drawn("normal", generator, out, requires_grad)
+    tensors = [t for t in (mean, std) if isinstance(t, mindspore.Tensor)]
+    if size is not None:
+        if tensors:
+            raise TypeError("normal: size= is given with numbers mean and std only")
+        drawn = stream.standard_normal(tuple(size)) * std + mean
+        return mindspore.Tensor(drawn.astype(np.float32), dtype or mindspore.float32)
+    if not tensors:
+        raise TypeError("normal: numbers mean and std need a size")
+    shape = np.broadcast_shapes(*(t.shape for t in tensors))
+    noise = mindspore.Tensor(stream.standard_normal(shape, dtype=np.float32))
+    return noise.astype(tensors[0].dtype) * std + mean
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):

@@ -247,6 +247,40 @@ def current_accelerator(check_available=False):
     return device(names[target]) if target in names else None
 
 
+class _DeviceModule:
+    """`torch.cuda` / `torch.npu` named as a value (`device_mod = torch.cuda`, then
+    `device_mod.Stream(...)`): `is_available()` answers from MindSpore's context, as
+    `cuda_is_available`/`npu_is_available` do. Anything else (streams, `synchronize`) is reached
+    only on a branch that runs where the device is available; it raises NotImplementedError
+    naming itself, since device streams are not carried over (MindSpore's are
+    `mindspore.runtime.Stream`, `StreamCtx` and `current_stream`)."""
+
+    def __init__(self, name, target):
+        self._name = name
+        self._target = target
+
+    def is_available(self):
+        return _device_target() == self._target
+
+    def __getattr__(self, attribute):
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        raise NotImplementedError(
+            f"torch.{self._name}.{attribute} is not carried over: it runs only where "
+            f"torch.{self._name}.is_available(), and device streams have no certain MindSpore "
+            "form here; write mindspore.runtime.Stream / StreamCtx / current_stream by hand"
+        )
+
+    def __repr__(self):
+        return f"<stand-in for torch.{self._name}>"
+
+
+# `torch.cuda` as a value: MindSpore's GPU target.
+cuda = _DeviceModule("cuda", "GPU")
+# `torch.npu` (torch_npu's Ascend module) as a value: MindSpore's Ascend target.
+npu = _DeviceModule("npu", "Ascend")
+
+
 class finfo:
     """`torch.finfo(dtype)`: the limits of a MindSpore floating dtype, from numpy's finfo.
 
