@@ -36,6 +36,8 @@ ENTRIES: dict[str, str] = {
     "torch.distributed.get_rank": "dist_get_rank",
     "torch.distributed.get_world_size": "dist_get_world_size",
     "torch.nn.parallel.data_parallel": "data_parallel",
+    "torch.__version__": "torch_version",
+    "torch.version.__version__": "torch_version",
 }
 
 # Entries the converter writes only where a rule has checked the call's arguments.
