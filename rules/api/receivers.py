@@ -168,6 +168,58 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
     )
 
 
+# Calls that hand back a tensor something else holds: builtins that return an argument or an
+# attribute (`getattr`, `next`, `max`), and getters of a module's own tensors.
+_HOLDER_CALLS = frozenset({"getattr", "next", "max", "min", "vars", "iter", "super"})
+_GETTER_PREFIXES = ("get_", "_get_")
+
+
+def call_result(
+    receiver: cst.BaseExpression,
+    original: cst.Call,
+    ctx: ModuleContext,
+    tensor_methods: frozenset[str],
+) -> bool:
+    """Whether an in-place call's receiver is the result of a call of the program's own (a layer, a
+    function held in a name or an attribute: `self.act_fn(x).mul_(g)`) and the in-place call's
+    value is what the statement uses. That result exists for this expression only, so updating it
+    in place is computing the new value. Not so for Tensor methods (views and in-place methods
+    return storage of their receiver), getters, builtins that return what they were given, a call
+    passing `inplace=True` (it returns its input), and a statement that is the in-place call alone
+    (its only effect would be on what the result shares)."""
+    if not isinstance(receiver, cst.Call) or ctx.qualname(receiver.func) is not None:
+        return False
+    func = receiver.func
+    if isinstance(func, cst.Name):
+        name = func.value
+        if name in _HOLDER_CALLS:
+            return False
+    elif isinstance(func, cst.Attribute):
+        name = func.attr.value
+        if name in tensor_methods or name.endswith("_"):
+            return False
+    else:
+        return False
+    if name.startswith(_GETTER_PREFIXES):
+        return False
+    if any(
+        a.keyword is not None
+        and a.keyword.value == "inplace"
+        and isinstance(a.value, cst.Name)
+        and a.value.value == "True"
+        for a in receiver.args
+    ):
+        return False
+    statement = ctx.stack[-1] if ctx.stack else None
+    return not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and any(
+            isinstance(small, cst.Expr) and small.value is original
+            for small in statement.body
+        )
+    )
+
+
 def assign_root(receiver: cst.BaseExpression, ctx: ModuleContext):
     """The tensor an in-place call updates, when naming it again is safe: `x`, `self.w`, or the
     `x` of an in-place call already rewritten (`ops.assign(x, ...)` returns `x`), or an entry of

@@ -16,6 +16,7 @@ from . import BY_TORCH_NAME, METHODS
 from .answered import constant, drop_dead_findings, ends_the_block, taken_branch
 from .docs import (
     API_META,
+    CALL_RESULT,
     INIT_META,
     METHOD_META,
     NO_KERNEL,
@@ -25,6 +26,7 @@ from .docs import (
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
+    call_result,
     fresh_temporary,
     placement_dicts,
     refusal_is_arity,
@@ -114,6 +116,8 @@ _TENSOR_ONLY_METHODS = frozenset(
         )
     )
 )
+# Every Tensor method name the tables know: their results may share their receiver's storage.
+_TENSOR_METHOD_NAMES = frozenset(METHODS) | AMBIGUOUS
 _TORCH_ONLY_KEYWORDS = frozenset({"dim", "keepdim", "unbiased", "correction"})
 COUNTED_METHODS = frozenset(
     name for name in METHODS if name not in AMBIGUOUS or name in _UNSURE
@@ -248,7 +252,14 @@ def plain(mapping: ApiMapping) -> bool:
 @register
 class ApiTableRule(Rule):
     meta = API_META
-    extra = (METHOD_META, INIT_META, NO_MAPPING, UNSAFE_ARGUMENT, NO_KERNEL)
+    extra = (
+        METHOD_META,
+        INIT_META,
+        NO_MAPPING,
+        UNSAFE_ARGUMENT,
+        NO_KERNEL,
+        CALL_RESULT,
+    )
     stage = API
     order = 100
     triggers = ("torch",)
@@ -1102,6 +1113,21 @@ class ApiTableRule(Rule):
         if mapping.form == "assign":
             root = assign_root(func.value, ctx)
             fresh = root is None and fresh_temporary(original.func.value, ctx)  # type: ignore[attr-defined]
+            if root is None and not fresh:
+                fresh = call_result(
+                    original.func.value,  # type: ignore[attr-defined]
+                    original,
+                    ctx,
+                    _TENSOR_METHOD_NAMES,
+                )
+                if fresh:
+                    ctx.report(
+                        CALL_RESULT.id,
+                        f"`.{name}()` on the result of a call becomes `.{name[:-1]}()`: the "
+                        "result is taken to be a value the call has just computed",
+                        CALL_RESULT.use_instead,
+                        severity=WARNING,
+                    )
             if root is None and not fresh:
                 item = stored_item(func.value, original, ctx)
             if root is None and not fresh and item is None:
