@@ -37,6 +37,7 @@ from .receivers import (
 from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
+from .tensor_type import tensor_type
 
 _TYPE_CHECKS = ("isinstance", "issubclass")
 # A torch module named in an annotation (`fmt: F = "NCHW"`, where F is torch.nn.functional) is no
@@ -840,6 +841,10 @@ class ApiTableRule(Rule):
                 companion = self._parameter_method(original, updated, ctx)
                 if companion is not None:
                     return companion
+            if name == "type" and not self._on_imported(func):
+                typed = tensor_type(original, updated, ctx)
+                if typed is not None:
+                    return typed
             mapping = METHODS.get(name)
             if mapping is not None and name not in self.foreign_methods:
                 self.method_converted = False

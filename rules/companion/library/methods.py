@@ -152,3 +152,38 @@ def call_forward(obj, *args, **kwargs):
     if isinstance(obj, mindspore.nn.Cell) and not hasattr(type(obj), "forward"):
         return obj.construct(*args, **kwargs)
     return obj.forward(*args, **kwargs)
+
+
+# torch's CPU tensor type names, by MindSpore dtype name.
+_TORCH_TYPE_NAMES = {
+    "Float32": "torch.FloatTensor",
+    "Float64": "torch.DoubleTensor",
+    "Float16": "torch.HalfTensor",
+    "BFloat16": "torch.BFloat16Tensor",
+    "UInt8": "torch.ByteTensor",
+    "Int8": "torch.CharTensor",
+    "Int16": "torch.ShortTensor",
+    "Int32": "torch.IntTensor",
+    "Int64": "torch.LongTensor",
+    "Bool": "torch.BoolTensor",
+    "Complex64": "torch.ComplexFloatTensor",
+    "Complex128": "torch.ComplexDoubleTensor",
+}
+
+
+def tensor_type(tensor, dtype=None, non_blocking=False, **kwargs):
+    """`x.type(dtype=None)`: without a dtype, torch's name of the tensor's type ('torch.FloatTensor',
+    the CPU name: MindSpore places tensors by context); with one, the tensor cast to it, given as a
+    MindSpore dtype or as torch's type name ('torch.HalfTensor', 'torch.cuda.HalfTensor'). Any
+    other object runs its own `type`."""
+    if not isinstance(tensor, mindspore.Tensor):
+        return tensor.type(dtype, non_blocking, **kwargs)
+    names = {name: key for key, name in _TORCH_TYPE_NAMES.items()}
+    if dtype is None:
+        return _TORCH_TYPE_NAMES[str(tensor.dtype)]
+    if isinstance(dtype, str):
+        plain = dtype.replace("torch.cuda.", "torch.")
+        if plain not in names:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = getattr(mindspore, names[plain].lower())
+    return tensor if tensor.dtype == dtype else tensor.astype(dtype)
