@@ -8,6 +8,7 @@ from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
 from .table_methods import ENTRIES as METHODS
 from .table_optim import ENTRIES as OPTIM
+from .table_parameters import ENTRIES as PARAMETERS
 from .table_plumbing import ENTRIES as PLUMBING
 from .table_recurrent import ENTRIES as RECURRENT
 from .table_runtime import CALL_ONLY
@@ -15,7 +16,17 @@ from .table_runtime import ENTRIES as RUNTIME
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
-for _table in (PLUMBING, RUNTIME, FUNCTIONAL, METHODS, LAYERS, RECURRENT, OPTIM, DATA):
+for _table in (
+    PLUMBING,
+    RUNTIME,
+    FUNCTIONAL,
+    METHODS,
+    LAYERS,
+    PARAMETERS,
+    RECURRENT,
+    OPTIM,
+    DATA,
+):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
             raise ValueError(f"two companion entries for {_torch}")
