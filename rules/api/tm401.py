@@ -1042,6 +1042,10 @@ class ApiTableRule(Rule):
                 [cst.Arg(base), cst.Arg(index), cst.Arg(values)],
             )
         if tensor is None or ctx.dotted(tensor) is None:
+            # A view or an expression (`w[i].view(shape)`): the companion fills it in place.
+            companion = self._companion_call(mapping.torch, call, ctx)
+            if companion is not None:
+                return companion
             self._refused(
                 mapping,
                 Refusal(

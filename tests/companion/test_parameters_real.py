@@ -139,3 +139,117 @@ def test_fusion_needs_evaluation_mode(aux, fw) -> None:
     ms_conv.set_train(True)
     with pytest.raises(AssertionError):
         aux.fuse_conv_bn_eval(ms_conv, ms_bn)
+
+
+# -- initializers: fills through views, statistics of torch's draws --------------------------------
+EXPERTS, EXPERT_SHAPE = 4, (48, 16, 3, 3)
+
+
+def _experts(ms, torch):
+    size = int(np.prod(EXPERT_SHAPE))
+    return (
+        torch.zeros(EXPERTS, size),
+        ms.Parameter(ms.Tensor(np.zeros((EXPERTS, size), np.float32)), name="w"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [("constant_", (0.375,)), ("ones_", ()), ("zeros_", ())],
+)
+def test_fills_of_a_view_reach_the_parameter_as_in_torch(aux, fw, name, args) -> None:
+    torch, ms = fw
+    expected = torch.full((3, 8), 2.0)
+    weight = ms.Parameter(ms.Tensor(np.full((3, 8), 2.0, np.float32)), name="w")
+    getattr(torch.nn.init, name)(expected[1].view(2, 4), *args)
+    returned = getattr(aux, "init_" + name)(weight[1].view((2, 4)), *args)
+    np.testing.assert_array_equal(weight.asnumpy(), expected.numpy())
+    assert tuple(returned.shape) == (2, 4)
+
+
+def _per_expert(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.abs(values).max(axis=1), values.std(axis=1)
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("kaiming_uniform_", {"a": 5**0.5}),
+        ("kaiming_uniform_", {"mode": "fan_out", "nonlinearity": "relu"}),
+        ("kaiming_normal_", {}),
+        ("kaiming_normal_", {"a": 0.2, "mode": "fan_out"}),
+        ("xavier_uniform_", {"gain": 2.0}),
+        ("xavier_normal_", {}),
+        ("uniform_", {"a": -0.5, "b": 0.25}),
+        ("normal_", {"mean": 0.5, "std": 0.2}),
+        ("trunc_normal_", {"std": 0.5, "a": -0.4, "b": 0.6}),
+    ],
+)
+def test_initializers_on_views_follow_torchs_statistics(aux, fw, name, kwargs) -> None:
+    """timm's CondConv fills each expert's row through `weight[i].view(expert_shape)`: the fans
+    are the view's. Each expert's draw has torch's spread (std within 3%, 18,432 draws each), its
+    range, and every expert is filled."""
+    torch, ms = fw
+    torch.manual_seed(0)
+    ms.set_seed(0)
+    expected, weight = _experts(ms, torch)
+    for i in range(EXPERTS):
+        getattr(torch.nn.init, name)(expected[i].view(EXPERT_SHAPE), **kwargs)
+        getattr(aux, "init_" + name)(weight[i].view(EXPERT_SHAPE), **kwargs)
+    got, want = weight.asnumpy(), expected.numpy()
+    (got_max, got_std), (want_max, want_std) = _per_expert(got), _per_expert(want)
+    np.testing.assert_allclose(got_std, want_std, rtol=0.03)
+    # the two means differ by about std * sqrt(2 / 18432) = 0.0104 std: five times that at most
+    np.testing.assert_allclose(
+        got.mean(axis=1), want.mean(axis=1), atol=0.055 * want_std.max()
+    )
+    if "uniform" in name or name == "trunc_normal_":
+        # bounded draws: both reach (almost) the same bound, neither passes it
+        np.testing.assert_allclose(got_max, want_max, rtol=0.01)
+        assert got.min() >= want.min() - 1e-3 * want_max.max()
+        assert got.max() <= want.max() + 1e-3 * want_max.max()
+    assert (got != 0).mean() > 0.99
+
+
+def test_fills_of_a_parameter_return_it(aux, fw) -> None:
+    _, ms = fw
+    weight = ms.Parameter(ms.Tensor(np.zeros((200, 50), np.float32)), name="w")
+    assert aux.init_uniform_(weight, -0.25, 0.75) is weight
+    values = weight.asnumpy()
+    assert values.min() >= -0.25 and values.max() <= 0.75 and values.std() > 0.25
+
+
+@pytest.mark.parametrize(
+    ("nonlinearity", "param"),
+    [
+        ("linear", None),
+        ("conv2d", None),
+        ("sigmoid", None),
+        ("tanh", None),
+        ("relu", None),
+        ("leaky_relu", None),
+        ("leaky_relu", 0.2),
+        ("leaky_relu", 5**0.5),
+        ("selu", None),
+    ],
+)
+def test_calculate_gain_is_torchs(aux, fw, nonlinearity, param) -> None:
+    torch, _ = fw
+    assert aux.calculate_gain(nonlinearity, param) == pytest.approx(
+        torch.nn.init.calculate_gain(nonlinearity, param), rel=1e-12
+    )
+
+
+def test_initializers_refuse_what_they_cannot_reproduce(aux, fw) -> None:
+    torch, ms = fw
+    weight = ms.Parameter(ms.Tensor(np.zeros((4, 4), np.float32)), name="w")
+    with pytest.raises(NotImplementedError, match="generator"):
+        aux.init_kaiming_uniform_(weight, generator=object())
+    with pytest.raises(ValueError):
+        torch.nn.init.kaiming_uniform_(torch.zeros(4, 4), mode="fan_avg")
+    with pytest.raises(ValueError):
+        aux.init_kaiming_uniform_(weight, mode="fan_avg")
+    with pytest.raises(ValueError):
+        torch.nn.init.xavier_uniform_(torch.zeros(4))
+    with pytest.raises(ValueError):
+        aux.init_xavier_uniform_(ms.Tensor(np.zeros(4, np.float32)))

@@ -6,9 +6,12 @@ built-in layers reset their parameters on request (`m.reset_parameters()`).
 """
 
 import copy
+import math
 
 import mindspore
 from mindspore import ops
+
+from .runtime import calculate_fan_in_and_fan_out
 
 
 def fuse_conv_bn_weights(
@@ -62,3 +65,149 @@ def fuse_conv_bn_eval(conv, bn, transpose=False):
     fused.bias = bias
     fused.has_bias = True
     return fused
+
+
+def _fill_(tensor, values):
+    """Writes `values` into `tensor` in place and returns `tensor`. Slice assignment writes through
+    MindSpore's views (`weight[i].view(shape)`) into the tensor they were taken from, as torch's
+    in-place fills do; `ops.assign` refuses a view."""
+    values = values.astype(tensor.dtype)
+    if tensor.ndim == 0:
+        tensor.view((1,))[:] = values.reshape((1,))
+    else:
+        tensor[:] = values
+    return tensor
+
+
+def _init_without_generator(name, generator):
+    if generator is not None:
+        raise NotImplementedError(
+            f"init.{name}(generator=...): MindSpore draws from its own seed; call "
+            "mindspore.set_seed(...) instead"
+        )
+
+
+def calculate_gain(nonlinearity, param=None):
+    """`torch.nn.init.calculate_gain`: the recommended gain for a nonlinearity, torch's table."""
+    if nonlinearity in (
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose1d",
+        "conv_transpose2d",
+        "conv_transpose3d",
+        "sigmoid",
+    ):
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, (int, float)):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def init_uniform_(tensor, a=0.0, b=1.0, generator=None):
+    """`torch.nn.init.uniform_`: fills `tensor` (a Parameter, or a view of one) from U(a, b) in
+    place, drawn with `ops.rand`. The numbers differ from torch's draw."""
+    _init_without_generator("uniform_", generator)
+    return _fill_(tensor, ops.rand(tensor.shape) * (b - a) + a)
+
+
+def init_normal_(tensor, mean=0.0, std=1.0, generator=None):
+    """`torch.nn.init.normal_`: fills `tensor` (or a view of one) from N(mean, std^2) in place,
+    drawn with `ops.randn`."""
+    _init_without_generator("normal_", generator)
+    return _fill_(tensor, ops.randn(tensor.shape) * std + mean)
+
+
+def init_trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """`torch.nn.init.trunc_normal_`: N(mean, std^2) truncated to [a, b], drawn as torch draws it:
+    a uniform draw between the two bounds' normal CDFs, mapped back through the inverse CDF
+    (`ops.erfinv`), then clamped."""
+    _init_without_generator("trunc_normal_", generator)
+
+    def cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    low, high = cdf((a - mean) / std), cdf((b - mean) / std)
+    draw = ops.rand(tensor.shape) * (2 * high - 2 * low) + (2 * low - 1)
+    values = ops.erfinv(draw) * (std * math.sqrt(2.0)) + mean
+    return _fill_(tensor, ops.clamp(values, a, b))
+
+
+def init_constant_(tensor, val):
+    """`torch.nn.init.constant_`: fills `tensor` (or a view of one) with `val` in place."""
+    return _fill_(tensor, ops.fill(tensor.dtype, tensor.shape, val))
+
+
+def init_ones_(tensor):
+    """`torch.nn.init.ones_`: fills `tensor` (or a view of one) with ones in place."""
+    return _fill_(tensor, ops.ones(tensor.shape, tensor.dtype))
+
+
+def init_zeros_(tensor):
+    """`torch.nn.init.zeros_`: fills `tensor` (or a view of one) with zeros in place."""
+    return _fill_(tensor, ops.zeros(tensor.shape, tensor.dtype))
+
+
+def init_xavier_uniform_(tensor, gain=1.0, generator=None):
+    """`torch.nn.init.xavier_uniform_`: U(-b, b) with b = gain * sqrt(6 / (fan_in + fan_out)),
+    the fans of the tensor's own shape (a view's, for a view), filled in place."""
+    _init_without_generator("xavier_uniform_", generator)
+    fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
+    bound = gain * math.sqrt(6.0 / float(fan_in + fan_out))
+    return _fill_(tensor, ops.rand(tensor.shape) * (2 * bound) - bound)
+
+
+def init_xavier_normal_(tensor, gain=1.0, generator=None):
+    """`torch.nn.init.xavier_normal_`: N(0, std^2) with std = gain * sqrt(2 / (fan_in + fan_out)),
+    filled in place."""
+    _init_without_generator("xavier_normal_", generator)
+    fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return _fill_(tensor, ops.randn(tensor.shape) * std)
+
+
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(
+            f"Mode {mode} not supported, please use one of fan_in, fan_out"
+        )
+    fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
+    fan = fan_in if mode == "fan_in" else fan_out
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+
+
+def init_kaiming_uniform_(
+    tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None
+):
+    """`torch.nn.init.kaiming_uniform_`: U(-b, b) with b = sqrt(3) * gain / sqrt(fan), the fan of
+    the tensor's own shape (a view's, for a view: timm's CondConv initialises each expert through
+    `weight[i].view(expert_shape)`), filled in place."""
+    _init_without_generator("kaiming_uniform_", generator)
+    if 0 in tuple(tensor.shape):
+        return tensor
+    bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
+    return _fill_(tensor, ops.rand(tensor.shape) * (2 * bound) - bound)
+
+
+def init_kaiming_normal_(
+    tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None
+):
+    """`torch.nn.init.kaiming_normal_`: N(0, std^2) with std = gain / sqrt(fan), filled in place."""
+    _init_without_generator("kaiming_normal_", generator)
+    if 0 in tuple(tensor.shape):
+        return tensor
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    return _fill_(tensor, ops.randn(tensor.shape) * std)
