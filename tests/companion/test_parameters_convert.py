@@ -136,3 +136,26 @@ def test_converted_expert_initializer_fills_every_expert_like_torch(
         np.abs(got).max(axis=1), np.abs(want).max(axis=1), rtol=0.01
     )
     np.testing.assert_allclose(got.std(axis=1), want.std(axis=1), rtol=0.04)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("m.reset_parameters()", "ms_aux.reset_parameters(m)"),
+        ("self.norm.reset_parameters()", "ms_aux.reset_parameters(self.norm)"),
+        ("self.reset_parameters()", "self.reset_parameters()"),
+        ("super().reset_parameters()", "super().reset_parameters()"),
+        ("m.reset_parameters(seed)", "m.reset_parameters(seed)"),
+    ],
+)
+def test_reset_parameters_of_a_layer_uses_the_companion(
+    before: str, after: str
+) -> None:
+    source = (
+        "import torch.nn as nn\n\n\nclass Block(nn.Module):\n"
+        f"    def init(self, m, seed):\n        {before}\n"
+    )
+    result = convert_checked(source)
+    assert f"        {after}\n" in result.code
+    assert ("import ms_aux" in result.code) == after.startswith("ms_aux")
+    assert "torch" not in result.code and not result.findings

@@ -16,7 +16,11 @@ RTOL, ATOL = 1e-5, 1e-5
 
 @pytest.fixture(scope="module")
 def aux(fw, tmp_path_factory):
-    names = sorted(set(ENTRIES.values()) | {"Conv2d", "BatchNorm2d", "Conv1d"})
+    names = sorted(
+        set(ENTRIES.values())
+        | {"reset_parameters", "Conv2d", "BatchNorm2d", "Conv1d", "Linear"}
+        | {"LayerNorm", "GroupNorm", "Embedding", "ReLU"}
+    )
     path = tmp_path_factory.mktemp("aux") / "ms_aux_parameters.py"
     path.write_text(assemble(names), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("ms_aux_parameters", path)
@@ -253,3 +257,114 @@ def test_initializers_refuse_what_they_cannot_reproduce(aux, fw) -> None:
         torch.nn.init.xavier_uniform_(torch.zeros(4))
     with pytest.raises(ValueError):
         aux.init_xavier_uniform_(ms.Tensor(np.zeros(4, np.float32)))
+
+
+# -- reset_parameters: torch's re-initialisation of its built-in layers ----------------------------
+def _disturb(ms, layer) -> None:
+    for _, param in layer.parameters_and_names():
+        param.set_data(ms.Tensor(np.full(param.shape, 3.0, np.float32)))
+
+
+NORMS = [
+    ("BatchNorm2d", (6,), lambda ms: ms.nn.BatchNorm2d(6)),
+    ("BatchNorm2d", (6,), lambda ms: "BatchNorm2d"),
+    ("LayerNorm", (6,), lambda ms: ms.nn.LayerNorm((6,))),
+    ("LayerNorm", (6,), lambda ms: "LayerNorm"),
+    ("GroupNorm", (2, 6), lambda ms: ms.nn.GroupNorm(2, 6)),
+    ("GroupNorm", (2, 6), lambda ms: "GroupNorm"),
+]
+MS_NAMES = {"gamma": "weight", "beta": "bias", "moving_mean": "running_mean"}
+MS_NAMES["moving_variance"] = "running_var"
+
+
+@pytest.mark.parametrize(("name", "args", "build"), NORMS)
+def test_norm_layers_reset_like_torch(aux, fw, name, args, build) -> None:
+    torch, ms = fw
+    expected = getattr(torch.nn, name)(*args)
+    layer = build(ms)
+    layer = getattr(aux, layer)(*args) if isinstance(layer, str) else layer
+    with torch.no_grad():
+        for tensor in expected.state_dict().values():
+            tensor.fill_(3)
+    _disturb(ms, layer)
+    expected.reset_parameters()
+    aux.reset_parameters(layer)
+    state = expected.state_dict()
+    for ms_name, param in layer.parameters_and_names():
+        torch_name = MS_NAMES[ms_name.rsplit(".", 1)[-1]]
+        np.testing.assert_array_equal(param.asnumpy(), state[torch_name].numpy())
+    if getattr(layer, "num_batches_tracked", None) is not None:
+        assert int(layer.num_batches_tracked) == int(state["num_batches_tracked"])
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "build"),
+    [
+        ("Linear", (384, 256), lambda ms: ms.nn.Dense(384, 256)),
+        ("Linear", (384, 256), lambda ms: "Linear"),
+        (
+            "Conv2d",
+            (24, 256, 4),
+            lambda ms: ms.nn.Conv2d(24, 256, 4, pad_mode="pad", has_bias=True),
+        ),
+        ("Conv2d", (24, 256, 4), lambda ms: "Conv2d"),
+        ("Conv1d", (96, 256, 4), lambda ms: "Conv1d"),
+    ],
+)
+def test_weighted_layers_reset_with_torchs_bounds(aux, fw, name, args, build) -> None:
+    """The weight from kaiming_uniform_(a=sqrt(5)) and the bias from U(+-1/sqrt(fan_in)): each
+    reaches torch's bound (98,304 and 256 draws) without passing it."""
+    torch, ms = fw
+    torch.manual_seed(0)
+    ms.set_seed(0)
+    expected = getattr(torch.nn, name)(*args)
+    layer = build(ms)
+    layer = getattr(aux, layer)(*args) if isinstance(layer, str) else layer
+    _disturb(ms, layer)
+    expected.reset_parameters()
+    aux.reset_parameters(layer)
+    for got, want, rtol in (
+        (layer.weight.asnumpy(), expected.weight.detach().numpy(), 0.01),
+        (layer.bias.asnumpy(), expected.bias.detach().numpy(), 0.03),
+    ):
+        bound = np.abs(want).max()
+        assert np.abs(got).max() <= bound * (1 + rtol)
+        assert np.abs(got).max() >= bound * (1 - rtol)
+        np.testing.assert_allclose(got.std(), want.std(), rtol=0.1)
+
+
+def test_embedding_resets_like_torch(aux, fw) -> None:
+    torch, ms = fw
+    expected = torch.nn.Embedding(4000, 8, padding_idx=3)
+    layer = aux.Embedding(4000, 8, padding_idx=3)
+    _disturb(ms, layer)
+    expected.reset_parameters()
+    aux.reset_parameters(layer)
+    got, want = layer.weight.asnumpy(), expected.weight.detach().numpy()
+    np.testing.assert_array_equal(got[3], want[3])
+    np.testing.assert_allclose(got.std(), want.std(), rtol=0.05)
+
+
+def test_a_layer_subclass_resets_through_its_base(aux, fw) -> None:
+    """timm's ScaledStdConv2d calls `super().reset_parameters()` from its own."""
+    _, ms = fw
+
+    class Scaled(aux.Conv2d):
+        def reset_parameters(self):
+            self.touched = True
+            super().reset_parameters()
+
+    layer = Scaled(4, 6, 3)
+    _disturb(ms, layer)
+    aux.reset_parameters(layer)
+    assert layer.touched and np.abs(layer.weight.asnumpy()).max() < 3.0
+
+
+def test_a_layer_without_parameters_has_no_reset(aux, fw) -> None:
+    torch, ms = fw
+    with pytest.raises(AttributeError):
+        torch.nn.ReLU().reset_parameters()
+    with pytest.raises(AttributeError, match="reset_parameters"):
+        aux.reset_parameters(aux.ReLU())
+    with pytest.raises(AttributeError, match="reset_parameters"):
+        aux.reset_parameters(ms.nn.ReLU())

@@ -9,7 +9,9 @@ import copy
 import math
 
 import mindspore
-from mindspore import ops
+from mindspore import nn, ops
+from mindspore.nn.layer.conv import _Conv as _MindSporeConv
+from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
 from .runtime import calculate_fan_in_and_fan_out
 
@@ -211,3 +213,46 @@ def init_kaiming_normal_(
         return tensor
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     return _fill_(tensor, ops.randn(tensor.shape) * std)
+
+
+def _reset_layer(module):
+    """torch's `reset_parameters()` of a built-in layer, on the MindSpore layer it became:
+    Linear and Conv draw the weight from kaiming_uniform_(a=sqrt(5)) and the bias from
+    U(-1/sqrt(fan_in), 1/sqrt(fan_in)); BatchNorm zeroes its running mean and count, sets its
+    running variance and scale to one and its shift to zero; LayerNorm and GroupNorm set scale one
+    and shift zero; Embedding draws N(0, 1) and zeroes the padding row. Anything else has no such
+    method, as in torch."""
+    if isinstance(module, _MindSporeBatchNorm):
+        _fill_(module.moving_mean, ops.zeros_like(module.moving_mean))
+        _fill_(module.moving_variance, ops.ones_like(module.moving_variance))
+        if getattr(module, "num_batches_tracked", None) is not None:
+            module.num_batches_tracked = mindspore.Tensor(0, mindspore.int64)
+        _fill_(module.gamma, ops.ones_like(module.gamma))
+        _fill_(module.beta, ops.zeros_like(module.beta))
+    elif isinstance(module, (nn.LayerNorm, nn.GroupNorm)):
+        _fill_(module.gamma, ops.ones_like(module.gamma))
+        _fill_(module.beta, ops.zeros_like(module.beta))
+    elif isinstance(module, (nn.Dense, _MindSporeConv)):
+        init_kaiming_uniform_(module.weight, a=math.sqrt(5))
+        if getattr(module, "has_bias", False) and module.bias is not None:
+            fan_in, _ = calculate_fan_in_and_fan_out(module.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init_uniform_(module.bias, -bound, bound)
+    elif isinstance(module, nn.Embedding):
+        init_normal_(module.embedding_table)
+        if module.padding_idx is not None:
+            module.embedding_table[module.padding_idx] = 0.0
+    else:
+        # what torch raises for a module without the method
+        raise AttributeError(  # noqa: TRY004
+            f"'{type(module).__name__}' object has no attribute 'reset_parameters'"
+        )
+
+
+def reset_parameters(module):
+    """`module.reset_parameters()`: the module's own method where its class has one (a layer of
+    the program, a companion layer); for a MindSpore layer that a torch built-in layer became
+    (`nn.Dense`, `nn.BatchNorm2d`, ...), what torch's method does (see `_reset_layer`)."""
+    if hasattr(type(module), "reset_parameters"):
+        return module.reset_parameters()
+    return _reset_layer(module)
