@@ -65,10 +65,10 @@ def mentions_torch(source: str) -> bool:
     return "torch" in source
 
 
-def _methods(classes) -> frozenset[str]:
+def _methods(classes, kind: str = "methods") -> frozenset[str]:
     names: set[str] = set()
     for cls in classes:
-        names |= cls.methods
+        names |= getattr(cls, kind)
     return frozenset(names)
 
 
@@ -111,7 +111,9 @@ def convert_source(
     if not aliases and not _imports_torch_only_package(tree) and not coupled:
         return result
     classes = rule_classes()
-    uses = census(tree, aliases, _methods(classes))
+    uses = census(
+        tree, aliases, _methods(classes), _methods(classes, "watched_methods")
+    )
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:

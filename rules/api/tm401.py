@@ -23,6 +23,15 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
+from .max_min import (
+    DIM,
+    METHOD_ENTRIES,
+    NONE,
+    PAIRWISE,
+    TENSOR,
+    UNKNOWN,
+    second_argument,
+)
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
@@ -265,6 +274,8 @@ class ApiTableRule(Rule):
     order = 100
     triggers = ("torch",)
     methods = COUNTED_METHODS
+    # `x.max(y)`: torch's max with a tensor (library/methods.py decides when it is unknown).
+    watched_methods = frozenset(METHOD_ENTRIES)
     # Left as they are, these would run on torch's semantics only: in-place methods (MindSpore 2.10's
     # CPU ones return the result without changing the tensor) and the ambiguous names above.
     torch_only_methods = _UNSURE | frozenset(
@@ -825,7 +836,7 @@ class ApiTableRule(Rule):
                     else None
                 ) or updated
             else:
-                result = self._function(mapping, updated, ctx)
+                result = self._function(mapping, updated, ctx, original)
             if (
                 self.swapped
                 and isinstance(result, cst.Call)
@@ -841,6 +852,10 @@ class ApiTableRule(Rule):
                 companion = self._parameter_method(original, updated, ctx)
                 if companion is not None:
                     return companion
+            if name in METHOD_ENTRIES and not self._on_imported(func):
+                compared = self._max_min_method(original, updated, ctx)
+                if compared is not None:
+                    return compared
             if name == "type" and not self._on_imported(func):
                 typed = tensor_type(original, updated, ctx)
                 if typed is not None:
@@ -940,7 +955,20 @@ class ApiTableRule(Rule):
             refusal.reason or mapping.note,
         )
 
-    def _function(self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
+    def _function(
+        self,
+        mapping: ApiMapping,
+        call: cst.Call,
+        ctx: ModuleContext,
+        original: cst.Call | None = None,
+    ):
+        if mapping.torch in PAIRWISE and original is not None:
+            pairwise, entry = PAIRWISE[mapping.torch]
+            form = second_argument(original, ctx, _TENSOR_ONLY_METHODS, 1)
+            if form == TENSOR:
+                mapping = BY_TORCH_NAME[pairwise]
+            elif form in (UNKNOWN, NONE):
+                return self._decided_at_run_time(entry, call, ctx)
         target = ctx.options.target
         mint = MINT.get(mapping.torch)
         if (
@@ -1013,6 +1041,63 @@ class ApiTableRule(Rule):
         ctx.applied.add(API_META.id)
         return call.with_changes(
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
+        )
+
+    def _max_min_method(self, original: cst.Call, call: cst.Call, ctx: ModuleContext):
+        """`x.max(other)`: `ops.maximum(x, other)` where `other` is certainly a tensor, the
+        companion's `tensor_max` where it may be a dim; None for a dim or no argument (MindSpore's
+        method takes those as torch's does)."""
+        func: cst.Attribute = call.func  # type: ignore[assignment]
+        receiver = func.value
+        if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+            return None
+        form = second_argument(original, ctx, _TENSOR_ONLY_METHODS, 0)
+        if form in (DIM, NONE) or any(
+            a.keyword is not None and a.keyword.value in ("out", "keepdim")
+            for a in call.args
+        ):
+            return None
+        ctx.applied.add(METHOD_META.id)
+        if form == TENSOR and len(call.args) == 1:
+            torch_name = PAIRWISE["torch." + func.attr.value][0]
+            other = call.args[0].with_changes(
+                keyword=None, equal=cst.MaybeSentinel.DEFAULT
+            )
+            return cst.Call(
+                ctx.name(BY_TORCH_NAME[torch_name].mindspore),
+                [cst.Arg(receiver), other],
+            )
+        result = cst.Call(
+            ctx.companion(METHOD_ENTRIES[func.attr.value]),
+            [cst.Arg(receiver), *call.args],
+        )
+        ctx.state.setdefault(CONVERTED_CALLS, set()).add(id(result))
+        ctx.keep.append(result)
+        return result
+
+    def _decided_at_run_time(self, entry: str, call: cst.Call, ctx: ModuleContext):
+        """``ms_aux.<entry>(<the call's arguments>)``; `torch.max(a, b, out=a)` standing alone
+        becomes ``ops.assign(a, ms_aux.<entry>(a, b))``."""
+        parts = split_call(call)
+        into = _out_is_input(*parts, call, ctx) if parts is not None else None
+        if into is None and any(
+            a.keyword is not None and a.keyword.value == "out" for a in call.args
+        ):
+            return call  # the table reports `out=`
+        ctx.applied.add(API_META.id)
+        args = [
+            a
+            for a in call.args
+            if not (a.keyword is not None and a.keyword.value == "out")
+        ]
+        if len(args) < len(call.args):
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        value = call.with_changes(func=ctx.companion(entry), args=args)
+        if into is None:
+            return value
+        return cst.Call(
+            ctx.name("mindspore.ops.assign"),
+            [cst.Arg(into.deep_clone()), cst.Arg(value)],
         )
 
     def _initializer(self, mapping, call, args, kwargs, ctx: ModuleContext):

@@ -7,6 +7,7 @@ from operators with CPU kernels; any other object runs its own method with the a
 """
 
 import mindspore
+import numpy as np
 from mindspore import ops
 
 
@@ -187,3 +188,52 @@ def tensor_type(tensor, dtype=None, non_blocking=False, **kwargs):
             raise ValueError(f"invalid type: '{dtype}'")
         dtype = getattr(mindspore, names[plain].lower())
     return tensor if tensor.dtype == dtype else tensor.astype(dtype)
+
+
+def _reduce_or_compare(name, input, dim, keepdim, other, out):
+    """torch's max/min: the second argument decides when the program runs. A tensor is `other`
+    (the elementwise maximum or minimum), an int is `dim` ((values, indices), as `ops.max` gives
+    them), nothing is the single largest or smallest element."""
+    if out is not None:
+        raise NotImplementedError(
+            f"{name}: out= is not supported; use the returned value"
+        )
+    if other is None and isinstance(dim, (mindspore.Tensor, np.ndarray)):
+        other, dim = dim, None
+    if other is not None:
+        if keepdim:
+            raise TypeError(f"{name}(input, other) takes no keepdim")
+        pick = ops.maximum if name == "max" else ops.minimum
+        return pick(input, other)
+    if dim is None:
+        return input.max() if name == "max" else input.min()
+    reduce = ops.max if name == "max" else ops.min
+    return reduce(input, int(dim), keepdims=keepdim)
+
+
+def torch_max(input, dim=None, keepdim=False, *, other=None, out=None):
+    """`torch.max(input, dim_or_other, ...)` where the converter cannot tell a dim from a tensor
+    (see `_reduce_or_compare`): `ops.maximum`, `ops.max` or the largest element."""
+    return _reduce_or_compare("max", input, dim, keepdim, other, out)
+
+
+def torch_min(input, dim=None, keepdim=False, *, other=None, out=None):
+    """`torch.min(input, dim_or_other, ...)` where the converter cannot tell a dim from a tensor
+    (see `_reduce_or_compare`): `ops.minimum`, `ops.min` or the smallest element."""
+    return _reduce_or_compare("min", input, dim, keepdim, other, out)
+
+
+def tensor_max(x, *args, **kwargs):
+    """`x.max(dim_or_other, ...)`: torch's `torch.max` on a MindSpore tensor (its own `max` takes
+    no tensor), the object's own `max` otherwise (numpy's `axis`)."""
+    if isinstance(x, mindspore.Tensor):
+        return torch_max(x, *args, **kwargs)
+    return x.max(*args, **kwargs)
+
+
+def tensor_min(x, *args, **kwargs):
+    """`x.min(dim_or_other, ...)`: torch's `torch.min` on a MindSpore tensor, the object's own
+    `min` otherwise."""
+    if isinstance(x, mindspore.Tensor):
+        return torch_min(x, *args, **kwargs)
+    return x.min(*args, **kwargs)
