@@ -182,7 +182,9 @@ class _CensusVisitor:
                     (use, head.id if isinstance(head, ast.Name) else None)
                 )
         elif (
-            isinstance(func, ast.Attribute) and func.attr in self.watched and node.args
+            isinstance(func, ast.Attribute)
+            and func.attr in self.watched
+            and (node.args or node.keywords)
         ):
             self.watched_lines.append(func.end_lineno or node.lineno)
 

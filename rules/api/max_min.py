@@ -62,3 +62,44 @@ def second_argument(
         ):
             return TENSOR
     return UNKNOWN
+
+
+# Methods and functions whose result is torch's (values, indices) pair, read by field name
+# (`x.max(dim=1).values`): MindSpore returns a plain tuple in the same order. The reductions
+# return the pair only with a dim.
+_PAIRS = frozenset({"topk", "sort", "cummax", "cummin", "kthvalue", "mode"})
+_PAIRS_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
+# No other library's objects have these methods.
+_TENSOR_ONLY_PAIRS = frozenset({"topk", "kthvalue"})
+PAIR_NAMES = _PAIRS | _PAIRS_WITH_DIM
+FIELDS = {"values": 0, "indices": 1}
+
+
+def pair_result(
+    call: cst.BaseExpression,
+    ctx: ModuleContext,
+    tensor_methods: frozenset[str],
+    certainly_tensor,
+) -> bool:
+    """Whether ``call`` (the original node) returns torch's (values, indices) pair."""
+    if not isinstance(call, cst.Call):
+        return False
+    qualified = ctx.qualname(call.func)
+    if qualified is not None:
+        module, _, leaf = qualified.rpartition(".")
+        if module != "torch":
+            return False
+        first = 1
+    elif isinstance(call.func, cst.Attribute):
+        leaf = call.func.attr.value
+        if leaf not in _TENSOR_ONLY_PAIRS and not certainly_tensor(call):
+            return False
+        first = 0
+    else:
+        return False
+    if leaf in _PAIRS:
+        return True
+    return (
+        leaf in _PAIRS_WITH_DIM
+        and second_argument(call, ctx, tensor_methods, first) == DIM
+    )

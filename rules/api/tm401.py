@@ -25,11 +25,14 @@ from .docs import (
 )
 from .max_min import (
     DIM,
+    FIELDS,
     METHOD_ENTRIES,
     NONE,
+    PAIR_NAMES,
     PAIRWISE,
     TENSOR,
     UNKNOWN,
+    pair_result,
     second_argument,
 )
 from .parameter_loops import parameter_loops
@@ -274,8 +277,9 @@ class ApiTableRule(Rule):
     order = 100
     triggers = ("torch",)
     methods = COUNTED_METHODS
-    # `x.max(y)`: torch's max with a tensor (library/methods.py decides when it is unknown).
-    watched_methods = frozenset(METHOD_ENTRIES)
+    # `x.max(y)`: torch's max with a tensor (library/methods.py decides when it is unknown);
+    # `x.sort(dim=1).values`: torch's named pair.
+    watched_methods = frozenset(METHOD_ENTRIES) | PAIR_NAMES
     # Left as they are, these would run on torch's semantics only: in-place methods (MindSpore 2.10's
     # CPU ones return the result without changing the tensor) and the ambiguous names above.
     torch_only_methods = _UNSURE | frozenset(
@@ -329,6 +333,7 @@ class ApiTableRule(Rule):
         self.inner: set[int] = set()
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        self._ctx = ctx
         self.class_checks = ctx.census.class_checks
         if "functools" in ctx.bound_names:
             self.functools = None
@@ -457,6 +462,20 @@ class ApiTableRule(Rule):
         self.inner.add(id(node.value))
 
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
+        field = FIELDS.get(original.attr.value)
+        if (
+            field is not None
+            and id(original) not in self.skip
+            and pair_result(
+                original.value, ctx, _TENSOR_ONLY_METHODS, self._receiver_is_tensor
+            )
+        ):
+            # torch's (values, indices) named pair is a plain tuple in MindSpore.
+            ctx.applied.add(METHOD_META.id)
+            return cst.Subscript(
+                updated.value,
+                [cst.SubscriptElement(cst.Index(cst.Integer(str(field))))],
+            )
         if (
             original.attr.value == "is_sparse"
             and ctx.qualname(original) is None
@@ -733,6 +752,9 @@ class ApiTableRule(Rule):
             line=line,
             column=column,
         )
+
+    def _receiver_is_tensor(self, call: cst.Call) -> bool:
+        return self._certainly_tensor(call, self._ctx)
 
     def _certainly_tensor(self, call: cst.Call, ctx: ModuleContext) -> bool:
         """A receiver that can only be a tensor: the result of a torch call or of a Tensor-only method,

@@ -46,6 +46,30 @@ def test_max_min_forms(before: str, after: str) -> None:
     assert not [f for f in result.findings if f.severity == "error"]
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("y = a.max(dim=1, keepdim=True).values", "y = a.max(dim=1, keepdim=True)[0]"),
+        ("y = a.topk(2, dim=-1).indices", "y = a.topk(2, dim=-1)[1]"),
+        ("y = torch.stack(b).max(0).values", "y = ops.stack(b).max(0)[0]"),
+        ("y = torch.sort(a).values", "y = ops.sort(a)[0]"),
+        ("y = a.sort(dim=0).indices", "y = a.sort(dim=0)[1]"),
+        ("y = torch.max(a, 1).indices", "y = ops.max(a, 1)[1]"),
+        (
+            "y = d.max(1).values",
+            "y = d.max(1).values",
+        ),  # a pandas frame's column has it too
+        ("y = torch.max(a, b).values", "y = ms_aux.torch_max(a, b).values"),
+        ("y = b.values()", "y = b.values()"),
+    ],
+)
+def test_values_and_indices_of_a_pair_are_read_by_position(
+    before: str, after: str
+) -> None:
+    result = convert_checked(HEAD + f"    {before}\n    return a\n")
+    assert f"    {after}\n" in result.code
+
+
 def test_numpy_max_and_imported_modules_are_left() -> None:
     source = "import numpy as np\nimport torch\n\n\ndef f(x, b):\n    return np.max(x, b), x.max(axis=0)\n"
     assert "np.max(x, b), x.max(axis=0)" in convert_checked(source).code
@@ -67,6 +91,11 @@ def pairwise(a, b, d):
         torch.min(a, d, True)[1],
         torch.max(a),
         a.max(d)[0],
+        a.max(d).indices,
+        torch.min(a, d).values,
+        a.max(dim=1, keepdim=True).values,
+        a.topk(2, dim=-1).indices,
+        torch.sort(a, dim=0).values,
     )
 """
 

@@ -6,6 +6,8 @@ first argument and decides when the program runs: a MindSpore tensor gets torch'
 from operators with CPU kernels; any other object runs its own method with the arguments as written.
 """
 
+import collections
+
 import mindspore
 import numpy as np
 from mindspore import ops
@@ -190,10 +192,14 @@ def tensor_type(tensor, dtype=None, non_blocking=False, **kwargs):
     return tensor if tensor.dtype == dtype else tensor.astype(dtype)
 
 
+# torch's (values, indices) pair, which code reads by position or by name.
+ValuesIndices = collections.namedtuple("ValuesIndices", ["values", "indices"])
+
+
 def _reduce_or_compare(name, input, dim, keepdim, other, out):
     """torch's max/min: the second argument decides when the program runs. A tensor is `other`
-    (the elementwise maximum or minimum), an int is `dim` ((values, indices), as `ops.max` gives
-    them), nothing is the single largest or smallest element."""
+    (the elementwise maximum or minimum), an int is `dim` (torch's (values, indices) pair, read
+    by position or by name), nothing is the single largest or smallest element."""
     if out is not None:
         raise NotImplementedError(
             f"{name}: out= is not supported; use the returned value"
@@ -208,7 +214,7 @@ def _reduce_or_compare(name, input, dim, keepdim, other, out):
     if dim is None:
         return input.max() if name == "max" else input.min()
     reduce = ops.max if name == "max" else ops.min
-    return reduce(input, int(dim), keepdims=keepdim)
+    return ValuesIndices(*reduce(input, int(dim), keepdims=keepdim))
 
 
 def torch_max(input, dim=None, keepdim=False, *, other=None, out=None):
