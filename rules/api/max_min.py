@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...migrator.context import ModuleContext
+from ...migrator.context import CONVERTED_CALLS, ModuleContext
+from . import BY_TORCH_NAME
+from .receivers import out_is_input
+from .source_args import split_call
 
 # torch name -> (the torch function of the two-tensor form, the companion entry for an unknown one)
 PAIRWISE = {
@@ -102,4 +105,61 @@ def pair_result(
     return (
         leaf in _PAIRS_WITH_DIM
         and second_argument(call, ctx, tensor_methods, first) == DIM
+    )
+
+
+def max_min_method(
+    original: cst.Call,
+    call: cst.Call,
+    ctx: ModuleContext,
+    tensor_methods: frozenset[str],
+) -> cst.BaseExpression | None:
+    """`x.max(other)`: `ops.maximum(x, other)` where `other` is certainly a tensor, the
+    companion's `tensor_max` where it may be a dim; None for a dim or no argument (MindSpore's
+    method takes those as torch's does)."""
+    func: cst.Attribute = call.func  # type: ignore[assignment]
+    receiver = func.value
+    if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+        return None
+    form = second_argument(original, ctx, tensor_methods, 0)
+    if form in (DIM, NONE) or any(
+        a.keyword is not None and a.keyword.value in ("out", "keepdim")
+        for a in call.args
+    ):
+        return None
+    ctx.applied.add("TM402")
+    if form == TENSOR and len(call.args) == 1:
+        torch_name = PAIRWISE["torch." + func.attr.value][0]
+        other = call.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
+        return cst.Call(
+            ctx.name(BY_TORCH_NAME[torch_name].mindspore), [cst.Arg(receiver), other]
+        )
+    result = cst.Call(
+        ctx.companion(METHOD_ENTRIES[func.attr.value]), [cst.Arg(receiver), *call.args]
+    )
+    ctx.state.setdefault(CONVERTED_CALLS, set()).add(id(result))
+    ctx.keep.append(result)
+    return result
+
+
+def decided_at_run_time(entry: str, call: cst.Call, ctx: ModuleContext):
+    """``ms_aux.<entry>(<the call's arguments>)``; `torch.max(a, b, out=a)` standing alone becomes
+    ``ops.assign(a, ms_aux.<entry>(a, b))``; another `out=` is left to the table's finding."""
+    parts = split_call(call)
+    into = out_is_input(*parts, call, ctx) if parts is not None else None
+    if into is None and any(
+        a.keyword is not None and a.keyword.value == "out" for a in call.args
+    ):
+        return call
+    ctx.applied.add("TM401")
+    args = [
+        a for a in call.args if not (a.keyword is not None and a.keyword.value == "out")
+    ]
+    if len(args) < len(call.args):
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    value = call.with_changes(func=ctx.companion(entry), args=args)
+    if into is None:
+        return value
+    return cst.Call(
+        ctx.name("mindspore.ops.assign"), [cst.Arg(into.deep_clone()), cst.Arg(value)]
     )

@@ -360,3 +360,21 @@ def stored_item(receiver: cst.BaseExpression, original: cst.Call, ctx: ModuleCon
             return None
     index = parts[0] if len(parts) == 1 else cst.Tuple([cst.Element(p) for p in parts])
     return receiver.value.deep_clone(), index
+
+
+def out_is_input(args, kwargs, call: cst.Call, ctx: ModuleContext):
+    """The name ``x`` of ``torch.op(x, ..., out=x)`` standing alone as a statement, else None."""
+    out = kwargs.get("out")
+    if out is None or not args or not isinstance(out.value, cst.Name):
+        return None
+    first = args[0].value
+    if not (isinstance(first, cst.Name) and first.value == out.value.value):
+        return None
+    statement = ctx.stack[-1] if ctx.stack else None
+    if not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+    ):
+        return None
+    return out.value

@@ -24,7 +24,6 @@ from .docs import (
     UNSAFE_ARGUMENT,
 )
 from .max_min import (
-    DIM,
     FIELDS,
     METHOD_ENTRIES,
     NONE,
@@ -32,6 +31,8 @@ from .max_min import (
     PAIRWISE,
     TENSOR,
     UNKNOWN,
+    decided_at_run_time,
+    max_min_method,
     pair_result,
     second_argument,
 )
@@ -40,6 +41,7 @@ from .receivers import (
     assign_root,
     call_result,
     fresh_temporary,
+    out_is_input,
     placement_dicts,
     refusal_is_arity,
     remaining_calls,
@@ -875,7 +877,7 @@ class ApiTableRule(Rule):
                 if companion is not None:
                     return companion
             if name in METHOD_ENTRIES and not self._on_imported(func):
-                compared = self._max_min_method(original, updated, ctx)
+                compared = max_min_method(original, updated, ctx, _TENSOR_ONLY_METHODS)
                 if compared is not None:
                     return compared
             if name == "type" and not self._on_imported(func):
@@ -990,7 +992,7 @@ class ApiTableRule(Rule):
             if form == TENSOR:
                 mapping = BY_TORCH_NAME[pairwise]
             elif form in (UNKNOWN, NONE):
-                return self._decided_at_run_time(entry, call, ctx)
+                return decided_at_run_time(entry, call, ctx)
         target = ctx.options.target
         mint = MINT.get(mapping.torch)
         if (
@@ -1039,7 +1041,7 @@ class ApiTableRule(Rule):
             self._placement_dropped(ctx)
         if mapping.form == "initializer":
             return self._initializer(mapping, call, args, kwargs, ctx)
-        into = _out_is_input(args, kwargs, call, ctx)
+        into = out_is_input(args, kwargs, call, ctx)
         if into is not None:
             # `torch.round(x, out=x)`: the result written into the input itself.
             kwargs = {k: v for k, v in kwargs.items() if k != "out"}
@@ -1063,63 +1065,6 @@ class ApiTableRule(Rule):
         ctx.applied.add(API_META.id)
         return call.with_changes(
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
-        )
-
-    def _max_min_method(self, original: cst.Call, call: cst.Call, ctx: ModuleContext):
-        """`x.max(other)`: `ops.maximum(x, other)` where `other` is certainly a tensor, the
-        companion's `tensor_max` where it may be a dim; None for a dim or no argument (MindSpore's
-        method takes those as torch's does)."""
-        func: cst.Attribute = call.func  # type: ignore[assignment]
-        receiver = func.value
-        if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
-            return None
-        form = second_argument(original, ctx, _TENSOR_ONLY_METHODS, 0)
-        if form in (DIM, NONE) or any(
-            a.keyword is not None and a.keyword.value in ("out", "keepdim")
-            for a in call.args
-        ):
-            return None
-        ctx.applied.add(METHOD_META.id)
-        if form == TENSOR and len(call.args) == 1:
-            torch_name = PAIRWISE["torch." + func.attr.value][0]
-            other = call.args[0].with_changes(
-                keyword=None, equal=cst.MaybeSentinel.DEFAULT
-            )
-            return cst.Call(
-                ctx.name(BY_TORCH_NAME[torch_name].mindspore),
-                [cst.Arg(receiver), other],
-            )
-        result = cst.Call(
-            ctx.companion(METHOD_ENTRIES[func.attr.value]),
-            [cst.Arg(receiver), *call.args],
-        )
-        ctx.state.setdefault(CONVERTED_CALLS, set()).add(id(result))
-        ctx.keep.append(result)
-        return result
-
-    def _decided_at_run_time(self, entry: str, call: cst.Call, ctx: ModuleContext):
-        """``ms_aux.<entry>(<the call's arguments>)``; `torch.max(a, b, out=a)` standing alone
-        becomes ``ops.assign(a, ms_aux.<entry>(a, b))``."""
-        parts = split_call(call)
-        into = _out_is_input(*parts, call, ctx) if parts is not None else None
-        if into is None and any(
-            a.keyword is not None and a.keyword.value == "out" for a in call.args
-        ):
-            return call  # the table reports `out=`
-        ctx.applied.add(API_META.id)
-        args = [
-            a
-            for a in call.args
-            if not (a.keyword is not None and a.keyword.value == "out")
-        ]
-        if len(args) < len(call.args):
-            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        value = call.with_changes(func=ctx.companion(entry), args=args)
-        if into is None:
-            return value
-        return cst.Call(
-            ctx.name("mindspore.ops.assign"),
-            [cst.Arg(into.deep_clone()), cst.Arg(value)],
         )
 
     def _initializer(self, mapping, call, args, kwargs, ctx: ModuleContext):
@@ -1368,24 +1313,6 @@ def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:
         receiver.value in names and first <= line <= last
         for names, first, last in parameter_loops(ctx)
     )
-
-
-def _out_is_input(args, kwargs, call: cst.Call, ctx: ModuleContext):
-    """The name ``x`` of ``torch.op(x, ..., out=x)`` standing alone as a statement, else None."""
-    out = kwargs.get("out")
-    if out is None or not args or not isinstance(out.value, cst.Name):
-        return None
-    first = args[0].value
-    if not (isinstance(first, cst.Name) and first.value == out.value.value):
-        return None
-    statement = ctx.stack[-1] if ctx.stack else None
-    if not (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-    ):
-        return None
-    return out.value
 
 
 def _packed_sizes(mapping: ApiMapping, call: cst.Call, placement: frozenset):
