@@ -181,11 +181,7 @@ class _CensusVisitor:
                 self.method_heads.append(
                     (use, head.id if isinstance(head, ast.Name) else None)
                 )
-        elif (
-            isinstance(func, ast.Attribute)
-            and func.attr in self.watched
-            and (node.args or node.keywords)
-        ):
+        elif isinstance(func, ast.Attribute) and func.attr in self.watched:
             self.watched_lines.append(func.end_lineno or node.lineno)
 
 
@@ -230,8 +226,8 @@ def census(
     methods: frozenset[str],
     watched: frozenset[str] = frozenset(),
 ) -> Census:
-    """The torch API uses of a module; calls of ``watched`` methods with arguments are not uses,
-    but their statements are visited too."""
+    """The torch API uses of a module; calls of ``watched`` methods are not uses, but their
+    statements are visited too."""
     visitor = _CensusVisitor(aliases, methods, watched)
     _walk(tree, visitor)
     # Imports anywhere in the module count, so receivers are filtered once the walk is done.

@@ -58,7 +58,7 @@ class Rule:
     # Method names this rule recognises as torch API uses (``x.backward()``, ``opt.zero_grad()``).
     methods: ClassVar[frozenset[str]] = frozenset()
     # Method names this rule may rewrite without counting them as torch API uses (numpy arrays and
-    # builtins have them too): a statement calling one with arguments is visited.
+    # builtins have them too, or the program's own classes): a statement calling one is visited.
     watched_methods: ClassVar[frozenset[str]] = frozenset()
     # Methods whose presence in the output means the code still depends on torch.
     torch_only_methods: ClassVar[frozenset[str]] = frozenset()

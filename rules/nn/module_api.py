@@ -151,9 +151,10 @@ class ParametersRule(Rule):
             "named_children",
             "add_module",
             "register_module",
-            "reset_parameters",
         }
     )
+    # The program's own layers have `reset_parameters` too: a call is no torch use of its own.
+    watched_methods = frozenset({"reset_parameters"})
     torch_only_methods = frozenset({"named_parameters", "eval"})
     extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL, RESET)
 
