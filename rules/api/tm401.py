@@ -1093,11 +1093,17 @@ class ApiTableRule(Rule):
                 ctx.companion("assign_item"),
                 [cst.Arg(base), cst.Arg(index), cst.Arg(values)],
             )
-        if tensor is None or ctx.dotted(tensor) is None:
-            # A view or an expression (`w[i].view(shape)`): the companion fills it in place.
+        # An expression (`w[i].view(shape)`), or a name that may hold one (a function's
+        # parameter): the companion fills it in place, through a view into what it views.
+        # `set_data`, the idiom, is a Parameter's (`m.weight`). Arguments the idiom refuses
+        # (`generator=`) stay reported.
+        if not isinstance(tensor, cst.Attribute) and not isinstance(
+            translate_args(mapping, args, kwargs), Refusal
+        ):
             companion = self._companion_call(mapping.torch, call, ctx)
             if companion is not None:
                 return companion
+        if tensor is None or ctx.dotted(tensor) is None:
             self._refused(
                 mapping,
                 Refusal(

@@ -62,6 +62,12 @@ INIT_HEAD = "import math\nfrom functools import partial\n\nimport torch\nimport 
             "ms_aux.init_trunc_normal_(w.view(-1, 4), std=0.02)",
         ),
         ("g = nn.init.calculate_gain('relu')", "g = ms_aux.calculate_gain('relu')"),
+        # a name may hold a view (timm's CondConv initialisers get `weight[i].view(shape)`)
+        (
+            "init = lambda t: nn.init.normal_(t, 0, math.sqrt(2.0 / bound))",
+            "init = lambda t: ms_aux.init_normal_(t, 0, math.sqrt(2.0 / bound))",
+        ),
+        ("nn.init.zeros_(w)", "ms_aux.init_zeros_(w)"),
     ],
 )
 def test_initializers_as_values_or_on_views_use_the_companion(
@@ -73,6 +79,14 @@ def test_initializers_as_values_or_on_views_use_the_companion(
     assert f"    {after}\n" in result.code
     assert "import ms_aux" in result.code and "torch" not in result.code
     assert not [f for f in result.findings if f.severity == "error"]
+
+
+def test_an_initializer_with_a_generator_stays_reported() -> None:
+    result = convert_checked(
+        INIT_HEAD + "def init(w, g):\n    nn.init.normal_(w, generator=g)\n"
+    )
+    assert "ms_aux" not in result.code
+    assert [f.rule for f in result.findings if f.severity == "error"] == ["TM941"]
 
 
 def test_an_initializer_of_a_named_tensor_keeps_the_idiom() -> None:
