@@ -169,9 +169,41 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
 
 
 # Calls that hand back a tensor something else holds: builtins that return an argument or an
-# attribute (`getattr`, `next`, `max`), and getters of a module's own tensors.
+# attribute (`getattr`, `next`, `max`), getters of a module's own tensors, a sparse tensor's parts.
 _HOLDER_CALLS = frozenset({"getattr", "next", "max", "min", "vars", "iter", "super"})
 _GETTER_PREFIXES = ("get_", "_get_")
+_PARTS = frozenset({"_values", "_indices"})
+
+
+def _program_result(
+    receiver: cst.BaseExpression, ctx: ModuleContext, tensor_methods: frozenset[str]
+) -> bool:
+    """Whether ``receiver`` is the result of a call of the program's own, or an in-place method
+    on one (`f(x).clamp_(0)` returns `f(x)`'s result)."""
+    if not isinstance(receiver, cst.Call) or ctx.qualname(receiver.func) is not None:
+        return False
+    func = receiver.func
+    if isinstance(func, cst.Name):
+        name = func.value
+        if name in _HOLDER_CALLS:
+            return False
+    elif isinstance(func, cst.Attribute):
+        name = func.attr.value
+        if name.endswith("_") and name[:-1] in tensor_methods:
+            return _program_result(func.value, ctx, tensor_methods)
+        if name in tensor_methods or name.endswith("_") or name in _PARTS:
+            return False
+    else:
+        return False
+    if name.startswith(_GETTER_PREFIXES):
+        return False
+    return not any(
+        a.keyword is not None
+        and a.keyword.value == "inplace"
+        and isinstance(a.value, cst.Name)
+        and a.value.value == "True"
+        for a in receiver.args
+    )
 
 
 def call_result(
@@ -187,28 +219,7 @@ def call_result(
     return storage of their receiver), getters, builtins that return what they were given, a call
     passing `inplace=True` (it returns its input), and a statement that is the in-place call alone
     (its only effect would be on what the result shares)."""
-    if not isinstance(receiver, cst.Call) or ctx.qualname(receiver.func) is not None:
-        return False
-    func = receiver.func
-    if isinstance(func, cst.Name):
-        name = func.value
-        if name in _HOLDER_CALLS:
-            return False
-    elif isinstance(func, cst.Attribute):
-        name = func.attr.value
-        if name in tensor_methods or name.endswith("_"):
-            return False
-    else:
-        return False
-    if name.startswith(_GETTER_PREFIXES):
-        return False
-    if any(
-        a.keyword is not None
-        and a.keyword.value == "inplace"
-        and isinstance(a.value, cst.Name)
-        and a.value.value == "True"
-        for a in receiver.args
-    ):
+    if not _program_result(receiver, ctx, tensor_methods):
         return False
     statement = ctx.stack[-1] if ctx.stack else None
     return not (
