@@ -215,6 +215,15 @@ def test_initializers_on_views_follow_torchs_statistics(aux, fw, name, kwargs) -
     assert (got != 0).mean() > 0.99
 
 
+def test_fills_of_a_0d_tensor_reach_it(aux, fw) -> None:
+    torch, ms = fw
+    expected = torch.tensor(1.0)
+    torch.nn.init.constant_(expected, 0.5)
+    scalar = ms.Parameter(ms.Tensor(1.0), name="s")
+    aux.init_constant_(scalar, 0.5)
+    assert float(scalar.asnumpy()) == float(expected)
+
+
 def test_fills_of_a_parameter_return_it(aux, fw) -> None:
     _, ms = fw
     weight = ms.Parameter(ms.Tensor(np.zeros((200, 50), np.float32)), name="w")
