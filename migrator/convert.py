@@ -85,10 +85,10 @@ def _torch_free_work(source: str) -> bool:
     )
 
 
-def _methods(classes) -> frozenset[str]:
+def _methods(classes, kind: str = "methods") -> frozenset[str]:
     names: set[str] = set()
     for cls in classes:
-        names |= cls.methods
+        names |= getattr(cls, kind)
     return frozenset(names)
 
 
@@ -145,7 +145,9 @@ def convert_source(
     ):
         return result
     classes = rule_classes()
-    uses = census(tree, aliases, _methods(classes))
+    uses = census(
+        tree, aliases, _methods(classes), _methods(classes, "watched_methods")
+    )
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:

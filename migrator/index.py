@@ -72,9 +72,16 @@ class _CensusVisitor:
     """The census's handlers, called by ``_walk``; a handler that returns False keeps the walk
     out of the node's children."""
 
-    def __init__(self, aliases: dict[str, str], methods: frozenset[str]) -> None:
+    def __init__(
+        self,
+        aliases: dict[str, str],
+        methods: frozenset[str],
+        watched: frozenset[str] = frozenset(),
+    ) -> None:
         self.aliases = aliases
         self.methods = methods
+        self.watched = watched
+        self.watched_lines: list[int] = []
         self.uses: list[ApiUse] = []
         self.import_lines: list[int] = []
         self.bound: set[str] = set()
@@ -174,6 +181,8 @@ class _CensusVisitor:
                 self.method_heads.append(
                     (use, head.id if isinstance(head, ast.Name) else None)
                 )
+        elif isinstance(func, ast.Attribute) and func.attr in self.watched:
+            self.watched_lines.append(func.end_lineno or node.lineno)
 
 
 def _walk(tree: ast.AST, visitor: _CensusVisitor) -> None:
@@ -212,16 +221,25 @@ def _walk(tree: ast.AST, visitor: _CensusVisitor) -> None:
 
 
 def census(
-    tree: ast.Module, aliases: dict[str, str], methods: frozenset[str]
+    tree: ast.Module,
+    aliases: dict[str, str],
+    methods: frozenset[str],
+    watched: frozenset[str] = frozenset(),
 ) -> Census:
-    visitor = _CensusVisitor(aliases, methods)
+    """The torch API uses of a module; calls of ``watched`` methods are not uses, but their
+    statements are visited too."""
+    visitor = _CensusVisitor(aliases, methods, watched)
     _walk(tree, visitor)
     # Imports anywhere in the module count, so receivers are filtered once the walk is done.
     visitor.uses.extend(
         use for use, head in visitor.method_heads if head not in visitor.imported
     )
     uses = sorted(visitor.uses, key=lambda use: (use.line, use.column))
-    lines = sorted({use.line for use in uses} | set(visitor.import_lines))
+    lines = sorted(
+        {use.line for use in uses}
+        | set(visitor.import_lines)
+        | set(visitor.watched_lines)
+    )
     return Census(
         uses, lines, frozenset(visitor.bound), frozenset(visitor.class_checks)
     )

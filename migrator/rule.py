@@ -57,6 +57,9 @@ class Rule:
     triggers: ClassVar[tuple[str, ...]] = ("torch",)
     # Method names this rule recognises as torch API uses (``x.backward()``, ``opt.zero_grad()``).
     methods: ClassVar[frozenset[str]] = frozenset()
+    # Method names this rule may rewrite without counting them as torch API uses (numpy arrays and
+    # builtins have them too, or the program's own classes): a statement calling one is visited.
+    watched_methods: ClassVar[frozenset[str]] = frozenset()
     # Methods whose presence in the output means the code still depends on torch.
     torch_only_methods: ClassVar[frozenset[str]] = frozenset()
     # Extra rule ids this class may report besides ``meta.id`` (report-only TM9xx), with metadata.

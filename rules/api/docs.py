@@ -138,6 +138,22 @@ UNSAFE_ARGUMENT = define(
     family="api",
 )
 
+CALL_RESULT = define(
+    "TM943",
+    "In-place update of a call's result becomes its new value",
+    "Reports `f(x).mul_(g)` converted to `f(x).mul(g)`: the receiver is the result of a call of the "
+    "program's own (a layer, a function held in a name or attribute) and the statement uses the "
+    "in-place call's value.",
+    "Nothing but this expression holds a value a function has just computed, so updating it in place "
+    "is computing the new value; MindSpore 2.10's CPU in-place methods would return it without "
+    "changing the tensor. Only a function that returns a tensor it also holds (its argument, a "
+    "stored buffer) would have seen the update in torch.",
+    "Nothing to do, unless the function returns a tensor held elsewhere: then write "
+    "`y = f(x)` and `ops.assign(y, y * g)`.",
+    severity=WARNING,
+    family="api",
+)
+
 NO_KERNEL = define(
     "TM942",
     "Mapping not available on the target device",

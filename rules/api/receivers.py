@@ -173,6 +173,69 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
     )
 
 
+# Calls that hand back a tensor something else holds: builtins that return an argument or an
+# attribute (`getattr`, `next`, `max`), getters of a module's own tensors, a sparse tensor's parts.
+_HOLDER_CALLS = frozenset({"getattr", "next", "max", "min", "vars", "iter", "super"})
+_GETTER_PREFIXES = ("get_", "_get_")
+_PARTS = frozenset({"_values", "_indices"})
+
+
+def _program_result(
+    receiver: cst.BaseExpression, ctx: ModuleContext, tensor_methods: frozenset[str]
+) -> bool:
+    """Whether ``receiver`` is the result of a call of the program's own, or an in-place method
+    on one (`f(x).clamp_(0)` returns `f(x)`'s result)."""
+    if not isinstance(receiver, cst.Call) or ctx.qualname(receiver.func) is not None:
+        return False
+    func = receiver.func
+    if isinstance(func, cst.Name):
+        name = func.value
+        if name in _HOLDER_CALLS:
+            return False
+    elif isinstance(func, cst.Attribute):
+        name = func.attr.value
+        if name.endswith("_") and name[:-1] in tensor_methods:
+            return _program_result(func.value, ctx, tensor_methods)
+        if name in tensor_methods or name.endswith("_") or name in _PARTS:
+            return False
+    else:
+        return False
+    if name.startswith(_GETTER_PREFIXES):
+        return False
+    return not any(
+        a.keyword is not None
+        and a.keyword.value == "inplace"
+        and isinstance(a.value, cst.Name)
+        and a.value.value == "True"
+        for a in receiver.args
+    )
+
+
+def call_result(
+    receiver: cst.BaseExpression,
+    original: cst.Call,
+    ctx: ModuleContext,
+    tensor_methods: frozenset[str],
+) -> bool:
+    """Whether an in-place call's receiver is the result of a call of the program's own (a layer, a
+    function held in a name or an attribute: `self.act_fn(x).mul_(g)`) and the in-place call's
+    value is what the statement uses. That result exists for this expression only, so updating it
+    in place is computing the new value. Not so for Tensor methods (views and in-place methods
+    return storage of their receiver), getters, builtins that return what they were given, a call
+    passing `inplace=True` (it returns its input), and a statement that is the in-place call alone
+    (its only effect would be on what the result shares)."""
+    if not _program_result(receiver, ctx, tensor_methods):
+        return False
+    statement = ctx.stack[-1] if ctx.stack else None
+    return not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and any(
+            isinstance(small, cst.Expr) and small.value is original
+            for small in statement.body
+        )
+    )
+
+
 def assign_root(receiver: cst.BaseExpression, ctx: ModuleContext):
     """The tensor an in-place call updates, when naming it again is safe: `x`, `self.w`, or the
     `x` of an in-place call already rewritten (`ops.assign(x, ...)` returns `x`), or an entry of
@@ -323,3 +386,21 @@ def item_parts(receiver: cst.BaseExpression, ctx: ModuleContext):
             return None
     index = parts[0] if len(parts) == 1 else cst.Tuple([cst.Element(p) for p in parts])
     return receiver.value.deep_clone(), index
+
+
+def out_is_input(args, kwargs, call: cst.Call, ctx: ModuleContext):
+    """The name ``x`` of ``torch.op(x, ..., out=x)`` standing alone as a statement, else None."""
+    out = kwargs.get("out")
+    if out is None or not args or not isinstance(out.value, cst.Name):
+        return None
+    first = args[0].value
+    if not (isinstance(first, cst.Name) and first.value == out.value.value):
+        return None
+    statement = ctx.stack[-1] if ctx.stack else None
+    if not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+    ):
+        return None
+    return out.value

@@ -13,7 +13,7 @@ import libcst as cst
 from .spec import ApiMapping, CallTranslation, Refusal, Untranslatable, translate_call
 
 # The last part of a dtype written out, on torch's side or MindSpore's (`torch.long`, `mindspore.bool_`).
-_DTYPE_NAMES = frozenset(
+DTYPE_NAMES = frozenset(
     ("float", "half", "double", "short", "int", "long", "bool", "bool_", "bfloat16")
     + tuple(f"float{n}" for n in (16, 32, 64))
     + tuple(f"int{n}" for n in (8, 16, 32, 64))
@@ -145,7 +145,7 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
         return arg.with_changes(value=cst.Call(cst.Name("int"), [cst.Arg(value)]))
     if name == "written_dtype":
         if isinstance(value, cst.Attribute) and (
-            value.attr.value in _DTYPE_NAMES or value.attr.value == "dtype"
+            value.attr.value in DTYPE_NAMES or value.attr.value == "dtype"
         ):
             return arg
         raise Untranslatable(

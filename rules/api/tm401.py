@@ -18,6 +18,7 @@ from . import BY_TORCH_NAME, METHODS
 from .answered import constant, drop_dead_findings, ends_the_block, taken_branch
 from .docs import (
     API_META,
+    CALL_RESULT,
     INIT_META,
     METHOD_META,
     NO_KERNEL,
@@ -26,11 +27,26 @@ from .docs import (
 )
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace
+from .max_min import (
+    FIELDS,
+    METHOD_ENTRIES,
+    NONE,
+    PAIR_NAMES,
+    PAIRWISE,
+    TENSOR,
+    UNKNOWN,
+    decided_at_run_time,
+    max_min_method,
+    pair_result,
+    second_argument,
+)
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
+    call_result,
     fresh_temporary,
     item_parts,
+    out_is_input,
     placement_dicts,
     refusal_is_arity,
     remaining_calls,
@@ -40,6 +56,7 @@ from .receivers import (
 from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
+from .tensor_type import tensor_type
 
 _TYPE_CHECKS = ("isinstance", "issubclass")
 # A torch module named in an annotation (`fmt: F = "NCHW"`, where F is torch.nn.functional) is no
@@ -119,6 +136,8 @@ _TENSOR_ONLY_METHODS = frozenset(
         )
     )
 )
+# Every Tensor method name the tables know: their results may share their receiver's storage.
+_TENSOR_METHOD_NAMES = frozenset(METHODS) | AMBIGUOUS
 _TORCH_ONLY_KEYWORDS = frozenset({"dim", "keepdim", "unbiased", "correction"})
 COUNTED_METHODS = frozenset(
     name for name in METHODS if name not in AMBIGUOUS or name in _UNSURE
@@ -253,11 +272,21 @@ def plain(mapping: ApiMapping) -> bool:
 @register
 class ApiTableRule(Rule):
     meta = API_META
-    extra = (METHOD_META, INIT_META, NO_MAPPING, UNSAFE_ARGUMENT, NO_KERNEL)
+    extra = (
+        METHOD_META,
+        INIT_META,
+        NO_MAPPING,
+        UNSAFE_ARGUMENT,
+        NO_KERNEL,
+        CALL_RESULT,
+    )
     stage = API
     order = 100
     triggers = ("torch",)
     methods = COUNTED_METHODS
+    # `x.max(y)`: torch's max with a tensor (library/methods.py decides when it is unknown);
+    # `x.sort(dim=1).values`: torch's named pair.
+    watched_methods = frozenset(METHOD_ENTRIES) | PAIR_NAMES
     # Left as they are, these would run on torch's semantics only: in-place methods (MindSpore 2.10's
     # CPU ones return the result without changing the tensor) and the ambiguous names above.
     torch_only_methods = _UNSURE | frozenset(
@@ -313,6 +342,7 @@ class ApiTableRule(Rule):
         self.inner: set[int] = set()
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
+        self._ctx = ctx
         self.class_checks = ctx.census.class_checks
         if "functools" in ctx.bound_names:
             self.functools = None
@@ -441,6 +471,20 @@ class ApiTableRule(Rule):
         self.inner.add(id(node.value))
 
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
+        field = FIELDS.get(original.attr.value)
+        if (
+            field is not None
+            and id(original) not in self.skip
+            and pair_result(
+                original.value, ctx, _TENSOR_ONLY_METHODS, self._receiver_is_tensor
+            )
+        ):
+            # torch's (values, indices) named pair is a plain tuple in MindSpore.
+            ctx.applied.add(METHOD_META.id)
+            return cst.Subscript(
+                updated.value,
+                [cst.SubscriptElement(cst.Index(cst.Integer(str(field))))],
+            )
         if (
             original.attr.value == "is_sparse"
             and ctx.qualname(original) is None
@@ -729,6 +773,9 @@ class ApiTableRule(Rule):
             column=column,
         )
 
+    def _receiver_is_tensor(self, call: cst.Call) -> bool:
+        return self._certainly_tensor(call, self._ctx)
+
     def _certainly_tensor(self, call: cst.Call, ctx: ModuleContext) -> bool:
         """A receiver that can only be a tensor: the result of a torch call or of a Tensor-only method,
         or of a call passing a keyword only torch's methods take (`dim=`, `keepdim=`, `unbiased=`)."""
@@ -847,6 +894,14 @@ class ApiTableRule(Rule):
                 companion = self._parameter_method(original, updated, ctx)
                 if companion is not None:
                     return companion
+            if name in METHOD_ENTRIES and not self._on_imported(func):
+                compared = max_min_method(original, updated, ctx, _TENSOR_ONLY_METHODS)
+                if compared is not None:
+                    return compared
+            if name == "type" and not self._on_imported(func):
+                typed = tensor_type(original, updated, ctx)
+                if typed is not None:
+                    return typed
             mapping = METHODS.get(name)
             if mapping is not None and name not in self.foreign_methods:
                 self.method_converted = False
@@ -943,8 +998,19 @@ class ApiTableRule(Rule):
         )
 
     def _function(
-        self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext, original=None
+        self,
+        mapping: ApiMapping,
+        call: cst.Call,
+        ctx: ModuleContext,
+        original: cst.Call | None = None,
     ):
+        if mapping.torch in PAIRWISE and original is not None:
+            pairwise, entry = PAIRWISE[mapping.torch]
+            form = second_argument(original, ctx, _TENSOR_ONLY_METHODS, 1)
+            if form == TENSOR:
+                mapping = BY_TORCH_NAME[pairwise]
+            elif form in (UNKNOWN, NONE):
+                return decided_at_run_time(entry, call, ctx)
         target = ctx.options.target
         mint = MINT.get(mapping.torch)
         if (
@@ -993,7 +1059,7 @@ class ApiTableRule(Rule):
             self._placement_dropped(ctx)
         if mapping.form == "initializer":
             return self._initializer(mapping, call, args, kwargs, ctx)
-        into = _out_is_input(args, kwargs, call, ctx)
+        into = out_is_input(args, kwargs, call, ctx)
         if into is not None:
             # `torch.round(x, out=x)`: the result written into the input itself.
             kwargs = {k: v for k, v in kwargs.items() if k != "out"}
@@ -1046,6 +1112,16 @@ class ApiTableRule(Rule):
                 ctx.companion("assign_item"),
                 [cst.Arg(base), cst.Arg(index), cst.Arg(values)],
             )
+        # An expression (`w[i].view(shape)`), or a name that may hold one (a function's
+        # parameter): the companion fills it in place, through a view into what it views.
+        # `set_data`, the idiom, is a Parameter's (`m.weight`). Arguments the idiom refuses
+        # (`generator=`) stay reported.
+        if not isinstance(tensor, cst.Attribute) and not isinstance(
+            translate_args(mapping, args, kwargs), Refusal
+        ):
+            companion = self._companion_call(mapping.torch, call, ctx)
+            if companion is not None:
+                return companion
         if tensor is None or ctx.dotted(tensor) is None:
             self._refused(
                 mapping,
@@ -1136,6 +1212,21 @@ class ApiTableRule(Rule):
         if mapping.form == "assign":
             root = assign_root(func.value, ctx)
             fresh = root is None and fresh_temporary(original.func.value, ctx)  # type: ignore[attr-defined]
+            if root is None and not fresh:
+                fresh = call_result(
+                    original.func.value,  # type: ignore[attr-defined]
+                    original,
+                    ctx,
+                    _TENSOR_METHOD_NAMES,
+                )
+                if fresh:
+                    ctx.report(
+                        CALL_RESULT.id,
+                        f"`.{name}()` on the result of a call becomes `.{name[:-1]}()`: the "
+                        "result is taken to be a value the call has just computed",
+                        CALL_RESULT.use_instead,
+                        severity=WARNING,
+                    )
             if root is None and not fresh:
                 item = stored_item(func.value, original, ctx)
             if root is None and not fresh and item is None:
@@ -1303,24 +1394,6 @@ def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:
         receiver.value in names and first <= line <= last
         for names, first, last in parameter_loops(ctx)
     )
-
-
-def _out_is_input(args, kwargs, call: cst.Call, ctx: ModuleContext):
-    """The name ``x`` of ``torch.op(x, ..., out=x)`` standing alone as a statement, else None."""
-    out = kwargs.get("out")
-    if out is None or not args or not isinstance(out.value, cst.Name):
-        return None
-    first = args[0].value
-    if not (isinstance(first, cst.Name) and first.value == out.value.value):
-        return None
-    statement = ctx.stack[-1] if ctx.stack else None
-    if not (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-    ):
-        return None
-    return out.value
 
 
 def _packed_sizes(mapping: ApiMapping, call: cst.Call, placement: frozenset):

@@ -35,6 +35,7 @@ LIBRARY_FILES = (
     "layers.py",
     "attention.py",
     "transformer.py",
+    "parameters.py",
     "recurrent.py",
     "optim.py",
     "gradients.py",

@@ -12,6 +12,7 @@ from .table_layers import ENTRIES as LAYERS
 from .table_loading import ENTRIES as LOADING
 from .table_methods import ENTRIES as METHODS
 from .table_optim import ENTRIES as OPTIM
+from .table_parameters import ENTRIES as PARAMETERS
 from .table_plumbing import ENTRIES as PLUMBING
 from .table_recurrent import ENTRIES as RECURRENT
 from .table_runtime import CALL_ONLY
@@ -28,6 +29,7 @@ for _table in (
     METHODS,
     LAYERS,
     ATTENTION,
+    PARAMETERS,
     RECURRENT,
     OPTIM,
     LOADING,

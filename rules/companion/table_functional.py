@@ -28,7 +28,6 @@ ENTRIES: dict[str, str] = {
     F + "avg_pool2d": "avg_pool2d",
     F + "interpolate": "interpolate",
     F + "upsample": "interpolate",
-    "torch.nn.init.uniform_": "init_uniform_",
     # Activations kept as values (calls use the idiom).
     "torch.nn.functional.relu": "relu",
     "torch.nn.functional.relu6": "relu6",

@@ -32,6 +32,8 @@ ENTRIES: dict[str, str] = {
     "torch.is_autocast_enabled": "is_autocast_enabled",
     "torch.is_autocast_cpu_enabled": "is_autocast_enabled",
     "torch.nn.parallel.data_parallel": "data_parallel",
+    "torch.__version__": "torch_version",
+    "torch.version.__version__": "torch_version",
 }
 
 # Entries the converter writes only where a rule has checked the call's arguments.

@@ -89,6 +89,28 @@ MODE = define(
 )
 
 
+RESET = define(
+    "TM315",
+    "reset_parameters() of a layer goes through the companion",
+    "Rewrites `m.reset_parameters()` on any receiver but `self`, `cls` and `super()` to "
+    "`ms_aux.reset_parameters(m)`.",
+    "torch's built-in layers re-initialise themselves with `reset_parameters()`; the MindSpore "
+    "layers they become (`nn.Dense`, `nn.BatchNorm2d`, `nn.LayerNorm`) have no such method. The "
+    "companion runs the object's own method where its class has one, and torch's initialisation "
+    "for a MindSpore layer.",
+    "`ms_aux.reset_parameters(m)`; or set the values with `m.gamma.set_data(...)`.",
+    examples=(
+        Example(
+            before="import torch.nn as nn\n\n\ndef init(m):\n    if isinstance(m, nn.LayerNorm):\n"
+            "        m.reset_parameters()\n",
+            after="from mindspore import nn\nimport ms_aux\n\n\ndef init(m):\n"
+            "    if isinstance(m, nn.LayerNorm):\n        ms_aux.reset_parameters(m)\n",
+        ),
+    ),
+    family="nn",
+)
+
+
 @register
 class ParametersRule(Rule):
     meta = RuleMeta(
@@ -131,8 +153,10 @@ class ParametersRule(Rule):
             "register_module",
         }
     )
+    # The program's own layers have `reset_parameters` too: a call is no torch use of its own.
+    watched_methods = frozenset({"reset_parameters"})
     torch_only_methods = frozenset({"named_parameters", "eval"})
-    extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL)
+    extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL, RESET)
 
     def __init__(self) -> None:
         # Cells whose parameters one optimizer receives together, seen in the current statement.
@@ -194,6 +218,8 @@ class ParametersRule(Rule):
         if not isinstance(func, cst.Attribute):
             return updated
         name = func.attr.value
+        if name == "reset_parameters":
+            return updated if ctx.qualname(func) is not None else _reset(updated, ctx)
         if name not in self.methods or ctx.qualname(func) is not None:
             return updated
         receiver = func.value
@@ -300,6 +326,27 @@ class ParametersRule(Rule):
         return call.with_changes(
             func=call.func.with_changes(attr=cst.Name("set_train")), args=args
         )
+
+
+def _reset(call: cst.Call, ctx: ModuleContext) -> cst.BaseExpression:
+    """`m.reset_parameters()` -> `ms_aux.reset_parameters(m)`; the class's own calls
+    (`self.`, `super().`) stay."""
+    receiver = call.func.value  # type: ignore[attr-defined]
+    if (
+        call.args
+        or (isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"))
+        or (
+            isinstance(receiver, cst.Call)
+            and isinstance(receiver.func, cst.Name)
+            and receiver.func.value == "super"
+        )
+    ):
+        return call
+    new = cst.Call(func=ctx.companion("reset_parameters"), args=[cst.Arg(receiver)])
+    ctx.state.setdefault(CONVERTED_CALLS, set()).add(id(new))
+    ctx.keep.append(new)
+    ctx.applied.add(RESET.id)
+    return new
 
 
 def _calls(node: cst.CSTNode) -> list[cst.Call]:

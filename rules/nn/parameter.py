@@ -36,6 +36,25 @@ BUFFER = define(
     ),
     family="nn",
 )
+REGISTERED = define(
+    "TM314",
+    "register_parameter becomes an attribute assignment",
+    "Rewrites `self.register_parameter('name', p)` to `self.name = p` (through `setattr` when the "
+    "name is not a literal).",
+    "A Parameter assigned to a Cell attribute is registered under that name, as `register_parameter` "
+    "registers it in a Module; `None` (torch's way of saying a layer has no such parameter) is a "
+    "plain attribute that code reads as `None`. MindSpore's Cell has no `register_parameter`.",
+    "`self.bias = None`; `self.scale = mindspore.Parameter(value)`.",
+    examples=(
+        Example(
+            before="import torch.nn as nn\n\nclass Norm(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.register_parameter('bias', None)\n",
+            after="from mindspore import nn\n\nclass Norm(nn.Cell):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.bias = None\n",
+        ),
+    ),
+    family="nn",
+)
 BUFFER_REPORT = define(
     "TM931",
     "Buffer kept as a MindSpore buffer, which checkpoints leave out",
@@ -74,8 +93,8 @@ class ParameterRule(Rule):
     )
     stage = API
     order = 50
-    methods = frozenset({"register_buffer"})
-    extra = (BUFFER, BUFFER_REPORT)
+    methods = frozenset({"register_buffer", "register_parameter"})
+    extra = (BUFFER, BUFFER_REPORT, REGISTERED)
 
     def visit_Import(self, node, ctx) -> bool:
         return False
@@ -132,13 +151,44 @@ class ParameterRule(Rule):
         changed = False
         for small in updated.body:
             call = small.value if isinstance(small, cst.Expr) else None
-            new = self._buffer(call, ctx) if isinstance(call, cst.Call) else None
+            new = (
+                self._buffer(call, ctx) or self._parameter(call, ctx)
+                if isinstance(call, cst.Call)
+                else None
+            )
             if new is not None:
                 body.append(new.with_changes(semicolon=small.semicolon))
                 changed = True
             else:
                 body.append(small)
         return updated.with_changes(body=body) if changed else updated
+
+    def _parameter(
+        self, call: cst.Call, ctx: ModuleContext
+    ) -> cst.BaseSmallStatement | None:
+        """`self.register_parameter(name, param)` -> `self.<name> = param`."""
+        func = call.func
+        if (
+            not isinstance(func, cst.Attribute)
+            or func.attr.value != "register_parameter"
+        ):
+            return None
+        owner = func.value
+        positional, keywords = split_args(call)
+        values = positional + [keywords[k] for k in ("name", "param") if k in keywords]
+        if (
+            len(values) != 2
+            or any(a.star for a in call.args)
+            or set(keywords) - {"name", "param"}
+            or not (
+                isinstance(owner, cst.Name)
+                and owner.value == "self"
+                and current_class(ctx)
+            )
+        ):
+            return None
+        ctx.applied.add(REGISTERED.id)
+        return _assigned(owner, values[0].value, values[1].value)
 
     def _buffer(
         self, call: cst.Call, ctx: ModuleContext
@@ -206,23 +256,30 @@ class ParameterRule(Rule):
                 ],
             )
         ctx.applied.add("TM304")
-        name = string_value(name_arg)
-        if name is not None and name.isidentifier():
-            target = cst.Attribute(value=owner, attr=cst.Name(name))
-            return cst.Assign(targets=[cst.AssignTarget(target=target)], value=value)
-        return cst.Expr(
-            cst.Call(
-                func=cst.Name("setattr"),
-                args=[
-                    cst.Arg(
-                        owner,
-                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
-                    ),
-                    cst.Arg(
-                        name_arg,
-                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
-                    ),
-                    cst.Arg(value),
-                ],
-            )
+        return _assigned(owner, name_arg, value)
+
+
+def _assigned(
+    owner: cst.BaseExpression, name_arg: cst.BaseExpression, value: cst.BaseExpression
+) -> cst.BaseSmallStatement:
+    """`owner.<name> = value`, or `setattr(owner, name, value)` for a name that is not a literal."""
+    name = string_value(name_arg)
+    if name is not None and name.isidentifier():
+        target = cst.Attribute(value=owner, attr=cst.Name(name))
+        return cst.Assign(targets=[cst.AssignTarget(target=target)], value=value)
+    return cst.Expr(
+        cst.Call(
+            func=cst.Name("setattr"),
+            args=[
+                cst.Arg(
+                    owner,
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                ),
+                cst.Arg(
+                    name_arg,
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                ),
+                cst.Arg(value),
+            ],
         )
+    )

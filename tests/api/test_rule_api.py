@@ -175,7 +175,7 @@ UNTOUCHED = [
     ("sampler = torch.utils.data.WeightedRandomSampler(w, 10)", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
     ("act = nn.Hardtanh", "TM900"),
-    ("y = f(x).clamp_(0, 1)", "TM941"),
+    ("y = f(x, inplace=True).clamp_(0, 1)", "TM941"),
     ("y = x.view(-1).add_(1)", "TM941"),
     # Layer classes as values, without a companion class (those with one become `ms_aux.X`).
     ("norm = nn.BatchNorm3d", "TM900"),

@@ -145,11 +145,21 @@ def test_ascend_keeps_mint_class_values() -> None:
 def test_assembled_module_holds_what_the_classes_need() -> None:
     text = assemble(["BatchNorm2d", "Conv2d"])
     compile(text, "ms_aux.py", "exec")
+    # `reset_parameters()` brings torch's initialisation (library/parameters.py) along.
     assert closure(["BatchNorm2d"]) == [
+        "calculate_fan_in_and_fan_out",
         "_constant",
         "_TorchNames",
         "_TorchBatchNorm",
         "BatchNorm2d",
+        "_fill_",
+        "_init_without_generator",
+        "calculate_gain",
+        "init_uniform_",
+        "init_normal_",
+        "_kaiming_std",
+        "init_kaiming_uniform_",
+        "_reset_layer",
     ]
     assert "class Conv2d(_TorchConv, nn.Conv2d)" in text and "def _conv_padding" in text
     assert "class LayerNorm" not in text

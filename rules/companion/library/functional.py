@@ -584,17 +584,6 @@ def hardswish(input, inplace=False):
     return input * ops.relu6(input + 3.0) / 6.0
 
 
-def init_uniform_(tensor, a=0.0, b=1.0, generator=None):
-    """`torch.nn.init.uniform_`: fills `tensor` from U(a, b) in place (MindSpore's `Uniform`
-    initializer draws from [-scale, scale] only). The numbers differ from torch's draw."""
-    if generator is not None:
-        raise NotImplementedError(
-            "init.uniform_(generator=...): MindSpore draws from its own seed"
-        )
-    ops.assign(tensor, (ops.rand_like(tensor) * (b - a) + a).astype(tensor.dtype))
-    return tensor
-
-
 def full(
     size,
     fill_value,

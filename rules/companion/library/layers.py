@@ -22,6 +22,7 @@ from mindspore.common.initializer import Normal
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
 from .functional import interpolate
+from .parameters import _reset_layer
 
 
 def _pair(value):
@@ -164,6 +165,10 @@ class _TorchBatchNorm(_TorchNames):
             f"affine={self.affine}, track_running_stats={self.track_running_stats}"
         )
 
+    def reset_parameters(self):
+        """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""
+        _reset_layer(self)
+
 
 class BatchNorm1d(_TorchBatchNorm, nn.BatchNorm1d):
     """`torch.nn.BatchNorm1d`: MindSpore's BatchNorm1d with torch's arguments and names
@@ -256,6 +261,10 @@ class LayerNorm(_TorchNames, nn.LayerNorm):
     def bias(self):
         return self.beta if self._learns_bias else None
 
+    def reset_parameters(self):
+        """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""
+        _reset_layer(self)
+
 
 class GroupNorm(_TorchNames, nn.GroupNorm):
     """`torch.nn.GroupNorm`: MindSpore's GroupNorm with torch's arguments; without `affine` (or
@@ -291,6 +300,10 @@ class GroupNorm(_TorchNames, nn.GroupNorm):
     def bias(self):
         return self.beta if self._learns_bias else None
 
+    def reset_parameters(self):
+        """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""
+        _reset_layer(self)
+
 
 class Linear(nn.Dense):
     """`torch.nn.Linear`: MindSpore's Dense (same weight layout and initialisation)."""
@@ -299,6 +312,10 @@ class Linear(nn.Dense):
         super().__init__(in_features, out_features, has_bias=bias)
         self.in_features = in_features
         self.out_features = out_features
+
+    def reset_parameters(self):
+        """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""
+        _reset_layer(self)
 
 
 def _conv_padding(padding, kernel_size, stride, dilation, rank):
@@ -340,6 +357,10 @@ class _TorchConv:
         self.groups = groups
         self.padding_mode = padding_mode
         self.transposed = False
+
+    def reset_parameters(self):
+        """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""
+        _reset_layer(self)
 
     def _pad_input(self, x):
         if self._input_pad is None:
@@ -733,6 +754,10 @@ class Embedding(_TorchNames, nn.Embedding):
     @property
     def weight(self):
         return self.embedding_table
+
+    def reset_parameters(self):
+        """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""
+        _reset_layer(self)
 
     def construct(self, ids):
         if self.padding_idx is None:

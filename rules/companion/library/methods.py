@@ -6,7 +6,10 @@ first argument and decides when the program runs: a MindSpore tensor gets torch'
 from operators with CPU kernels; any other object runs its own method with the arguments as written.
 """
 
+import collections
+
 import mindspore
+import numpy as np
 from mindspore import ops
 
 
@@ -163,3 +166,91 @@ def tensor_size(x, *dim):
     if isinstance(x, mindspore.Tensor):
         return x.shape[dim[0]] if dim else tuple(x.shape)
     return x.size(*dim)
+
+
+# torch's CPU tensor type names, by MindSpore dtype name.
+_TORCH_TYPE_NAMES = {
+    "Float32": "torch.FloatTensor",
+    "Float64": "torch.DoubleTensor",
+    "Float16": "torch.HalfTensor",
+    "BFloat16": "torch.BFloat16Tensor",
+    "UInt8": "torch.ByteTensor",
+    "Int8": "torch.CharTensor",
+    "Int16": "torch.ShortTensor",
+    "Int32": "torch.IntTensor",
+    "Int64": "torch.LongTensor",
+    "Bool": "torch.BoolTensor",
+    "Complex64": "torch.ComplexFloatTensor",
+    "Complex128": "torch.ComplexDoubleTensor",
+}
+
+
+def tensor_type(tensor, dtype=None, non_blocking=False, **kwargs):
+    """`x.type(dtype=None)`: without a dtype, torch's name of the tensor's type ('torch.FloatTensor',
+    the CPU name: MindSpore places tensors by context); with one, the tensor cast to it, given as a
+    MindSpore dtype or as torch's type name ('torch.HalfTensor', 'torch.cuda.HalfTensor'). Any
+    other object runs its own `type`."""
+    if not isinstance(tensor, mindspore.Tensor):
+        return tensor.type(dtype, non_blocking, **kwargs)
+    names = {name: key for key, name in _TORCH_TYPE_NAMES.items()}
+    if dtype is None:
+        return _TORCH_TYPE_NAMES[str(tensor.dtype)]
+    if isinstance(dtype, str):
+        plain = dtype.replace("torch.cuda.", "torch.")
+        if plain not in names:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = getattr(mindspore, names[plain].lower())
+    return tensor if tensor.dtype == dtype else tensor.astype(dtype)
+
+
+# torch's (values, indices) pair, which code reads by position or by name.
+ValuesIndices = collections.namedtuple("ValuesIndices", ["values", "indices"])
+
+
+def _reduce_or_compare(name, input, dim, keepdim, other, out):
+    """torch's max/min: the second argument decides when the program runs. A tensor is `other`
+    (the elementwise maximum or minimum), an int is `dim` (torch's (values, indices) pair, read
+    by position or by name), nothing is the single largest or smallest element."""
+    if out is not None:
+        raise NotImplementedError(
+            f"{name}: out= is not supported; use the returned value"
+        )
+    if other is None and isinstance(dim, (mindspore.Tensor, np.ndarray)):
+        other, dim = dim, None
+    if other is not None:
+        if keepdim:
+            raise TypeError(f"{name}(input, other) takes no keepdim")
+        pick = ops.maximum if name == "max" else ops.minimum
+        return pick(input, other)
+    if dim is None:
+        return input.max() if name == "max" else input.min()
+    reduce = ops.max if name == "max" else ops.min
+    return ValuesIndices(*reduce(input, int(dim), keepdims=keepdim))
+
+
+def torch_max(input, dim=None, keepdim=False, *, other=None, out=None):
+    """`torch.max(input, dim_or_other, ...)` where the converter cannot tell a dim from a tensor
+    (see `_reduce_or_compare`): `ops.maximum`, `ops.max` or the largest element."""
+    return _reduce_or_compare("max", input, dim, keepdim, other, out)
+
+
+def torch_min(input, dim=None, keepdim=False, *, other=None, out=None):
+    """`torch.min(input, dim_or_other, ...)` where the converter cannot tell a dim from a tensor
+    (see `_reduce_or_compare`): `ops.minimum`, `ops.min` or the smallest element."""
+    return _reduce_or_compare("min", input, dim, keepdim, other, out)
+
+
+def tensor_max(x, *args, **kwargs):
+    """`x.max(dim_or_other, ...)`: torch's `torch.max` on a MindSpore tensor (its own `max` takes
+    no tensor), the object's own `max` otherwise (numpy's `axis`)."""
+    if isinstance(x, mindspore.Tensor):
+        return torch_max(x, *args, **kwargs)
+    return x.max(*args, **kwargs)
+
+
+def tensor_min(x, *args, **kwargs):
+    """`x.min(dim_or_other, ...)`: torch's `torch.min` on a MindSpore tensor, the object's own
+    `min` otherwise."""
+    if isinstance(x, mindspore.Tensor):
+        return torch_min(x, *args, **kwargs)
+    return x.min(*args, **kwargs)

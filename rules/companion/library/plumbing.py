@@ -172,6 +172,11 @@ HASH_REGEX = re.compile(r"-([a-f0-9]*)\.")
 # `torch.hub.urlparse` is the standard library's `urllib.parse.urlparse`.
 hub_urlparse = urllib.parse.urlparse
 
+# `torch.__version__`: the torch release whose behaviour the converted code reproduces (the
+# conversion's mappings are checked against it), so a version test takes the branch written for
+# that release, whose torch calls the conversion mapped. The local label says no torch runs here.
+torch_version = "2.13.0+mindspore"
+
 
 class device:
     """`torch.device(type, index)`: the name of a device, kept as data.
