@@ -108,13 +108,8 @@ def convert_source(
     options = options or Options()
     result = Result(path, source, source, lines=count_lines(source))
     coupled = facts is not None and facts.steps
-    torch_free = (
-        not mentions_torch(source)
-        and not inherited
-        and not coupled
-        and not module_classes
-    )
-    if torch_free and not _torch_free_work(source):
+    from_tree = bool(inherited or coupled or module_classes)
+    if not mentions_torch(source) and not from_tree and not _torch_free_work(source):
         return result
     try:
         tree = ast.parse(source, filename=path)
@@ -136,13 +131,9 @@ def convert_source(
     aliases = torch_aliases(tree)
     for local, target in (inherited or {}).items():
         aliases.setdefault(local, target)
-    if (
-        not aliases
-        and not _imports_torch_only_package(tree)
-        and not coupled
-        and not module_classes
-        and not torch_free
-    ):
+    # A file that imports no torch: only the rules marked ``torch_free`` have work there.
+    torch_free = not aliases and not _imports_torch_only_package(tree) and not from_tree
+    if torch_free and not _torch_free_work(source):
         return result
     classes = rule_classes()
     uses = census(

@@ -103,23 +103,46 @@ class _Prep:
         ).body
         if not self._test(test):
             return False
+        # Every value it reads is prepared data, or a name the function never binds (an argument,
+        # a module): never a value an earlier statement of the step computed.
+        bound = self._bound_in_scope()
+        if any(
+            name in bound and name not in self.outside
+            for name in usage(stmt).read_names
+        ):
+            return False
         written: set[str] = set()
         blocks = [stmt.body.body]
         if isinstance(stmt.orelse, cst.If):
             blocks.append([stmt.orelse])
         elif isinstance(stmt.orelse, cst.Else):
             blocks.append(stmt.orelse.body.body)
+        # `self.outside` is the caller's set, updated in place (the caller keeps it too)
         before = set(self.outside)
+        prepared = True
         for block in blocks:
-            self.outside = set(before)
+            self._reset(before)
             for inner in block:
                 if not self.statement(inner):
-                    self.outside = before
-                    return False
+                    prepared = False
+                    break
                 self.outside |= usage(inner).writes
+            if not prepared:
+                break
             written |= self.outside - before
-        self.outside = before | written
-        return True
+        self._reset(before | written if prepared else before)
+        return prepared
+
+    def _reset(self, names: set[str]) -> None:
+        self.outside.clear()
+        self.outside.update(names)
+
+    def _bound_in_scope(self) -> set[str]:
+        if getattr(self, "_bound", None) is None:
+            node = self.scope.node
+            body = node.body if isinstance(node, cst.FunctionDef) else node
+            self._bound = usage(body).writes if isinstance(body, cst.CSTNode) else set()
+        return self._bound
 
     def _test(self, node: ast.AST) -> bool:
         """A branch test reads data only: comparisons and boolean operations of prepared values."""

@@ -40,6 +40,7 @@ def _lr_item(
     ctx: ModuleContext,
     optimizers: set[str],
     groups: list[str],
+    built_here: bool = False,
 ) -> bool:
     """`<optimizer>.param_groups[<i>]["lr"]`, or `group["lr"]` in `for group in <optimizer>.param_groups`."""
     if (
@@ -59,6 +60,8 @@ def _lr_item(
         or len(group.slice) != 1
         or not isinstance(group.slice[0].slice, cst.Index)
     ):
+        return False
+    if built_here and ctx.dotted(group.value.value) not in optimizers:
         return False
     return _param_groups(group.value, ctx, optimizers)
 
@@ -108,10 +111,19 @@ class _Wrap(cst.CSTTransformer):
         self.groups: list[str] = []
         self.loops: list[int] = []
         self.comprehensions: list[int] = []
+        # loop names over the groups of an optimizer the file builds (None for another's)
+        self.own_groups: list[str | None] = []
         self.changed = False
 
     def _lr(self, node: cst.BaseExpression) -> bool:
         return _lr_item(node, self.ctx, self.optimizers, self.groups)
+
+    def _lr_written(self, node: cst.BaseExpression) -> bool:
+        """A write is rewritten only on an optimizer the file builds from `torch.optim` (its
+        groups hold MindSpore's lr Parameter); another object's groups keep what is written."""
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name):
+            return node.value.value in self.own_groups and self._lr(node)
+        return _lr_item(node, self.ctx, self.optimizers, self.groups, built_here=True)
 
     def _store(self, *targets) -> None:
         for target in targets:
@@ -136,6 +148,8 @@ class _Wrap(cst.CSTTransformer):
         ):
             self.groups.append(node.target.value)
             self.loops.append(id(node))
+            own = self.ctx.dotted(node.iter.value) in self.optimizers
+            self.own_groups.append(node.target.value if own else None)
 
     def _comprehension(self, node) -> None:
         # `[group["lr"] for group in optimizer.param_groups]`: the element is read in the loop
@@ -167,12 +181,13 @@ class _Wrap(cst.CSTTransformer):
         if self.loops and self.loops[-1] == id(original):
             self.loops.pop()
             self.groups.pop()
+            self.own_groups.pop()
         return updated
 
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign):
         # MindSpore's optimizers ignore a Tensor put in the group (`lr *= 0.5` on the lr Parameter
         # gives one) and use a Python float: the new value is computed as a float.
-        if not self._lr(original.target):
+        if not self._lr_written(original.target):
             return updated
         operator = getattr(
             cst, type(updated.operator).__name__.replace("Assign", ""), None
@@ -186,7 +201,9 @@ class _Wrap(cst.CSTTransformer):
         return cst.Assign([cst.AssignTarget(updated.target)], value)
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
-        if len(original.targets) != 1 or not self._lr(original.targets[0].target):
+        if len(original.targets) != 1 or not self._lr_written(
+            original.targets[0].target
+        ):
             return updated
         value = updated.value
         if _is_float(value):

@@ -441,3 +441,33 @@ def test_backward_chosen_at_run_time_is_rewritten_branch_by_branch() -> None:
     )
     again, _ = convert(code)
     assert again == code
+
+
+def test_data_branches_after_a_forward_statement_stay_in_the_forward_region() -> None:
+    """DeiT's step: `if mixup_fn is not None: samples, targets = mixup_fn(...)`, then branches that
+    reshape what it produced (`if args.cosub: samples = torch.cat(...)`). Those branches read a
+    value the step computed, so they are not data preparation: they go into the differentiated
+    function with the rest, and the step is rewritten."""
+    source = (
+        NATIVE + "import math\nimport sys\n\n\n"
+        "def train_one_epoch(model, criterion, loader, optimizer, loss_scaler, args, mixup_fn=None):\n"
+        "    for samples, targets in loader:\n"
+        "        if mixup_fn is not None:\n"
+        "            samples, targets = mixup_fn(samples, targets)\n"
+        "        if args.cosub:\n"
+        "            samples = torch.cat((samples, samples), dim=0)\n"
+        "        if args.bce_loss:\n"
+        "            targets = targets.gt(0.0).type(targets.dtype)\n"
+        "        outputs = model(samples)\n"
+        "        loss = criterion(outputs, targets)\n"
+        "        loss_value = loss.item()\n"
+        "        if not math.isfinite(loss_value):\n"
+        "            sys.exit(1)\n"
+        "        optimizer.zero_grad()\n"
+        "        loss_scaler(loss, optimizer, clip_grad=1.0, parameters=model.parameters())\n"
+    )
+    code, findings = convert(source)
+    assert not [f for f in findings if f.rule in ("TM926", "TM928")], findings
+    forward = code.split("def forward_fn")[1].split("grad_fn =")[0]
+    assert "mixup_fn(samples, targets)" in forward
+    assert "ops.cat((samples, samples), axis=0)" in forward

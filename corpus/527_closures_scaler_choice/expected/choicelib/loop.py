@@ -20,10 +20,7 @@ def train_one_epoch(epoch, model, loader, optimizer, loss_fn, args, accum_steps=
     last_batch_idx = len(loader) - 1
     last_batch_idx_to_accum = len(loader) - last_accum_steps
     accum_grads = tuple(ops.zeros_like(p) for p in optimizer.parameters)
-    def forward_fn_optimizer1(batch_size):
-        local_scale = batch_size / batch_size_reference
-        if args.scale_mode == "sqrt":
-            local_scale = local_scale ** 0.5
+    def forward_fn_optimizer1(local_scale):
         loss = _forward()
         scaled_loss = local_scale * loss
         return (loss_scaler._scaler.scale(scaled_loss) if loss_scaler is not None else scaled_loss), loss
@@ -76,7 +73,10 @@ def train_one_epoch(epoch, model, loader, optimizer, loss_fn, args, accum_steps=
 
         batch_size = input.shape[0]
         if batch_size_reference is not None:
-            (_, loss), grads_1 = grad_fn_optimizer1(batch_size)
+            local_scale = batch_size / batch_size_reference
+            if args.scale_mode == "sqrt":
+                local_scale = local_scale ** 0.5
+            (_, loss), grads_1 = grad_fn_optimizer1(local_scale)
             accum_grads = tuple(map(ops.add, accum_grads, grads_1))
             accum_grads = _backward(accum_grads)
         else:
