@@ -133,7 +133,7 @@ def test_cuda_autocast_on_the_gpu_target_stays_reported() -> None:
 @pytest.mark.parametrize(
     ("use", "hint"),
     [
-        ("torch.cuda.set_device(1)", "set_device"),
+        ("torch.cuda.max_memory_allocated()", "max_memory_allocated"),
         ("torch.set_num_threads(2)", "runtime_num_threads"),
         ("torch.distributed.barrier()", "barrier"),
     ],
