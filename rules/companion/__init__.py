@@ -31,6 +31,7 @@ LIBRARY_FILES = (
     "functional.py",
     "methods.py",
     "layers.py",
+    "containers.py",
     "recurrent.py",
     "optim.py",
     "checkpoint.py",
