@@ -5,6 +5,7 @@ F = "torch.nn.functional."
 ENTRIES: dict[str, str] = {
     "torch.einsum": "einsum",
     "torch.roll": "roll",
+    "torch.meshgrid": "meshgrid",
     "torch.unique": "unique",
     "torch.full": "full",
     # A seeded generator's stream; the idiom serves the calls without `generator=`.
