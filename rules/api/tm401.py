@@ -22,6 +22,7 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
+from .list_values import passes_list
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
@@ -969,6 +970,11 @@ class ApiTableRule(Rule):
             )
             return call
         args, kwargs = parts
+        if mapping.kind == "class" and passes_list(call, ctx):
+            # MindSpore's layers raise on a list of sizes; the companion class takes torch's forms.
+            companion = self._companion_call(mapping.torch, call, ctx)
+            if companion is not None:
+                return companion
         if len(args) + len(kwargs) < len(call.args):
             self._placement_dropped(ctx)
         if mapping.form == "initializer":
