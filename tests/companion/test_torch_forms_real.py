@@ -145,6 +145,8 @@ def test_device_type_gives_torchs_name(fw, aux) -> None:
     assert aux.device_type(x.device) == torch.ones(2).device.type == "cpu"
     assert aux.device_type("GPU:1") == torch.device("cuda:1").type
     assert aux.device_type(aux.device("meta")) == torch.device("meta").type
+    # A torch tensor's device (code left on torch) gives its own type.
+    assert aux.device_type(torch.ones(2).device) == "cpu"
 
 
 def _norms(torch, aux):
