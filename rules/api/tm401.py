@@ -970,7 +970,11 @@ class ApiTableRule(Rule):
             )
             return call
         args, kwargs = parts
-        if mapping.kind == "class" and passes_list(call, ctx):
+        if (
+            mapping.kind == "class"
+            and mapping.torch.startswith("torch.nn.")
+            and passes_list(call, ctx)
+        ):
             # MindSpore's layers raise on a list of sizes; the companion class takes torch's forms.
             companion = self._companion_call(mapping.torch, call, ctx)
             if companion is not None:

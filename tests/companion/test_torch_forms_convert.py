@@ -99,6 +99,9 @@ KEPT = [
     "        m.forward = self.wrap\n\n    def wrap(self, x):\n        return x\n",
     # `.type` of something that is not a device, and a device type that is assigned.
     HEAD + "def kind(x):\n    return x.dtype.type, x.type\n",
+    # A list given to a class that is not a layer (an optimizer's parameter groups).
+    HEAD + "def opt(a, b):\n"
+    "    return torch.optim.SGD([{'params': a}, {'params': b}], lr=0.1)\n",
 ]
 
 
