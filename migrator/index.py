@@ -68,6 +68,15 @@ class Census:
 TENSOR_FLAGS = frozenset({"is_sparse"})
 
 
+def _device_type(node: ast.Attribute) -> bool:
+    """`x.device.type`: a tensor's device is a string on MindSpore, which has no `.type`."""
+    return (
+        node.attr == "type"
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "device"
+    )
+
+
 class _CensusVisitor:
     """The census's handlers, called by ``_walk``; a handler that returns False keeps the walk
     out of the node's children."""
@@ -128,7 +137,9 @@ class _CensusVisitor:
         self.bound.add(node.arg)
 
     def chain_or_descend(self, node: ast.Attribute) -> bool:
-        if node.attr in TENSOR_FLAGS and isinstance(node.ctx, ast.Load):
+        if isinstance(node.ctx, ast.Load) and (
+            node.attr in TENSOR_FLAGS or _device_type(node)
+        ):
             head = node.value
             while isinstance(head, (ast.Attribute, ast.Subscript)):
                 head = head.value

@@ -246,13 +246,21 @@ def _targets(node: cst.BaseExpression):
 
 
 def _read_device(arg: cst.Arg, ctx: ModuleContext) -> bool:
-    """`device_type=x.device.type`: the no-op ignores it, and a MindSpore tensor's `.device` is a
-    string without `.type`, so the value, only read from names, is dropped."""
+    """`device_type=x.device.type`: the no-op ignores it, so the value, only read from names, is
+    dropped (also once written `ms_aux.device_type(x.device)`, torch's name for the device of a
+    MindSpore tensor)."""
+    value = arg.value
+    if (
+        isinstance(value, cst.Call)
+        and len(value.args) == 1
+        and ctx.dotted(value.func) == f"{ctx.companion_import.module}.device_type"
+    ):
+        value = value.args[0].value
     return (
         arg.keyword is not None
         and arg.keyword.value == "device_type"
-        and not isinstance(arg.value, cst.SimpleString)
-        and ctx.dotted(arg.value) is not None
+        and not isinstance(value, cst.SimpleString)
+        and ctx.dotted(value) is not None
     )
 
 

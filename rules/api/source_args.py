@@ -121,6 +121,11 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
                     )
                 items += [element.value, element.value.deep_clone()]
             return arg.with_changes(value=cst.Tuple([cst.Element(v) for v in items]))
+        if not _certainly_number(value):
+            raise Untranslatable(
+                "a padding that is not written out may be a per-dimension tuple, which "
+                "MindSpore takes per side (top, bottom, left, right); write the tuple out"
+            )
         return arg
     if name == "int_to_tuple":
         if isinstance(value, cst.Integer) or (
@@ -153,6 +158,36 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
             "from the value"
         )
     raise Untranslatable(f"unknown transform {name}")
+
+
+# Operators whose result is a number whatever their operands (`+` and `*` also join and repeat
+# tuples).
+_NUMERIC_OPERATORS = (
+    cst.FloorDivide,
+    cst.Divide,
+    cst.Subtract,
+    cst.Modulo,
+    cst.Power,
+    cst.LeftShift,
+    cst.RightShift,
+)
+
+
+def _certainly_number(value: cst.BaseExpression) -> bool:
+    """A number written out or computed by arithmetic that only numbers support (`k // 2`)."""
+    if isinstance(value, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(value, cst.UnaryOperation):
+        return _certainly_number(value.expression)
+    if isinstance(value, cst.BinaryOperation):
+        return isinstance(value.operator, _NUMERIC_OPERATORS) or (
+            _certainly_number(value.left) and _certainly_number(value.right)
+        )
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value == "int"
+    )
 
 
 class _HasCall(cst.CSTVisitor):

@@ -90,6 +90,9 @@ class ApiMapping:
     requires: Sequence[str] = ()
     # True when MindSpore also takes the "*name" arguments one by one instead of as a tuple.
     spread: bool = False
+    # True when torch also takes the "*name" arguments as one list or tuple (`meshgrid(tensors)`),
+    # which a spread MindSpore function does not unpack: a lone argument there is refused.
+    one_sequence: bool = False
     # Number of leading positional arguments kept positional; None: up to the first changed one.
     positional: int | None = None
     # Parameter names, torch -> MindSpore, for layers whose state is copied across ("" when MindSpore
@@ -152,6 +155,12 @@ def bind_arguments(
         name = params[index]
         if name.startswith("*"):
             rest = list(args[index:])
+            if mapping.one_sequence and len(rest) == 1:
+                return Refusal(
+                    name[1:],
+                    "a lone argument may be a list or tuple of tensors, which "
+                    f"`{mapping.mindspore}` does not unpack; pass them one by one (`*tensors`)",
+                )
             if mapping.spread:
                 named.append((name, rest))
             else:

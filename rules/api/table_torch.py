@@ -517,6 +517,9 @@ _SHAPE = [
         "torch.meshgrid",
         params=("*tensors",),
         spread=True,
+        one_sequence=True,
+        # torch's default is 'ij' (with a warning), MindSpore's 'xy'.
+        defaults={"indexing": "'ij'"},
         sample=("f32[2]", "f32[3]"),
         sample_kwargs={"indexing": "ij"},
     ),

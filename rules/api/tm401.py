@@ -27,6 +27,7 @@ from .docs import (
 )
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace
+from .list_values import passes_list
 from .max_min import (
     FIELDS,
     METHOD_ENTRIES,
@@ -1055,6 +1056,15 @@ class ApiTableRule(Rule):
             )
             return call
         args, kwargs = parts
+        if (
+            mapping.kind == "class"
+            and mapping.torch.startswith("torch.nn.")
+            and passes_list(call, ctx)
+        ):
+            # MindSpore's layers raise on a list of sizes; the companion class takes torch's forms.
+            companion = self._companion_call(mapping.torch, call, ctx)
+            if companion is not None:
+                return companion
         if len(args) + len(kwargs) < len(call.args):
             self._placement_dropped(ctx)
         if mapping.form == "initializer":

@@ -36,6 +36,7 @@ LIBRARY_FILES = (
     "attention.py",
     "transformer.py",
     "parameters.py",
+    "containers.py",
     "recurrent.py",
     "optim.py",
     "gradients.py",

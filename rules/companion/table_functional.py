@@ -5,6 +5,7 @@ F = "torch.nn.functional."
 ENTRIES: dict[str, str] = {
     "torch.einsum": "einsum",
     "torch.roll": "roll",
+    "torch.meshgrid": "meshgrid",
     "torch.unique": "unique",
     "torch.equal": "equal",
     "torch.full": "full",

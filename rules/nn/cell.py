@@ -22,6 +22,10 @@ NAME_RENAMES = {
     **CONTAINERS,
 }
 
+# Containers that, as base classes, take the companion class: a subclass of MindSpore's runs
+# differently from torch's.
+BASE_COMPANIONS = {"mindspore.nn.SequentialCell": "Sequential"}
+
 ATTRIBUTES = define(
     "TM306",
     "Layer attributes take MindSpore's parameter names",
@@ -74,7 +78,9 @@ class CellRule(Rule):
         what="Rewrites `class Net(nn.Module)` to `class Net(nn.Cell)`, renames the `forward` method of "
         "every Module class of the file (also classes that derive from one of them) to `construct`, and "
         "explicit `.forward(` calls on Modules (`self.block.forward(x)`, `super().forward(x)`) to "
-        "`.construct(`. `super().__init__()` stays: Cell's constructor takes no arguments either.",
+        "`.construct(`, and a forward chosen at run time (`self.forward = self.forward_fast`) to "
+        "`self.construct = ...`. `super().__init__()` stays: Cell's constructor takes no arguments "
+        "either.",
         why="A MindSpore Cell runs its `construct` method when called; a Cell with only a `forward` "
         "method raises when called (seed 002: `nn.Module` is the base of every network, `forward` "
         "defines the computation).",
@@ -105,6 +111,8 @@ class CellRule(Rule):
 
     def __init__(self) -> None:
         self.ignore: set[int] = set()
+        # Base classes of the class statements seen (`class Stem(nn.Sequential)`).
+        self.bases: set[int] = set()
 
     # -- references to torch.nn.Module and the containers -------------------------------------
     def visit_Import(self, node, ctx: ModuleContext) -> bool:
@@ -115,6 +123,9 @@ class CellRule(Rule):
 
     def visit_Attribute(self, node: cst.Attribute, ctx: ModuleContext) -> None:
         self.ignore.add(id(node.attr))
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: ModuleContext) -> None:
+        self.bases.update(id(base.value) for base in node.bases)
 
     def leave_Name(self, original, updated, ctx: ModuleContext):
         # A bare name's qualified name is its alias target (most names are no torch alias).
@@ -129,6 +140,10 @@ class CellRule(Rule):
         target = NAME_RENAMES.get(ctx.qualname(original) or "")
         if target is None:
             return updated
+        if target in BASE_COMPANIONS and id(original) in self.bases:
+            # A subclass runs as torch runs it (library/containers.py says how they differ).
+            ctx.applied.add("TM302")
+            return ctx.companion(BASE_COMPANIONS[target])
         ctx.applied.add("TM302" if target != "mindspore.nn.Cell" else "TM301")
         return ctx.name(target)
 
@@ -147,6 +162,11 @@ class CellRule(Rule):
             current_class(ctx),
             ctx.stack[-1] if ctx.stack else None,
         )
+
+    def leave_AssignTarget(
+        self, original, updated: cst.AssignTarget, ctx: ModuleContext
+    ):
+        return forward_assignment(updated, ctx, current_class(ctx))
 
     def leave_Call(self, original, updated: cst.Call, ctx: ModuleContext):
         if (
@@ -229,6 +249,24 @@ def module_method(
         )
         return updated.with_changes(name=cst.Name("set_train"))
     return updated
+
+
+def forward_assignment(
+    updated: cst.AssignTarget, ctx: ModuleContext, class_name: str | None
+) -> cst.AssignTarget:
+    """`self.forward = self.forward_fast` in a Module class → `self.construct = ...`: the method
+    chosen at run time is the one MindSpore calls, as torch calls the assigned `forward`."""
+    target = updated.target
+    if (
+        class_name is None
+        or not isinstance(target, cst.Attribute)
+        or target.attr.value != "forward"
+        or not isinstance(target.value, cst.Name)
+        or target.value.value != "self"
+    ):
+        return updated
+    ctx.applied.add("TM301")
+    return updated.with_changes(target=target.with_changes(attr=cst.Name("construct")))
 
 
 def _mode_param(param: cst.Param) -> bool:
@@ -362,7 +400,9 @@ class ContainerRule(Rule):
         id="TM302",
         title="Sequential, ModuleList and ModuleDict become SequentialCell, CellList and CellDict",
         what="Renames `nn.Sequential` → `nn.SequentialCell`, `nn.ModuleList` → `nn.CellList`, "
-        "`nn.ModuleDict` → `nn.CellDict`, in calls, base classes and `isinstance` checks.",
+        "`nn.ModuleDict` → `nn.CellDict`, in calls, base classes and `isinstance` checks. A subclass "
+        "of `nn.Sequential` derives from the companion `Sequential`, which also runs the layers the "
+        "subclass assigns as attributes, as torch does (SequentialCell runs only those given to it).",
         why="These are MindSpore's containers: their cells are registered, so their parameters are "
         "found by `trainable_params()` and saved with the network, with the same `0.weight`-style names "
         "(seed 002: children in a container are registered and managed recursively).",
@@ -447,6 +487,9 @@ class _Structure(cst.CSTTransformer):
 
     def leave_Call(self, original, updated: cst.Call):
         return construct_call(updated, self.ctx, self.known, self._class())
+
+    def leave_AssignTarget(self, original, updated: cst.AssignTarget):
+        return forward_assignment(updated, self.ctx, self._class())
 
     def leave_Attribute(self, original, updated: cst.Attribute):
         statement = self.statements[-1] if self.statements else None

@@ -67,6 +67,8 @@ class DeviceRule(Rule):
         self.noted = False
         # Whether the module names torch.device at all (annotations are skipped otherwise).
         self.device_named: bool | None = None
+        # Assignment targets (`x.device.type = ...` is left alone).
+        self.targets: set[int] = set()
 
     def visit_SimpleStatementLine(self, node, ctx: ModuleContext) -> None:
         self.touched = False
@@ -140,6 +142,24 @@ class DeviceRule(Rule):
         if last.semicolon != cst.MaybeSentinel.DEFAULT:
             body[-1] = last.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(body=body)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget, ctx: ModuleContext) -> None:
+        self.targets.add(id(node.target))
+
+    def leave_Attribute(self, original, updated: cst.Attribute, ctx: ModuleContext):
+        """`x.device.type` → `ms_aux.device_type(x.device)`: a MindSpore tensor names its device
+        with a string ('CPU'), which has no `.type`; the entry gives torch's name for either."""
+        value = updated.value
+        if (
+            updated.attr.value != "type"
+            or not isinstance(value, cst.Attribute)
+            or value.attr.value != "device"
+            or id(original) in self.targets
+            or ctx.qualname(original) is not None
+        ):
+            return updated
+        ctx.applied.add("TM307")
+        return cst.Call(ctx.companion("device_type"), [cst.Arg(value)])
 
     def leave_Annotation(self, original, updated: cst.Annotation, ctx: ModuleContext):
         """`device: torch.device` → `device: str`: MindSpore names devices with strings ('CPU')."""

@@ -228,7 +228,10 @@ class _Analyser:
                 self.bindings.setdefault(node.name, []).append(None)
                 if node.name == "forward":
                     targets.append(node.lineno)
-            elif kind is ast.Attribute and node.attr in RENAMED_ATTRIBUTES:
+            elif kind is ast.Attribute and (
+                node.attr in RENAMED_ATTRIBUTES
+                or (node.attr == "forward" and isinstance(node.ctx, ast.Store))
+            ):
                 targets.append(node.lineno)
             elif kind is ast.Import or kind is ast.ImportFrom:
                 for alias in node.names:

@@ -45,8 +45,8 @@ def convert(source: str):
             "import torch.nn as nn\n\nclass Half(nn.Module):\n    def forward(self, x):\n        return x / 2\n\n"
             "class Stack(nn.Sequential):\n    pass\n\nbody = nn.Sequential(Half(), Half())\n"
             "table = nn.ModuleDict({'a': Half()})\n",
-            "from mindspore import nn\n\nclass Half(nn.Cell):\n    def construct(self, x):\n        return x / 2\n\n"
-            "class Stack(nn.SequentialCell):\n    pass\n\nbody = nn.SequentialCell(Half(), Half())\n"
+            "from mindspore import nn\nimport ms_aux\n\nclass Half(nn.Cell):\n    def construct(self, x):\n        return x / 2\n\n"
+            "class Stack(ms_aux.Sequential):\n    pass\n\nbody = nn.SequentialCell(Half(), Half())\n"
             "table = nn.CellDict({'a': Half()})\n",
             id="containers",
         ),

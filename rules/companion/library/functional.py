@@ -99,6 +99,14 @@ def _einsum_expand(x, labels, sizes):
     return x if tuple(x.shape) == shape else ops.broadcast_to(x, shape)
 
 
+def meshgrid(*tensors, indexing=None):
+    """`torch.meshgrid`: `ops.meshgrid` over tensors given one by one or as one list or tuple, as
+    torch takes them; without `indexing`, torch's 'ij' (MindSpore's default is 'xy')."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    return ops.meshgrid(*tensors, indexing="ij" if indexing is None else indexing)
+
+
 def roll(input, shifts, dims=None):
     """`torch.roll`, as a gather along each rolled axis (`ops.roll` has no CPU kernel)."""
     if dims is None:

@@ -33,6 +33,11 @@ def _single(value):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
+def _sizes(value):
+    """A size as MindSpore's layers take it: an int or a tuple (torch also takes a list)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 def _constant(value, shape):
     """A constant that stands where torch has no parameter (it is neither trained nor saved)."""
     return ops.fill(mstype.float32, shape, value)
@@ -41,14 +46,29 @@ def _constant(value, shape):
 class _TorchNames:
     """torch's parameter names (`weight`, `bias`, `running_mean`, ...) over MindSpore's (`gamma`,
     `beta`, `moving_mean`, ...): the subclasses define them as read-only properties returning the
-    MindSpore Parameter, so reads and `.set_data(...)` through them work. Assigning to them is
-    refused: MindSpore's Cell would store an assigned Parameter under the torch name beside the
-    real one and leave the computation unchanged. Assign the MindSpore name instead."""
+    MindSpore Parameter, so reads and `.set_data(...)` through them work. Assigning a value to
+    them is refused: MindSpore's Cell would store an assigned Parameter under the torch name
+    beside the real one and leave the computation unchanged. Assign the MindSpore name instead.
+
+    Assigning None to a scale or shift (`self.bias = None`) removes the parameter, as torch does:
+    it becomes a constant that changes nothing (a scale of 1, a shift of 0), which is neither
+    trained nor saved, and torch's name reads None."""
 
     _torch_names: ClassVar[dict[str, str]] = {}
+    # MindSpore parameters that assigning None replaces, with the constant that changes nothing.
+    _neutral: ClassVar[dict[str, float]] = {"gamma": 1.0, "beta": 0.0}
+    # torch's names whose parameter was removed by assigning None.
+    _removed: ClassVar[frozenset] = frozenset()
 
     def __setattr__(self, name, value):
         if name in self._torch_names:
+            target = self._torch_names[name]
+            if value is None and target in self._neutral:
+                shape = getattr(self, target).shape
+                delattr(self, target)
+                super().__setattr__(target, _constant(self._neutral[target], shape))
+                super().__setattr__("_removed", self._removed | {name})
+                return
             raise AttributeError(
                 f"{type(self).__name__}.{name} is torch's name for the MindSpore parameter "
                 f"`{self._torch_names[name]}`: assign that name, or call `.{name}.set_data(value)`"
@@ -115,11 +135,11 @@ class _TorchBatchNorm(_TorchNames):
 
     @property
     def weight(self):
-        return self.gamma if self.affine else None
+        return self.gamma if self.affine and "weight" not in self._removed else None
 
     @property
     def bias(self):
-        return self.beta if self._learns_bias else None
+        return self.beta if self._learns_bias and "bias" not in self._removed else None
 
     @property
     def running_mean(self):
@@ -246,7 +266,8 @@ class LayerNorm(_TorchNames, nn.LayerNorm):
 
     @property
     def weight(self):
-        return self.gamma if self.elementwise_affine else None
+        keep = self.elementwise_affine and "weight" not in self._removed
+        return self.gamma if keep else None
 
     def construct(self, x):
         if len(self.normalized_shape) == 1:
@@ -259,7 +280,7 @@ class LayerNorm(_TorchNames, nn.LayerNorm):
 
     @property
     def bias(self):
-        return self.beta if self._learns_bias else None
+        return self.beta if self._learns_bias and "bias" not in self._removed else None
 
     def reset_parameters(self):
         """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""
@@ -294,11 +315,11 @@ class GroupNorm(_TorchNames, nn.GroupNorm):
 
     @property
     def weight(self):
-        return self.gamma if self.affine else None
+        return self.gamma if self.affine and "weight" not in self._removed else None
 
     @property
     def bias(self):
-        return self.beta if self._learns_bias else None
+        return self.beta if self._learns_bias and "bias" not in self._removed else None
 
     def reset_parameters(self):
         """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""
@@ -470,7 +491,8 @@ class Conv1d(_TorchConv, nn.Conv1d):
 
 
 class AvgPool2d(nn.AvgPool2d):
-    """`torch.nn.AvgPool2d`: MindSpore's AvgPool2d with torch's `stride=kernel_size` default."""
+    """`torch.nn.AvgPool2d`: MindSpore's AvgPool2d with torch's `stride=kernel_size` default;
+    sizes given as lists are taken as tuples."""
 
     def __init__(
         self,
@@ -482,6 +504,11 @@ class AvgPool2d(nn.AvgPool2d):
         divisor_override=None,
     ):
         stride = kernel_size if stride is None else stride
+        kernel_size, stride, padding = (
+            _sizes(kernel_size),
+            _sizes(stride),
+            _sizes(padding),
+        )
         # Without padding or ceil_mode every window lies inside the input: count_include_pad means
         # nothing, and MindSpore's plain kernel runs. Otherwise its padded kernel (pad_mode='pad':
         # the gradient of the 'valid' form with ceil_mode fails on CPU).
@@ -505,8 +532,8 @@ class AvgPool2d(nn.AvgPool2d):
 
 class MaxPool2d(nn.MaxPool2d):
     """`torch.nn.MaxPool2d`: MindSpore's MaxPool2d with torch's `stride=kernel_size` default; with
-    padding, dilation or ceil_mode it runs MindSpore's padded max-pool kernel. `return_indices`
-    is not supported (the indices differ): it raises."""
+    padding, dilation or ceil_mode it runs MindSpore's padded max-pool kernel. Sizes given as lists
+    are taken as tuples. `return_indices` is not supported (the indices differ): it raises."""
 
     def __init__(
         self,
@@ -520,6 +547,8 @@ class MaxPool2d(nn.MaxPool2d):
         if return_indices:
             raise NotImplementedError("MaxPool2d: return_indices is not supported")
         stride = kernel_size if stride is None else stride
+        kernel_size, stride = _sizes(kernel_size), _sizes(stride)
+        padding, dilation = _sizes(padding), _sizes(dilation)
         plain = padding in (0, (0, 0)) and dilation in (1, (1, 1)) and not ceil_mode
         if plain:
             super().__init__(kernel_size=kernel_size, stride=stride)

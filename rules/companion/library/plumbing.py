@@ -220,6 +220,22 @@ class device:
         return f"device(type={self.type!r}, index={self.index})"
 
 
+# MindSpore's device names (a tensor's `.device`, the context's target) -> torch's device types.
+_TORCH_DEVICE_TYPES = {"CPU": "cpu", "GPU": "cuda", "Ascend": "npu"}
+
+
+def device_type(device):
+    """`device.type` of a device read from a tensor (`x.device.type`): torch's device type name.
+
+    A MindSpore tensor names its device with a string ('CPU', 'GPU', 'Ascend', perhaps with an
+    ':index'), which has no `.type`: it gives torch's name for that device ('cpu', 'cuda', 'npu').
+    Anything else (a companion `device`) gives its own `.type`."""
+    if isinstance(device, str):
+        name = device.partition(":")[0]
+        return _TORCH_DEVICE_TYPES.get(name, name)
+    return device.type
+
+
 def _device_target():
     return mindspore.get_context("device_target")
 
