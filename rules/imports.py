@@ -515,8 +515,9 @@ class ImportsRule(Rule):
 
     def leave_Call(self, original, updated, ctx: ModuleContext):
         func = updated.func
+        # In a file that imports no torch, methods are its values' own.
         if not ctx.aliases:
-            return updated  # a file that imports no torch: its methods are its values' own
+            return updated
         if (
             isinstance(func, cst.Attribute)
             and func.attr.value in self._torch_only_names()

@@ -14,7 +14,9 @@ def test_only_size_changes_in_a_file_without_torch() -> None:
         "    return x.squeeze(0), y.var(axis=0), y.size(0)\n"
     )
     result = convert_checked(source)
-    assert "return x.squeeze(0), y.var(axis=0), ms_aux.tensor_size(y, 0)\n" in result.code
+    assert (
+        "return x.squeeze(0), y.var(axis=0), ms_aux.tensor_size(y, 0)\n" in result.code
+    )
     assert "import ms_aux" in result.code
     assert not result.findings
     assert convert_checked(result.code).code == result.code
