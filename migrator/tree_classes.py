@@ -13,6 +13,7 @@ import ast
 import functools
 import os
 
+from .aliases import dotted as _dotted
 from .aliases import resolve, torch_aliases
 from .star_imports import _module_file
 
@@ -93,25 +94,14 @@ def _is_module_base(
     root: str,
     depth: int,
 ) -> bool:
-    dotted = _dotted(base)
-    if dotted is None:
+    name = _dotted(base)
+    if name is None:
         return False
-    qualified = resolve(dotted, aliases)
+    qualified = resolve(name, aliases)
     if qualified is not None:
         from ..rules.nn.layers import is_layer
 
         return is_layer(qualified)
-    if "." in dotted:
+    if "." in name:
         return False
-    return _is_module(path, dotted, root, depth + 1)
-
-
-def _dotted(node: ast.expr) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    return _is_module(path, name, root, depth + 1)
