@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..common.dataflow import usage
 from .summaries import (
     StepSummary,
     Summaries,
@@ -136,20 +137,6 @@ def _is_bare_return(stmt) -> bool:
 
 def _assigned(stmts) -> set[str]:
     names: set[str] = set()
-
-    class _Targets(cst.CSTVisitor):
-        def visit_AssignTarget(self, node) -> None:
-            names.update(names_in(node.target))
-
-        def visit_AugAssign(self, node) -> None:
-            names.update(names_in(node.target))
-
-        def visit_AnnAssign(self, node) -> None:
-            names.update(names_in(node.target))
-
-        def visit_For(self, node) -> None:
-            names.update(names_in(node.target))
-
     for stmt in stmts:
-        stmt.visit(_Targets())
+        names |= usage(stmt).writes
     return names

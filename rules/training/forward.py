@@ -58,6 +58,7 @@ class _Prep:
     def __init__(self, outside: set[str], scope: ScopeInfo) -> None:
         self.outside = outside
         self.scope = scope
+        self._bound: set[str] | None = None
 
     def statement(self, stmt: cst.CSTNode) -> bool:
         if isinstance(stmt, cst.FunctionDef) and not stmt.decorators:
@@ -138,10 +139,12 @@ class _Prep:
         self.outside.update(names)
 
     def _bound_in_scope(self) -> set[str]:
-        if getattr(self, "_bound", None) is None:
+        """Every name the scope binds (computed on first use: most steps have no branch)."""
+        if self._bound is None:
             node = self.scope.node
-            body = node.body if isinstance(node, cst.FunctionDef) else node
-            self._bound = usage(body).writes if isinstance(body, cst.CSTNode) else set()
+            self._bound = usage(
+                node.body if isinstance(node, cst.FunctionDef) else node
+            ).writes
         return self._bound
 
     def _test(self, node: ast.AST) -> bool:

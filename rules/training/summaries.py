@@ -575,16 +575,11 @@ def _calls_enclosing(node: cst.FunctionDef, losses) -> bool:
     function, no builtin and no torch/MindSpore name."""
     import builtins
 
+    from ..common.dataflow import usage
+
     local = set(_params(node, False)[0])
-
-    class _Bound(cst.CSTVisitor):
-        def visit_AssignTarget(self, target) -> None:
-            local.update(names_in(target.target))
-
-        def visit_AsName(self, asname) -> None:
-            local.update(names_in(asname.name))
-
-    node.visit(_Bound())
+    for stmt in body_of(node):
+        local |= usage(stmt).writes
     for call in walk_calls(node):
         if not isinstance(call.func, cst.Name):
             continue
