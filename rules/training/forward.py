@@ -65,10 +65,8 @@ class _Prep:
             return True  # binds a function; what it computes runs where it is called
         if isinstance(stmt, cst.If):
             return self._branch(stmt)
-        if isinstance(stmt, cst.SimpleStatementLine) and all(
-            isinstance(small, (cst.Raise, cst.Assert, cst.Pass)) for small in stmt.body
-        ):
-            return True  # binds nothing
+        if _binds_nothing(stmt):
+            return True
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             return False
         tree = parse(stmt).body
@@ -104,13 +102,7 @@ class _Prep:
         ).body
         if not self._test(test):
             return False
-        # Every value it reads is prepared data, or a name the function never binds (an argument,
-        # a module): never a value an earlier statement of the step computed.
-        bound = self._bound_in_scope()
-        if any(
-            name in bound and name not in self.outside
-            for name in usage(stmt).read_names
-        ):
+        if not self._reads_prepared(stmt.test):
             return False
         written: set[str] = set()
         blocks = [stmt.body.body]
@@ -124,7 +116,11 @@ class _Prep:
         for block in blocks:
             self._reset(before)
             for inner in block:
-                if not self.statement(inner):
+                if not (
+                    isinstance(inner, cst.If)
+                    or _binds_nothing(inner)
+                    or self._reads_prepared(inner)
+                ) or not self.statement(inner):
                     prepared = False
                     break
                 self.outside |= usage(inner).writes
@@ -137,6 +133,16 @@ class _Prep:
     def _reset(self, names: set[str]) -> None:
         self.outside.clear()
         self.outside.update(names)
+
+    def _reads_prepared(self, node: cst.CSTNode) -> bool:
+        """Every value ``node`` reads is prepared data (the branch's earlier statements count), or
+        a name the function never binds (an argument, a module): never a value an earlier
+        statement of the step computed."""
+        bound = self._bound_in_scope()
+        tree = parse(node) if isinstance(node, cst.BaseStatement) else _expression(node)
+        return not any(
+            name in bound and name not in self.outside for name in _value_reads(tree)
+        )
 
     def _bound_in_scope(self) -> set[str]:
         """Every name the scope binds (computed on first use: most steps have no branch)."""
@@ -183,7 +189,8 @@ class _Prep:
             qualified = self._torch(node)
             if qualified is not None:
                 return qualified.rsplit(".", 1)[-1] in PREP_TORCH
-            return self.strict(node.value)
+            # a shape, dtype or device is no value a gradient flows through
+            return node.attr in _METADATA or self.strict(node.value)
         if isinstance(node, ast.Subscript):
             return self.strict(node.value) and self.loose(node.slice)
         if isinstance(node, (ast.Tuple, ast.List)):
@@ -498,3 +505,33 @@ def _ordered_writes(region: Region) -> list[str]:
             ):
                 names.append(node.id)
     return names
+
+
+def _expression(node: cst.BaseExpression) -> ast.AST:
+    return ast.parse(cst.Module([]).code_for_node(node).strip(), mode="eval")
+
+
+# Attributes that describe a tensor without holding its values.
+_METADATA = frozenset({"shape", "dtype", "device", "ndim"})
+
+
+def _value_reads(tree: ast.AST) -> list[str]:
+    """The names whose values ``tree`` reads: a name read only for its shape, dtype or device
+    (``input.shape[0]``) does not count."""
+    found: list[str] = []
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Attribute) and node.attr in _METADATA:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            found.append(node.id)
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _binds_nothing(stmt: cst.CSTNode) -> bool:
+    """``raise``, ``assert`` and ``pass``: what they read flows nowhere."""
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Raise, cst.Assert, cst.Pass)) for small in stmt.body
+    )
