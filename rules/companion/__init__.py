@@ -43,6 +43,8 @@ LIBRARY_FILES = (
     "checkpoint.py",
     "data.py",
     "loading.py",
+    "distributions.py",
+    "distribution_transforms.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

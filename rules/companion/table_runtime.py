@@ -11,13 +11,12 @@ ENTRIES: dict[str, str] = {
     "torch.Tensor": "legacy_tensor",
     "torch.vmap": "vmap",
     "torch.func.vmap": "vmap",
-    "torch.distributions.Beta": "Beta",
-    "torch.distributions.beta.Beta": "Beta",
+    "torch.Size": "Size",
 }
 
 # Entries that serve calls only: `torch.Tensor` named without a call (a type check, an annotation,
 # a base class) is `mindspore.Tensor`.
-CALL_ONLY = frozenset({"legacy_tensor"})
+CALL_ONLY = frozenset({"legacy_tensor", "Size"})
 
 # Entries that stand for a torch class in type checks only (`isinstance(d, IterableDataset)`); as
 # a base class the data rules drop these classes, and elsewhere they stay findings.

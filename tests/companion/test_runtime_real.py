@@ -122,26 +122,6 @@ def test_runtime_calls_convert_to_the_companion() -> None:
     assert convert_source(result.code, "m.py", Options()).code == result.code
 
 
-def test_beta_draws_like_torchs(fw, aux):
-    torch, ms = fw
-    np.random.seed(0)
-    torch.manual_seed(0)
-    ours = aux.Beta(ms.Tensor(np.float32(0.8)), 0.8)
-    theirs = torch.distributions.Beta(torch.tensor(0.8), 0.8)
-    assert ours.sample().shape == tuple(theirs.sample().shape) == ()
-    draws = ours.sample((20000,)).asnumpy()
-    reference = theirs.sample((20000,)).numpy()
-    assert draws.dtype == np.float32 and draws.shape == reference.shape
-    assert ((draws >= 0) & (draws <= 1)).all()
-    # Same distribution: moments agree with torch's, and with each other's samples.
-    np.testing.assert_allclose(ours.mean.asnumpy(), theirs.mean.numpy(), rtol=1e-6)
-    np.testing.assert_allclose(
-        ours.variance.asnumpy(), theirs.variance.numpy(), rtol=1e-6
-    )
-    assert abs(draws.mean() - reference.mean()) < 0.02
-    assert abs(draws.var() - reference.var()) < 0.01
-
-
 def test_a_shape_given_to_the_legacy_constructor_stays_sizes() -> None:
     source = (
         "import torch\n\n"

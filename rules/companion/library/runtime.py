@@ -132,42 +132,18 @@ def _take(x, dim, index):
     return x[(slice(None),) * (dim % x.ndim) + (index,)]
 
 
-class Beta:
-    """`torch.distributions.Beta(concentration1, concentration0)`: draws with NumPy's Beta sampler
-    (MindSpore 2.10 has no Beta sampler with a CPU kernel) and returns float32 MindSpore tensors;
-    `mean` and `variance` as torch defines them. The draws come from NumPy's global generator,
-    seeded with `numpy.random.seed`, not from torch's stream. No reparameterised `rsample`."""
+class Size(tuple):
+    """`torch.Size(sizes)`: a tuple of ints with torch's `numel()`. MindSpore shapes are plain
+    tuples; they compare equal to it, element by element."""
 
-    def __init__(self, concentration1, concentration0, validate_args=None):
-        self.concentration1 = _beta_array(concentration1)
-        self.concentration0 = _beta_array(concentration0)
+    def __new__(cls, sizes=()):
+        return super().__new__(cls, (int(s) for s in sizes))
 
-    def sample(self, sample_shape=()):
-        shape = (
-            tuple(sample_shape)
-            + np.broadcast(self.concentration1, self.concentration0).shape
-        )
-        draw = np.random.beta(self.concentration1, self.concentration0, size=shape)
-        return mindspore.Tensor(np.asarray(draw, dtype=np.float32))
-
-    @property
-    def mean(self):
-        a, b = self.concentration1, self.concentration0
-        return mindspore.Tensor(np.asarray(a / (a + b), dtype=np.float32))
-
-    @property
-    def variance(self):
-        a, b = self.concentration1, self.concentration0
-        total = a + b
-        return mindspore.Tensor(
-            np.asarray(a * b / (total**2 * (total + 1)), dtype=np.float32)
-        )
-
-
-def _beta_array(value):
-    if isinstance(value, mindspore.Tensor):
-        return value.asnumpy().astype(np.float64)
-    return np.asarray(value, dtype=np.float64)
+    def numel(self):
+        count = 1
+        for size in self:
+            count *= size
+        return count
 
 
 class _DatasetKind(type):
