@@ -17,4 +17,23 @@ ENTRIES: dict[str, str] = {
     "torch.utils.data.Subset": "Subset",
     "torch.utils.data.random_split": "random_split",
     "torch.utils.data.dataloader.default_collate": "default_collate",
+    "torch.utils.data.WeightedRandomSampler": "WeightedRandomSampler",
+    "torch.utils.data.ConcatDataset": "ConcatDataset",
+    "torch.utils.data.ChainDataset": "ChainDataset",
+    "torch.utils.data.default_convert": "default_convert",
+    "torch.utils.data._utils.collate.default_convert": "default_convert",
+    "torch.utils.data._utils.collate.default_collate": "default_collate",
 }
+
+# torch defines these in submodules and exports them from torch.utils.data; both spellings map.
+for _name in (
+    "Sampler",
+    "SequentialSampler",
+    "RandomSampler",
+    "SubsetRandomSampler",
+    "WeightedRandomSampler",
+    "BatchSampler",
+):
+    ENTRIES["torch.utils.data.sampler." + _name] = _name
+for _name in ("ConcatDataset", "ChainDataset", "TensorDataset", "Subset", "random_split"):
+    ENTRIES["torch.utils.data.dataset." + _name] = _name

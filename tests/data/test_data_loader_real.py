@@ -170,8 +170,8 @@ def test_shuffled_loader_gives_every_sample_once(aux) -> None:
 
 
 def test_refused_arguments_name_themselves(aux) -> None:
-    with pytest.raises(NotImplementedError, match="generator"):
-        aux.DataLoader([1, 2], generator=object())
+    with pytest.raises(TypeError, match="generator must be a Generator"):
+        list(aux.DataLoader([1, 2], shuffle=True, generator=object()))
     with pytest.raises(ValueError, match="mutually exclusive"):
         aux.DataLoader([1, 2], sampler=[0, 1], shuffle=True)
 
@@ -355,8 +355,62 @@ def test_random_samplers_and_split_draw_every_index(aux) -> None:
     ] == expected
     with pytest.raises(ValueError, match="Sum of input lengths"):
         aux.random_split(data, [3, 3])
-    with pytest.raises(NotImplementedError, match="generator"):
-        aux.RandomSampler(data, generator=object())
+    with pytest.raises(TypeError, match="generator must be a Generator"):
+        list(aux.RandomSampler(data, generator=object()))
+
+
+def test_a_seeded_generator_gives_one_stream_per_seed(aux) -> None:
+    """`generator=torch.Generator().manual_seed(s)` converts to the companion Generator: the
+    draws are NumPy's, and the same seed gives the same draws."""
+    data = list(range(12))
+
+    def draws(seed):
+        make = lambda: aux.Generator().manual_seed(seed)  # noqa: E731
+        return (
+            list(aux.RandomSampler(data, generator=make())),
+            list(aux.SubsetRandomSampler([1, 3, 5, 7], generator=make())),
+            [list(s.indices) for s in aux.random_split(data, [4, 8], generator=make())],
+            [b.asnumpy().tolist() for b in aux.DataLoader(data, 5, True, generator=make())],
+            list(aux.WeightedRandomSampler([0.1, 0.5, 0.4], 6, generator=make())),
+        )
+
+    first, again, other = draws(3), draws(3), draws(4)
+    assert first == again and first != other
+    assert sorted(first[0]) == data and sorted(first[1]) == [1, 3, 5, 7]
+
+
+def test_weighted_sampler_concat_and_chain_datasets_as_torchs(aux) -> None:
+    torch, _, _ = frameworks()
+    weights = [0.0, 0.3, 0.0, 0.7]
+    drawn = list(aux.WeightedRandomSampler(weights, 50))
+    assert len(drawn) == 50 and set(drawn) <= {1, 3}
+    unique = list(aux.WeightedRandomSampler(weights, 2, replacement=False))
+    assert sorted(unique) == [1, 3]
+    assert len(aux.WeightedRandomSampler(weights, 5)) == 5
+    with pytest.raises(ValueError, match="num_samples"):
+        aux.WeightedRandomSampler(weights, 0)
+    parts = [[1.0, 2.0, 3.0], [4.0, 5.0]]
+    ours, theirs = aux.ConcatDataset(parts), torch.utils.data.ConcatDataset(parts)
+    assert len(ours) == len(theirs) and ours.cumulative_sizes == theirs.cumulative_sizes
+    assert [ours[i] for i in range(-5, 5)] == [theirs[i] for i in range(-5, 5)]
+
+    class Span(torch.utils.data.IterableDataset):
+        def __init__(self, start, end):
+            self.start, self.end = start, end
+
+        def __iter__(self):
+            return iter(range(self.start, self.end))
+
+    chained = [Span(3, 5), Span(0, 2)]
+    theirs_chain = torch.utils.data.ChainDataset(chained)
+    assert [x for x in aux.ChainDataset(chained)] == [x for x in theirs_chain] == [3, 4, 0, 1]
+    sample = {"a": np.arange(3), "b": (np.float32(2.0), "s"), "c": [1, 2]}
+    converted = aux.default_convert(sample)
+    expected = torch.utils.data.default_convert(sample)
+    assert converted["a"].asnumpy().tolist() == expected["a"].tolist()
+    assert float(converted["b"][0].asnumpy()) == float(expected["b"][0])
+    assert converted["b"][1] == expected["b"][1] and converted["c"] == expected["c"]
+    assert type(converted["b"]) is type(expected["b"])
 
 
 PIPELINE_SCRIPT = """import torch

@@ -82,11 +82,26 @@ class Sampler:
         raise NotImplementedError
 
 
-def _no_generator(name, generator):
-    if generator is not None:
-        raise NotImplementedError(
-            f"{name}: generator= is not supported; seed NumPy instead"
-        )
+def _stream(generator):
+    """The NumPy stream draws come from: a companion ``Generator``'s own (seeded with its
+    ``manual_seed``), else NumPy's global one."""
+    if generator is None:
+        return np.random
+    stream = getattr(generator, "_numpy", None)
+    if stream is None:
+        raise TypeError(f"generator must be a Generator, not {type(generator).__name__}")
+    return stream
+
+
+def _permutation(n, generator):
+    return _stream(generator).permutation(n)
+
+
+def _integers(high, size, generator):
+    stream = _stream(generator)
+    if stream is np.random:
+        return np.random.randint(0, high, size)
+    return stream.integers(0, high, size)
 
 
 class SequentialSampler(Sampler):
@@ -109,8 +124,8 @@ class RandomSampler(Sampler):
     def __init__(
         self, data_source, replacement=False, num_samples=None, generator=None
     ):
-        _no_generator("RandomSampler", generator)
         self.data_source = data_source
+        self.generator = generator
         self.replacement = replacement
         self._num_samples = num_samples
 
@@ -121,9 +136,9 @@ class RandomSampler(Sampler):
     def __iter__(self):
         n = len(self.data_source)
         if self.replacement:
-            return iter(np.random.randint(0, n, self.num_samples).tolist())
+            return iter(_integers(n, self.num_samples, self.generator).tolist())
         count = self.num_samples
-        indices = [np.random.permutation(n) for _ in range(math.ceil(count / n))]
+        indices = [_permutation(n, self.generator) for _ in range(math.ceil(count / n))]
         return iter(np.concatenate(indices)[:count].tolist())
 
     def __len__(self):
@@ -134,11 +149,12 @@ class SubsetRandomSampler(Sampler):
     """`torch.utils.data.SubsetRandomSampler`: the given indices in a NumPy-drawn order."""
 
     def __init__(self, indices, generator=None):
-        _no_generator("SubsetRandomSampler", generator)
         self.indices = indices
+        self.generator = generator
 
     def __iter__(self):
-        return iter([self.indices[i] for i in np.random.permutation(len(self.indices))])
+        order = _permutation(len(self.indices), self.generator)
+        return iter([self.indices[i] for i in order])
 
     def __len__(self):
         return len(self.indices)
@@ -166,6 +182,91 @@ class BatchSampler(Sampler):
         if self.drop_last:
             return len(self.sampler) // self.batch_size
         return math.ceil(len(self.sampler) / self.batch_size)
+
+
+class WeightedRandomSampler(Sampler):
+    """`torch.utils.data.WeightedRandomSampler`: `num_samples` indices drawn with probabilities
+    proportional to `weights` (with or without replacement), from NumPy's stream."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={num_samples}"
+            )
+        weights = weights.asnumpy() if isinstance(weights, mindspore.Tensor) else weights
+        self.weights = np.asarray(weights, dtype=np.float64).reshape(-1)
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        p = self.weights / self.weights.sum()
+        stream = _stream(self.generator)
+        drawn = stream.choice(len(p), self.num_samples, replace=self.replacement, p=p)
+        return iter(drawn.tolist())
+
+    def __len__(self):
+        return self.num_samples
+
+
+class ConcatDataset:
+    """`torch.utils.data.ConcatDataset`: the datasets one after another, indexed as one."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes, total = [], 0
+        for dataset in self.datasets:
+            total += len(dataset)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, index):
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index = len(self) + index
+        start = 0
+        for dataset, end in zip(self.datasets, self.cumulative_sizes):
+            if index < end:
+                return dataset[index - start]
+            start = end
+        raise IndexError("index out of range")
+
+
+class ChainDataset:
+    """`torch.utils.data.ChainDataset`: iterable datasets iterated one after another."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for dataset in self.datasets:
+            yield from dataset
+
+    def __len__(self):
+        return sum(len(dataset) for dataset in self.datasets)
+
+
+def default_convert(data):
+    """`torch.utils.data.default_convert`: NumPy arrays and scalars become Tensors, inside
+    mappings and sequences too; everything else is returned as it is."""
+    if isinstance(data, np.ndarray) and data.dtype.kind not in "SaUO":
+        return mindspore.Tensor(data)
+    if isinstance(data, np.number):
+        return mindspore.Tensor(np.asarray(data))
+    if isinstance(data, dict):
+        return type(data)({key: default_convert(value) for key, value in data.items()})
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):
+        return [default_convert(d) for d in data]
+    if isinstance(data, list):
+        return [default_convert(d) for d in data]
+    return data
 
 
 class TensorDataset:
@@ -202,7 +303,6 @@ class Subset:
 def random_split(dataset, lengths, generator=None):
     """`torch.utils.data.random_split`: Subsets of a NumPy-drawn permutation, with torch's
     lengths (counts, or fractions summing to 1 whose remainder goes round-robin)."""
-    _no_generator("random_split", generator)
     total = len(dataset)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         counts = [math.floor(total * fraction) for fraction in lengths]
@@ -213,7 +313,7 @@ def random_split(dataset, lengths, generator=None):
         raise ValueError(
             "Sum of input lengths does not equal the length of the input dataset!"
         )
-    order = np.random.permutation(total).tolist()
+    order = _permutation(total, generator).tolist()
     subsets, start = [], 0
     for length in lengths:
         subsets.append(Subset(dataset, order[start : start + length]))
@@ -258,8 +358,7 @@ class DataLoader:
         pin_memory_device="",
         in_order=True,
     ):
-        if generator is not None:
-            raise NotImplementedError("DataLoader: generator= is not supported")
+        self.generator = generator
         if (sampler is not None or batch_sampler is not None) and shuffle:
             raise ValueError(
                 "DataLoader: sampler option is mutually exclusive with shuffle"
@@ -299,7 +398,7 @@ class DataLoader:
         if self.sampler is not None:
             return iter(self.sampler)
         if self.shuffle:
-            return iter(np.random.permutation(len(self.dataset)).tolist())
+            return iter(_permutation(len(self.dataset), self.generator).tolist())
         return iter(range(len(self.dataset)))
 
     def _batches(self):
