@@ -45,6 +45,7 @@ LIBRARY_FILES = (
     "loading.py",
     "distributions.py",
     "distribution_transforms.py",
+    "autograd_functional.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .table_attention import ENTRIES as ATTENTION
 from .table_data import ENTRIES as DATA
 from .table_distributed import ENTRIES as DISTRIBUTED
+from .table_autograd import ENTRIES as AUTOGRAD
 from .table_distributions import ENTRIES as DISTRIBUTIONS
 from .table_export import ENTRIES as EXPORT
 from .table_functional import ENTRIES as FUNCTIONAL
@@ -36,6 +37,7 @@ for _table in (
     LOADING,
     DATA,
     DISTRIBUTIONS,
+    AUTOGRAD,
 ):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
