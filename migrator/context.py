@@ -16,6 +16,11 @@ from .tree import FileFacts
 CONVERTED_CALLS = "converted_calls"
 
 
+# ``ctx.state`` key: the LibCST module as parsed (its code is the source), for analyses that
+# would otherwise print it to read it again.
+PARSED = "parsed_module"
+
+
 # ``ctx.state`` key: the companion entries a module uses (``ms_aux.BatchNorm2d``).
 COMPANION = "companion"
 
@@ -60,6 +65,8 @@ class ModuleContext:
     tree: FileFacts | None = None
     # Names imported from other files of the tree that are Module classes (``tree_classes``).
     module_classes: frozenset[str] = frozenset()
+    # ids of the statements the parse produced (those no rule replaced are still these nodes).
+    parsed: frozenset[int] = frozenset()
 
     # -- names -------------------------------------------------------------------------------
     @staticmethod

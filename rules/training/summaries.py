@@ -241,6 +241,8 @@ def _has_backward(node: cst.FunctionDef) -> bool:
 def _collect_instances(node, defs, found: Summaries, ctx: ModuleContext) -> None:
     classes = {q.rsplit(".", 1)[0] for q, _, c in defs if c and q.endswith(".__call__")}
     classes |= found.foreign_classes
+    if not classes:
+        return  # nothing could be recorded: no walk
 
     class _Assigns(cst.CSTVisitor):
         def visit_Assign(self, assign) -> None:
