@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -126,6 +128,39 @@ class ModuleContext:
         return cst.Attribute(
             value=cst.Name(self.companion_import.module), attr=cst.Name(entry)
         )
+
+    # -- module facts from the source text --------------------------------------------------
+    def lines_with(self, word: str) -> list[int] | None:
+        """The lines (1-based, sorted) whose text holds ``word``; None where lines are not
+        numbered as ``ast`` numbers them (lone CR newlines). Computed once per word."""
+        key = "lines_with:" + word
+        cached = self.state.get(key, False)
+        if cached is not False:
+            return cached  # type: ignore[return-value]
+        found = None
+        if "\r" not in self.source.replace("\r\n", ""):
+            found = [
+                number
+                for number, line in enumerate(self.source.split("\n"), 1)
+                if word in line
+            ]
+        self.state[key] = found
+        return found
+
+    def untouched(self, keys: Iterable[int], lines: list[int] | None) -> frozenset[int]:
+        """Those of the statement ids ``keys`` that are still as the parse made them and whose
+        text holds none of ``lines``: a walk looking for what those lines name need not enter
+        them."""
+        if lines is None:
+            return frozenset()
+        skip = set()
+        for key in keys:
+            if key in self.parsed:
+                info = self.statements[key]
+                i = bisect.bisect_left(lines, info.line)
+                if i == len(lines) or lines[i] > info.end_line:
+                    skip.add(key)
+        return frozenset(skip)
 
     # -- positions ---------------------------------------------------------------------------
     def position(self, node: cst.CSTNode | None = None) -> tuple[int, int]:

@@ -36,18 +36,15 @@ TRAINING = (
     "500_trainer_run_batch_amp",
     "521_forward_backward_closures",
 )
-# The gradient-stage analyses that may walk a module holding a training step (each at most
-# once per file); any other caller is a rule walking the module itself.
+# The gradient-stage analyses of loss scalers and step helpers that may walk a module holding a
+# training step (each at most once per file); any other caller is a rule walking the module.
 TRAINING_WALKS = frozenset(
     {
         "rules/training/summaries.py:_collect_instances",
         "rules/training/step_calls.py:call_sites",
         "rules/training/step_calls.py:_all_lines",
-        "rules/training/step_calls.py:replace_calls",
-        "rules/training/step_calls.py:_uses",
-        "rules/training/lr_read.py:leave_Module",
-        "rules/autograd/function.py:visit_Module",
-        "rules/data/packages.py:package_names_in_use",
+        "rules/training/step_calls.py:convert_library_scalers",
+        "rules/training/step_calls.py:_name_uses",
     }
 )
 

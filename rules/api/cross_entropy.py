@@ -134,6 +134,10 @@ class CrossEntropyRule(Rule):
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         self.bound = {}
+        if "CrossEntropyLoss" not in ctx.source:
+            # Every name of the class (an import, an alias, `nn.CrossEntropyLoss`) spells it.
+            self.other_uses = self.calls = (set(), set())
+            return
         try:
             # The module as parsed has the source's tree; one a rule changed is read again.
             tree = (

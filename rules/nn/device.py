@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 
 import libcst as cst
@@ -194,12 +193,9 @@ class DeviceRule(Rule):
         if not devices:
             return updated
         # Statements the parse produced whose text never names a device are not entered.
-        lines = _lines_naming(ctx.source, devices)
-        skip = frozenset(
-            key
-            for key in ctx.parsed
-            if lines is not None and not _names_within(lines, ctx.statements[key])
-        )
+        found = [ctx.lines_with(name) for name in sorted(devices)]
+        lines = None if None in found else sorted({n for f in found for n in f})
+        skip = ctx.untouched(ctx.parsed, lines)
         reads = _Reads(devices, skip)
         visit_statements(updated, reads, skip)
         unused = devices - reads.read
@@ -267,24 +263,6 @@ class _DeviceAnnotation(cst.CSTTransformer):
             self.replaced = True
             return cst.Name("str")
         return updated
-
-
-def _lines_naming(source: str, names: set[str]) -> list[int] | None:
-    """The lines (1-based, sorted) whose text holds one of ``names`` as a word; None where
-    lines are not numbered as ``ast`` numbers them (lone CR newlines)."""
-    if "\r" in source.replace("\r\n", ""):
-        return None
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
-    return [
-        number
-        for number, line in enumerate(source.split("\n"), 1)
-        if pattern.search(line)
-    ]
-
-
-def _names_within(lines: list[int], info) -> bool:
-    i = bisect.bisect_left(lines, info.line)
-    return i < len(lines) and lines[i] <= info.end_line
 
 
 class _Reads(cst.CSTVisitor):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 
 DISPATCH_CLIP = frozenset(
     {"timm.utils.dispatch_clip_grad", "timm.utils.clip_grad.dispatch_clip_grad"}
@@ -136,7 +137,7 @@ def walk_calls(node: cst.CSTNode) -> Iterator[cst.Call]:
         def visit_Call(self, call) -> None:
             found.append(call)
 
-    node.visit(_Calls())
+    visit(node, _Calls())
     return iter(found)
 
 
@@ -147,7 +148,7 @@ def names_in(node: cst.CSTNode) -> set[str]:
         def visit_Name(self, name) -> None:
             found.add(name.value)
 
-    node.visit(_Names())
+    visit(node, _Names())
     return found
 
 
