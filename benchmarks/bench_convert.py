@@ -2,6 +2,7 @@
 
     python benchmarks/bench_convert.py                 # timm: lines/s (all cores, one process), ratio
     python benchmarks/bench_convert.py --transformers  # also peak memory converting transformers 5.23.0
+    python benchmarks/bench_convert.py --profile       # per stage and per rule: where the time goes
 
 The packages come from `pip download --no-deps` into a cache folder outside the repository
 (``~/.cache/torch2ms-bench``, or ``--cache``) and are unpacked there once. Targets on a 2-core
@@ -215,12 +216,25 @@ def main() -> int:
         default=3,
         help="passes of the file-by-file comparison (per file the best counts)",
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="only print the stages and rule handlers that take the most time (one process)",
+    )
+    parser.add_argument(
+        "--top", type=int, default=25, help="rows of the --profile tables"
+    )
     args = parser.parse_args()
 
     from torch2ms.migrator.runner import default_jobs
 
     jobs = args.jobs or default_jobs()
     timm = args.timm or fetch(*TIMM, args.cache)
+    if args.profile:
+        from torch2ms.migrator.profiling import profile_tree
+
+        profile_tree(timm, args.top)
+        return 0
     paths = python_files(timm)
     # Whole runs one after the other, in turns: per side the best of ``--whole-runs``.
     trips, runs = [], []

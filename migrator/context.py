@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -14,6 +16,11 @@ from .tree import FileFacts
 # ``ctx.state`` key: ids of the calls a rule converted although their method name is among the
 # torch-only ones (`x.squeeze(dim=0)` → `x.squeeze(axis=0)`); the import rule leaves them alone.
 CONVERTED_CALLS = "converted_calls"
+
+
+# ``ctx.state`` key: the LibCST module as parsed (its code is the source), for analyses that
+# would otherwise print it to read it again.
+PARSED = "parsed_module"
 
 
 # ``ctx.state`` key: the companion entries a module uses (``ms_aux.BatchNorm2d``).
@@ -60,6 +67,8 @@ class ModuleContext:
     tree: FileFacts | None = None
     # Names imported from other files of the tree that are Module classes (``tree_classes``).
     module_classes: frozenset[str] = frozenset()
+    # ids of the statements the parse produced (those no rule replaced are still these nodes).
+    parsed: frozenset[int] = frozenset()
 
     # -- names -------------------------------------------------------------------------------
     @staticmethod
@@ -119,6 +128,39 @@ class ModuleContext:
         return cst.Attribute(
             value=cst.Name(self.companion_import.module), attr=cst.Name(entry)
         )
+
+    # -- module facts from the source text --------------------------------------------------
+    def lines_with(self, word: str) -> list[int] | None:
+        """The lines (1-based, sorted) whose text holds ``word``; None where lines are not
+        numbered as ``ast`` numbers them (lone CR newlines). Computed once per word."""
+        key = "lines_with:" + word
+        cached = self.state.get(key, False)
+        if cached is not False:
+            return cached  # type: ignore[return-value]
+        found = None
+        if "\r" not in self.source.replace("\r\n", ""):
+            found = [
+                number
+                for number, line in enumerate(self.source.split("\n"), 1)
+                if word in line
+            ]
+        self.state[key] = found
+        return found
+
+    def untouched(self, keys: Iterable[int], lines: list[int] | None) -> frozenset[int]:
+        """Those of the statement ids ``keys`` that are still as the parse made them and whose
+        text holds none of ``lines``: a walk looking for what those lines name need not enter
+        them."""
+        if lines is None:
+            return frozenset()
+        skip = set()
+        for key in keys:
+            if key in self.parsed:
+                info = self.statements[key]
+                i = bisect.bisect_left(lines, info.line)
+                if i == len(lines) or lines[i] > info.end_line:
+                    skip.add(key)
+        return frozenset(skip)
 
     # -- positions ---------------------------------------------------------------------------
     def position(self, node: cst.CSTNode | None = None) -> tuple[int, int]:

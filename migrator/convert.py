@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
-from .context import COMPANION, CompanionImport, ModuleContext, Options
+from .context import COMPANION, PARSED, CompanionImport, ModuleContext, Options
 from .engine import module_code, run_stage
 from .findings import ERROR, Finding
 from .index import census, index_statements
@@ -100,11 +100,13 @@ def convert_source(
     inherited: dict[str, str] | None = None,
     facts: FileFacts | None = None,
     module_classes: frozenset[str] = frozenset(),
+    tree: ast.Module | None = None,
 ) -> Result:
     """Convert one module. ``inherited`` holds the torch aliases it receives through star imports
     of other modules of the tree (see ``star_imports``); ``facts`` what the tree pass knows of the
     other files (see ``tree``); ``module_classes`` the names it imports from other files of the tree
-    that are Module classes (see ``tree_classes``)."""
+    that are Module classes (see ``tree_classes``); ``tree`` the ``ast`` of ``source`` where the
+    caller parsed it already."""
     options = options or Options()
     result = Result(path, source, source, lines=count_lines(source))
     coupled = facts is not None and facts.steps
@@ -112,7 +114,8 @@ def convert_source(
     if not mentions_torch(source) and not from_tree and not _torch_free_work(source):
         return result
     try:
-        tree = ast.parse(source, filename=path)
+        if tree is None:  # the caller's parse of the same source, else ours
+            tree = ast.parse(source, filename=path)
     except (SyntaxError, ValueError) as error:
         line = getattr(error, "lineno", None) or 1
         result.failed = True
@@ -137,7 +140,11 @@ def convert_source(
         return result
     classes = rule_classes()
     uses = census(
-        tree, aliases, _methods(classes), _methods(classes, "watched_methods")
+        tree,
+        aliases,
+        _methods(classes),
+        _methods(classes, "watched_methods"),
+        _methods(classes, "watched_attributes"),
     )
     try:
         module = cst.parse_module(source)
@@ -168,6 +175,8 @@ def convert_source(
         tree=facts,
         module_classes=module_classes,
     )
+    ctx.parsed = frozenset(ctx.statements)
+    ctx.state[PARSED] = module
     ctx.state["ast"] = (
         tree  # shared with the rules that analyse the original source (read only)
     )

@@ -436,6 +436,74 @@ def visit(node: cst.CSTNode, visitor):
     return result
 
 
+def visit_statements(module: cst.Module, visitor, skip: frozenset[int]) -> cst.Module:
+    """``visit(module, visitor)`` over the module's statements whose ids are not in ``skip``
+    (statements the parse produced that cannot hold what the visitor looks for); the module
+    itself and the skipped statements are not entered. A statement the visitor removes is
+    dropped, one it replaces with several is spliced in."""
+    body = None
+    for i, statement in enumerate(module.body):
+        if id(statement) in skip:
+            if body is not None:
+                body.append(statement)
+            continue
+        result = visit(statement, visitor)
+        if result is statement:
+            if body is not None:
+                body.append(statement)
+            continue
+        if body is None:
+            body = list(module.body[:i])
+        if isinstance(result, cst.FlattenSentinel):
+            body.extend(result)
+        elif not isinstance(result, cst.RemovalSentinel):
+            body.append(result)
+    return module if body is None else module.with_changes(body=body)
+
+
+class _Found(Exception):
+    pass
+
+
+class _CompanionReads(cst.CSTVisitor):
+    """The companion entries read (``ms_aux.X``) in the nodes rules built: the statements the
+    parse produced, unchanged, hold only what the source held."""
+
+    def __init__(self, module: str, wanted: set[str], parsed: frozenset[int]) -> None:
+        super().__init__()
+        self.module = module
+        self.wanted = wanted
+        self.parsed = parsed
+        self.found: set[str] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.parsed:
+            return False
+        if node.__class__ is cst.Attribute:
+            value = node.value
+            if value.__class__ is cst.Name and value.value == self.module:
+                self.found.add(node.attr.value)
+                if self.wanted <= self.found:
+                    raise _Found
+        return True
+
+
+def companion_reads(
+    module: cst.Module, ctx: ModuleContext, wanted: set[str]
+) -> set[str]:
+    """Which of the companion entries ``wanted`` ``module`` still reads. Statements left as the
+    parse made them are not entered when the source names no companion entry, so the walk covers
+    what the rules wrote; it stops once every entry is seen."""
+    name = ctx.companion_import.module
+    parsed = ctx.parsed if name + "." not in ctx.source else frozenset()
+    reads = _CompanionReads(name, wanted, parsed)
+    try:
+        visit_statements(module, reads, parsed)
+    except _Found:
+        pass
+    return reads.found & wanted
+
+
 class StageTransformer(cst.CSTTransformer):
     """The same dispatch as a LibCST transformer (``module.visit(StageTransformer(ctx, rules))``)."""
 

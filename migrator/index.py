@@ -38,6 +38,14 @@ class StatementInfo:
 
 
 @dataclass
+class AttributeSites:
+    """Where a module names one attribute outside torch (`x.is_cuda`)."""
+
+    lines: list[int] = field(default_factory=list)
+    assigned: bool = False
+
+
+@dataclass
 class Census:
     """Every torch API use in a module, found on the ``ast`` tree."""
 
@@ -50,6 +58,12 @@ class Census:
     # Last parts of the names the module checks classes or instances against (`isinstance` and
     # `issubclass`, `is`/`==`/`in`): a class that is checked against cannot be swapped for another.
     class_checks: frozenset[str] = frozenset()
+    # Attributes the rules watch (``Rule.watched_attributes``), by name: where the module reads
+    # them (not as a torch name) and whether it assigns them itself.
+    attributes: dict[str, AttributeSites] = field(default_factory=dict)
+    # Lines of the format specs applied to a value (`f'{x:.4f}'`, `format(x, '.2f')`,
+    # `'{:.4f}'.format(x)`): where a value may be formatted as a number.
+    formats: list[int] = field(default_factory=list)
 
     def relevant(self, first: int, last: int) -> bool:
         i = bisect.bisect_left(self.lines, first)
@@ -86,8 +100,12 @@ class _CensusVisitor:
         aliases: dict[str, str],
         methods: frozenset[str],
         watched: frozenset[str] = frozenset(),
+        attributes: frozenset[str] = frozenset(),
     ) -> None:
         self.aliases = aliases
+        self.watched_attributes = attributes
+        self.attributes: dict[str, AttributeSites] = {}
+        self.formats: list[int] = []
         self.methods = methods
         self.watched = watched
         self.watched_lines: list[int] = []
@@ -149,7 +167,20 @@ class _CensusVisitor:
             self.method_heads.append(
                 (use, head.id if isinstance(head, ast.Name) else None)
             )
-        return not self._chain(node)
+        chained = self._chain(node)
+        if node.attr in self.watched_attributes:
+            sites = self.attributes.get(node.attr)
+            if sites is None:
+                sites = self.attributes[node.attr] = AttributeSites()
+            if not chained:
+                sites.lines.append(node.lineno)
+            if isinstance(node.ctx, ast.Store):
+                sites.assigned = True
+        return not chained
+
+    def formatted_value(self, node: ast.FormattedValue) -> None:
+        if node.format_spec is not None:
+            self.formats.append(node.lineno)
 
     def visit_Name(self, node: ast.Name) -> bool:
         if isinstance(node.ctx, ast.Load):
@@ -174,6 +205,10 @@ class _CensusVisitor:
 
     def call_method(self, node: ast.Call) -> None:
         func = node.func
+        if (func.__class__ is ast.Name and func.id == "format") or (
+            func.__class__ is ast.Attribute and func.attr == "format"
+        ):
+            self.formats.append(node.lineno)
         if (
             func.__class__ is ast.Name
             and func.id in _TYPE_CHECKS
@@ -210,6 +245,7 @@ def _walk(tree: ast.AST, visitor: _CensusVisitor) -> None:
         ast.Name: visitor.visit_Name,
         ast.Call: visitor.call_method,
         ast.Compare: visitor.compare,
+        ast.FormattedValue: visitor.formatted_value,
     }
     get = handlers.get
     AST = ast.AST
@@ -236,10 +272,12 @@ def census(
     aliases: dict[str, str],
     methods: frozenset[str],
     watched: frozenset[str] = frozenset(),
+    attributes: frozenset[str] = frozenset(),
 ) -> Census:
     """The torch API uses of a module; calls of ``watched`` methods are not uses, but their
-    statements are visited too."""
-    visitor = _CensusVisitor(aliases, methods, watched)
+    statements are visited too. Where ``attributes`` are named is recorded, and so are the
+    lines of format specs: facts of the module, taken in the same walk."""
+    visitor = _CensusVisitor(aliases, methods, watched, attributes)
     _walk(tree, visitor)
     # Imports anywhere in the module count, so receivers are filtered once the walk is done.
     visitor.uses.extend(
@@ -252,7 +290,12 @@ def census(
         | set(visitor.watched_lines)
     )
     return Census(
-        uses, lines, frozenset(visitor.bound), frozenset(visitor.class_checks)
+        uses,
+        lines,
+        frozenset(visitor.bound),
+        frozenset(visitor.class_checks),
+        visitor.attributes,
+        sorted(visitor.formats),
     )
 
 

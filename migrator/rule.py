@@ -60,6 +60,9 @@ class Rule:
     # Method names this rule may rewrite without counting them as torch API uses (numpy arrays and
     # builtins have them too, or the program's own classes): a statement calling one is visited.
     watched_methods: ClassVar[frozenset[str]] = frozenset()
+    # Attribute names whose reads and assignments the ``ast`` census records for this rule
+    # (``ctx.census.attributes``), so that it never walks the module to find them.
+    watched_attributes: ClassVar[frozenset[str]] = frozenset()
     # Methods whose presence in the output means the code still depends on torch.
     torch_only_methods: ClassVar[frozenset[str]] = frozenset()
     # Extra rule ids this class may report besides ``meta.id`` (report-only TM9xx), with metadata.

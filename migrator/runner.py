@@ -7,6 +7,7 @@ findings, and a diff when one was asked for), so memory stays bounded on large t
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import difflib
@@ -319,14 +320,21 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
         _write(task, None, outcome, data)
         return outcome
     try:
+        # One ``ast`` parse of the file serves the tree facts and the conversion.
+        tree = (
+            _parse(decoded.text)
+            if task.root is not None and "import" in decoded.text
+            else None
+        )
         result = convert_source(
             decoded.text,
             task.display,
             options,
             task.companion_import,
-            inherited_aliases(task.path, decoded.text, task.root),
+            inherited_aliases(task.path, decoded.text, task.root, tree),
             task.tree,
-            module_classes(task.path, decoded.text, task.root),
+            module_classes(task.path, decoded.text, task.root, tree),
+            tree,
         )
     except RecursionError:
         result = None
@@ -379,6 +387,13 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
         )
     _write(task, new_data, outcome, data)
     return outcome
+
+
+def _parse(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None  # reported by the conversion
 
 
 def _write(

@@ -13,13 +13,16 @@ import os
 from .aliases import exported_aliases
 
 
-def inherited_aliases(path: str, source: str, root: str | None) -> dict[str, str]:
-    """Torch aliases the file at ``path`` (whose text is ``source``) receives through star
-    imports of other files in the tree at ``root`` (nothing for a lone file)."""
+def inherited_aliases(
+    path: str, source: str, root: str | None, tree: ast.Module | None = None
+) -> dict[str, str]:
+    """Torch aliases the file at ``path`` (whose text is ``source``, whose ``ast`` is ``tree``
+    when the caller has it) receives through star imports of other files in the tree at
+    ``root`` (nothing for a lone file)."""
     if root is None or "import *" not in source:
         return {}
     try:
-        tree = ast.parse(source)
+        tree = tree or ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
     found: dict[str, str] = {}

@@ -20,13 +20,15 @@ from .star_imports import _module_file
 _DEPTH = 12
 
 
-def module_classes(path: str, source: str, root: str | None) -> frozenset[str]:
-    """The names the file at ``path`` imports from other files of the tree at ``root`` that are
-    Module classes (nothing for a lone file)."""
+def module_classes(
+    path: str, source: str, root: str | None, tree: ast.Module | None = None
+) -> frozenset[str]:
+    """The names the file at ``path`` (whose ``ast`` is ``tree`` when the caller has it) imports
+    from other files of the tree at ``root`` that are Module classes (nothing for a lone file)."""
     if root is None or "import" not in source:
         return frozenset()
     try:
-        tree = ast.parse(source)
+        tree = tree or ast.parse(source)
     except (SyntaxError, ValueError):
         return frozenset()
     found: set[str] = set()

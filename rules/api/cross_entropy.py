@@ -11,9 +11,10 @@ import ast
 
 import libcst as cst
 
-from ...migrator.context import ModuleContext
+from ...migrator.context import PARSED, ModuleContext
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
 from ..common.dataflow import code_of
+from ..common.tree import module_tree
 from . import BY_TORCH_NAME
 
 _CLASS = "torch.nn.CrossEntropyLoss"
@@ -133,8 +134,17 @@ class CrossEntropyRule(Rule):
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         self.bound = {}
+        if "CrossEntropyLoss" not in ctx.source:
+            # Every name of the class (an import, an alias, `nn.CrossEntropyLoss`) spells it.
+            self.other_uses = self.calls = (set(), set())
+            return
         try:
-            tree = ast.parse(node.code)
+            # The module as parsed has the source's tree; one a rule changed is read again.
+            tree = (
+                module_tree(ctx)
+                if node is ctx.state.get(PARSED)
+                else ast.parse(node.code)
+            )
         except SyntaxError:
             self.other_uses = self.calls = (set(), set())
             return

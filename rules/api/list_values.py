@@ -11,6 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 
 _LISTS = (cst.List, cst.ListComp)
 
@@ -42,7 +43,7 @@ def _function_lists(ctx: ModuleContext) -> set[str]:
             found = cache.get(id(node))
             if found is None:
                 visitor = _ListBindings()
-                node.body.visit(visitor)
+                visit(node.body, visitor)
                 found = cache[id(node)] = (node, visitor.names)
             return found[1]
     return set()

@@ -13,6 +13,7 @@ alone, as is any value nothing shows to be a tensor.
 from __future__ import annotations
 
 import ast
+import bisect
 import string
 
 import libcst as cst
@@ -70,22 +71,29 @@ class NumberFormatRule(Rule):
     order = 30
 
     def __init__(self) -> None:
-        self.names: dict[int, frozenset[str]] = {}
+        self.names: dict[int, frozenset[str]] | None = None
         self.possible: dict[int, frozenset[str]] = {}
         self.kinds: Kinds | None = None
+        self.tree: ast.Module | None = None
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         tree = ctx.state.get("ast")
-        if not isinstance(tree, ast.Module):
+        # Which names hold tensors is worked out only for a module that formats with a spec.
+        if not isinstance(tree, ast.Module) or not ctx.census.formats:
             return
+        self.tree = tree
         self.kinds = Kinds(
             lambda name: _torch_function(_qualify(name, ctx)),
             lambda method: method in _TENSOR_ONLY_METHODS,
             lambda method: method in METHODS,
             lambda name: _torch_layer(_qualify(name, ctx)),
         )
-        found = module_tensors(tree, self.kinds)
-        self.names, self.possible = found.certain, found.possible
+
+    def _tensors(self) -> tuple[dict, dict]:
+        if self.names is None:
+            found = module_tensors(self.tree, self.kinds)
+            self.names, self.possible = found.certain, found.possible
+        return self.names, self.possible
 
     # -- where formats are ----------------------------------------------------------------
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
@@ -113,20 +121,39 @@ class NumberFormatRule(Rule):
 
     # -- statements without torch uses, which the engine does not walk ----------------------
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
+        if self.kinds is None:
+            return updated
         info = ctx.statements.get(id(original))
         line = info.line if info is not None else -1
-        names = self.names.get(line, frozenset()), self.possible.get(line, frozenset())
-        if not any(names) or self.kinds is None:
+        if info is not None and not _formats_within(ctx.census.formats, info):
+            return updated
+        known, possible = self._tensors()
+        names = known.get(line, frozenset()), possible.get(line, frozenset())
+        if not any(names):
             return updated
         return updated.with_changes(
             body=self._plain_statements(updated.body, names, ctx)
         )
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
-        names = self.names.get(0, frozenset()), self.possible.get(0, frozenset())
-        if not any(names) or self.kinds is None:
+        if self.kinds is None:
             return updated
-        return self._plain_statements(updated, names, ctx)
+        known, possible = self._tensors()
+        names = known.get(0, frozenset()), possible.get(0, frozenset())
+        if not any(names):
+            return updated
+        # Only the module's own statements that hold a format are walked.
+        body = list(updated.body)
+        for i, statement in enumerate(body):
+            info = ctx.statements.get(id(statement))
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) or (
+                info is not None and not _formats_within(ctx.census.formats, info)
+            ):
+                continue
+            body[i] = self._plain_statements(statement, names, ctx)
+        if all(new is old for new, old in zip(body, updated.body)):
+            return updated
+        return updated.with_changes(body=body)
 
     def _plain_statements(self, node, names: _Names, ctx: ModuleContext):
         rule = self
@@ -188,7 +215,13 @@ class NumberFormatRule(Rule):
                     )  # a function a rule wrote: nothing known
                 line = info.line
                 break
-        return self.names.get(line, frozenset()), self.possible.get(line, frozenset())
+        known, possible = self._tensors()
+        return known.get(line, frozenset()), possible.get(line, frozenset())
+
+
+def _formats_within(formats: list[int], info) -> bool:
+    i = bisect.bisect_left(formats, info.line)
+    return i < len(formats) and formats[i] <= info.end_line
 
 
 def _torch_layer(qualified: str) -> bool:

@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 import libcst as cst
 
 from ...migrator.context import ModuleContext
@@ -79,6 +81,7 @@ class PlumbingRule(Rule):
     )
     stage = API
     order = 40
+    watched_attributes = _DEVICE_FLAGS
 
     def __init__(self) -> None:
         self.removed = False
@@ -123,17 +126,29 @@ class PlumbingRule(Rule):
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
         if ctx.options.target != "cpu":
             return updated
-        flags = _DeviceFlags(ctx)
-        updated.visit(
-            flags
-        )  # the reads, and the attribute names the module assigns itself
-        if not flags.read or flags.assigned & flags.read:
+        # Where the module reads the flags, and whether it assigns one itself: from the census.
+        sites = ctx.census.attributes
+        read = {name for name in _DEVICE_FLAGS if name in sites and sites[name].lines}
+        assigned = {name for name in read if sites[name].assigned}
+        if not read or assigned:
             return updated
-        flags.replacing = True
-        result = updated.visit(flags)
-        if flags.replaced:
-            ctx.applied.add(self.meta.id)
-        return result
+        lines = sorted(line for name in read for line in sites[name].lines)
+        body = list(updated.body)
+        replaced = False
+        for i, statement in enumerate(body):
+            if not _holds_line(statement, lines, ctx):
+                continue
+            flags = _DeviceFlags(ctx)
+            statement.visit(flags)  # the reads within this statement
+            if not flags.read:
+                continue
+            flags.replacing = True
+            body[i] = statement.visit(flags)
+            replaced = replaced or flags.replaced
+        if not replaced:
+            return updated
+        ctx.applied.add(self.meta.id)
+        return updated.with_changes(body=body)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         name = ctx.qualname(original.func)
@@ -148,6 +163,15 @@ class PlumbingRule(Rule):
         return updated.with_changes(
             func=ctx.companion(AUTOCAST_ENTRIES[name]), args=args
         )
+
+
+def _holds_line(statement: cst.CSTNode, lines: list[int], ctx: ModuleContext) -> bool:
+    """Whether a top-level statement may hold one of ``lines`` (one a rule wrote may)."""
+    info = ctx.statements.get(id(statement))
+    if info is None:
+        return True
+    i = bisect.bisect_left(lines, info.line)
+    return i < len(lines) and lines[i] <= info.end_line
 
 
 def _kernel_setting(assign: cst.Assign, ctx: ModuleContext) -> bool:

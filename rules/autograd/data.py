@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ...migrator.engine import visit
+from ...migrator.engine import visit_statements
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
 
 # Attribute names under which modules keep their parameters.
@@ -41,7 +41,9 @@ class DataRule(Rule):
         if ".data =" not in ctx.source and ".data=" not in ctx.source:
             return updated
         rewriter = _SetData(ctx)
-        module = visit(updated, rewriter)
+        # Top-level statements left as parsed whose text never writes `.data` are not entered.
+        skip = ctx.untouched(map(id, updated.body), ctx.lines_with(".data"))
+        module = visit_statements(updated, rewriter, skip)
         if rewriter.changed:
             ctx.applied.add("TM106")
         return module

@@ -355,7 +355,11 @@ class CustomFunctionRule(Rule):
         self.convertible: set[str] = set()
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
-        visit(node, _Classes(self.convertible, ctx))
+        # A Function base is spelled `Function`, or bound to another name by an alias.
+        if "Function" in ctx.source or any(
+            target in FUNCTION_BASES for target in ctx.aliases.values()
+        ):
+            visit(node, _Classes(self.convertible, ctx))
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
         # `F.apply` mentions no torch name, so the engine may not have entered its statement.

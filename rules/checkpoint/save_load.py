@@ -127,7 +127,7 @@ class CheckpointRule(Rule):
         """Names bound only to `torch.load(...)` and read only as `load_state_dict`'s argument."""
         if self.loaded_names is None:
             self.loaded_names, self.torch_loaded = _loaded_names(
-                ast.parse(ctx.source), ctx.aliases
+                module_tree(ctx), ctx.aliases
             )
         return self.loaded_names
 

@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from ...migrator.context import COMPANION, ModuleContext
-from ...migrator.engine import visit
+from ...migrator.engine import companion_reads, visit, visit_statements
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import string_value, tidy_args
@@ -192,13 +192,17 @@ class DeviceRule(Rule):
         devices = facts(ctx).devices
         if not devices:
             return updated
-        reads = _Reads(devices)
-        updated.visit(reads)
+        # Statements the parse produced whose text never names a device are not entered.
+        found = [ctx.lines_with(name) for name in sorted(devices)]
+        lines = None if None in found else sorted({n for f in found for n in f})
+        skip = ctx.untouched(ctx.parsed, lines)
+        reads = _Reads(devices, skip)
+        visit_statements(updated, reads, skip)
         unused = devices - reads.read
         if not unused:
             return updated
-        remover = _RemoveDefinitions(unused, ctx)
-        result = updated.visit(remover)
+        remover = _RemoveDefinitions(unused, ctx, skip)
+        result = visit_statements(updated, remover, skip)
         if remover.removed:
             ctx.applied.add("TM307")
             # Findings about a removed definition (`torch.device` itself) go with it.
@@ -215,20 +219,7 @@ def _forget_removed_companions(module: cst.Module, ctx: ModuleContext) -> None:
     entries = ctx.state.get(COMPANION)
     if not entries:
         return
-    uses = _CompanionUses(ctx.companion_import.module)
-    module.visit(uses)
-    entries &= uses.names
-
-
-class _CompanionUses(cst.CSTVisitor):
-    def __init__(self, module: str) -> None:
-        super().__init__()
-        self.module = module
-        self.names: set[str] = set()
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        if isinstance(node.value, cst.Name) and node.value.value == self.module:
-            self.names.add(node.attr.value)
+    entries &= companion_reads(module, ctx, set(entries))
 
 
 def _idle(small: cst.BaseSmallStatement) -> bool:
@@ -275,11 +266,17 @@ class _DeviceAnnotation(cst.CSTTransformer):
 
 
 class _Reads(cst.CSTVisitor):
-    def __init__(self, names: set[str]) -> None:
+    def __init__(self, names: set[str], skip: frozenset[int] = frozenset()) -> None:
         super().__init__()
         self.names = names
+        self.skip = skip
         self.read: set[str] = set()
         self.targets: set[int] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.skip:
+            return False
+        return super().on_visit(node)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         if isinstance(node.target, cst.Name):
@@ -301,11 +298,19 @@ class _Reads(cst.CSTVisitor):
 
 
 class _RemoveDefinitions(cst.CSTTransformer):
-    def __init__(self, names: set[str], ctx: ModuleContext) -> None:
+    def __init__(
+        self, names: set[str], ctx: ModuleContext, skip: frozenset[int] = frozenset()
+    ) -> None:
         super().__init__()
         self.names = names
         self.ctx = ctx
+        self.skip = skip
         self.removed: list[tuple[int, int]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.skip:
+            return False
+        return super().on_visit(node)
 
     def on_leave(self, original_node, updated_node):
         # LibCST rebuilds every node it walks: the statements keep their positions for later stages.

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.aliases import dotted, resolve
-from ...migrator.context import ModuleContext
+from ...migrator.context import PARSED, ModuleContext
 from ..common.dataflow import fresh_name
+from ..common.tree import module_tree
 from .events import (
     READS,
     TRANSFORMS,
@@ -259,6 +260,8 @@ def analyze(
         forward_callables(facts),
         _imported(ctx),
     )
+    if node is ctx.state.get(PARSED):
+        scope.parsed_tree = module_tree(ctx)
     if isinstance(node, cst.FunctionDef) and node.name.value in closures:
         plan = Plan(
             scope, events, [], set(), GradFlow({}, ()), Liveness({}, set(), set())

@@ -14,6 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from ...migrator.findings import NOTE, WARNING
 from ..common.dataflow import code_of
 from .events import SYNTHETIC, Event
@@ -522,7 +523,7 @@ def _calls_in(stmt) -> list[cst.Call]:
         def visit_Call(self, node) -> None:
             calls.append(node)
 
-    stmt.visit(_Calls())
+    visit(stmt, _Calls())
     return calls
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit_statements
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
 
 META = RuleMeta(
@@ -269,8 +270,13 @@ class LearningRateReadRule(Rule):
     def leave_Module(
         self, original: cst.Module, updated: cst.Module, ctx: ModuleContext
     ):
+        if "param_groups" not in ctx.source:
+            return updated  # no rule writes it: a module whose source never names it has none
         wrap = _Wrap(ctx, self.optimizers)
-        result = updated.visit(wrap)
+        # Top-level statements the rules left alone whose text never names param_groups hold no
+        # learning rate read: they are not entered.
+        skip = ctx.untouched(map(id, updated.body), ctx.lines_with("param_groups"))
+        result = visit_statements(updated, wrap, skip)
         if not wrap.changed:
             return updated
         ctx.applied.add(META.id)

@@ -192,14 +192,18 @@ class ScopeInfo:
     # names the module imports from other modules (functions of other modules)
     imported_modules: set = field(default_factory=set)
     _reads: Counter | None = None
+    # The ``ast`` of the module as parsed, when ``node`` is that module (no second parse).
+    parsed_tree: ast.Module | None = None
 
     def reads(self) -> Counter:
         if self._reads is None:
-            self._reads = _name_loads(
-                parse(self.node)
-                if not isinstance(self.node, cst.Module)
-                else ast.parse(self.node.code)
-            )
+            if not isinstance(self.node, cst.Module):
+                tree = parse(self.node)
+            elif self.parsed_tree is not None:
+                tree = self.parsed_tree
+            else:
+                tree = ast.parse(self.node.code)
+            self._reads = _name_loads(tree)
         return self._reads
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from .callsite import bind, failed_call, resolve_call
 from .findings import HELPER_STEP
@@ -76,7 +77,7 @@ def call_sites(
                 key = "library" if summary.library else id(summary)
                 sites.setdefault(key, []).append((call, self.line))
 
-    module.visit(_Calls())
+    visit(module, _Calls())
     return sites
 
 
@@ -297,7 +298,7 @@ def _all_lines(module: cst.Module) -> list[cst.SimpleStatementLine]:
             lines.append(node)
             return False
 
-    module.visit(_Lines())
+    visit(module, _Lines())
     return lines
 
 

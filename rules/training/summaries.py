@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 
 DISPATCH_CLIP = frozenset(
     {"timm.utils.dispatch_clip_grad", "timm.utils.clip_grad.dispatch_clip_grad"}
@@ -136,7 +137,7 @@ def walk_calls(node: cst.CSTNode) -> Iterator[cst.Call]:
         def visit_Call(self, call) -> None:
             found.append(call)
 
-    node.visit(_Calls())
+    visit(node, _Calls())
     return iter(found)
 
 
@@ -147,7 +148,7 @@ def names_in(node: cst.CSTNode) -> set[str]:
         def visit_Name(self, name) -> None:
             found.add(name.value)
 
-    node.visit(_Names())
+    visit(node, _Names())
     return found
 
 
@@ -241,6 +242,8 @@ def _has_backward(node: cst.FunctionDef) -> bool:
 def _collect_instances(node, defs, found: Summaries, ctx: ModuleContext) -> None:
     classes = {q.rsplit(".", 1)[0] for q, _, c in defs if c and q.endswith(".__call__")}
     classes |= found.foreign_classes
+    if not classes:
+        return  # nothing could be recorded: no walk
 
     class _Assigns(cst.CSTVisitor):
         def visit_Assign(self, assign) -> None:
