@@ -15,8 +15,9 @@ Every implementation runs with one BLAS/compute thread, so the ratios measure fr
 rather than thread scheduling on a shared machine. The MLP steps are timed in N rounds; in each
 round every implementation runs one step, in turn. The ratio to NumPy is the median over rounds of
 the ratio within a round: a step of half a millisecond is rarely preempted, and the two steps of a
-round see the same machine load, so the figure holds on a loaded machine (the best of long runs of
-one implementation, then the other, does not: it moved by up to 2x between runs).
+round see the same machine load, so the figure holds on a loaded machine. (The best of blocks of ten
+steps, one implementation after the other, does not: on this 2-core machine under load it ranged
+from 0.7x to 1.9x for the same code.)
 """
 
 from __future__ import annotations
@@ -79,7 +80,9 @@ def timed_rounds(
     """Per round, each step once (``inner`` calls, averaged), in an order that turns every round.
 
     Returns (wall seconds, CPU seconds) per round and step. Short samples taken in turn see the
-    same machine load, so a ratio per round cancels the load the two steps shared."""
+    same machine load, so a ratio per round cancels the load the two steps shared. Each timed
+    sample follows an untimed call of the same step, which brings its arrays back into cache after
+    the other steps ran, as consecutive steps of a training loop find them."""
     for fn, _ in steps.values():
         for _ in range(3):
             fn()
