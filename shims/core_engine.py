@@ -545,9 +545,7 @@ def backprop_raw(
                 owned = None
             # Inputs past the last VJP maker get no gradient.
             n = len(inputs) if argnum_vjp is not None else len(makers)
-            i = -1
-            for p in inputs:
-                i += 1
+            for i, p in enumerate(inputs):
                 if i == n:
                     break
                 if not (isinstance(p, Tensor) and p.requires_grad):
