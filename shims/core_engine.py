@@ -534,6 +534,7 @@ def backprop_raw(
             ans = t._data
             params = ctx.params
             argnum_vjp = prim.argnum_vjp
+            makers = prim.vjps
             owned = prim.owned_vjp
             if owned is not None and not (
                 g.__class__ is ndarray
@@ -542,20 +543,27 @@ def backprop_raw(
                 and g.flags.writeable
             ):
                 owned = None
+            # Inputs past the last VJP maker get no gradient.
+            n = len(inputs) if argnum_vjp is not None else len(makers)
             for i, p in enumerate(inputs):
+                if i == n:
+                    break
                 if not (isinstance(p, Tensor) and p.requires_grad):
                     continue
                 if argnum_vjp is not None:
                     gi = argnum_vjp(i, RAW, g, ans, *args, **params)
+                elif owned is not None:
+                    gi = owned(g, ans, *args, **params)
+                    owned = None
                 else:
-                    makers = prim.vjps
-                    if i >= len(makers) or makers[i] is None:
+                    maker = makers[i]
+                    if maker is None:
                         continue
-                    if owned is not None:
-                        gi = owned(g, ans, *args, **params)
-                        owned = None
-                    else:
-                        gi = makers[i](RAW, g, ans, *args, **params)
+                    gi = (
+                        maker(RAW, g, ans, *args, **params)
+                        if params
+                        else maker(RAW, g, ans, *args)
+                    )
                 if gi is None:
                     continue
                 # NumPy promotes 0-d float32 with Python floats to float64; grads keep the input dtype.
@@ -574,7 +582,18 @@ def backprop_raw(
                 else:
                     grads[pk] = old + gi
             if not retain_graph:
-                _free(ctx, inputs, saves)
+                # _free, inline: this loop is the hot path of every backward().
+                ctx.freed = True
+                if saves:
+                    ctx.inputs = tuple(
+                        [
+                            (id(p), p._ctx)
+                            if isinstance(p, Tensor) and p._ctx is not None
+                            else p
+                            for p in inputs
+                        ]
+                    )
+                    ctx.arrays = ()
         if capture is None:
             captured = [(t, grads[id(t)]) for t in leaves]
         else:

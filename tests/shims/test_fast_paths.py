@@ -92,3 +92,46 @@ def test_fused_cross_entropy_takes_tensor_or_array_targets():
     (ga,) = C.grad(by_array, logits)
     (gt,) = C.grad(by_tensor, logits)
     np.testing.assert_array_equal(ga._data, gt._data)
+
+
+def _relu_cases() -> list:
+    special = np.array([-np.inf, -1.0, -0.0, 0.0, 2.0, np.inf, np.nan], np.float32)
+    return [
+        special,
+        R.standard_normal((6, 4)).astype(np.float32).T,  # not contiguous
+        R.standard_normal((3, 5)).astype(np.float64),
+        # Larger than the zeros buffer so far: it grows.
+        R.standard_normal((2, 3, 5)).astype(np.float32),
+        np.array(-1.5, np.float32),
+        np.array([-2, 0, 3], np.int64),
+    ]
+
+
+@pytest.mark.real
+def test_relu_and_its_grad_match_torch_across_shapes_and_dtypes():
+    """relu's forward runs against a shared zeros buffer and its backward against a float mask."""
+    torch = _real_torch()
+    for arr in _relu_cases():
+        got = shim.relu(shim.tensor(arr))
+        want = torch.relu(torch.tensor(arr))
+        assert got.dtype == getattr(shim, str(want.dtype).split(".")[1])
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+        if arr.dtype.kind != "f":
+            continue
+        # At NaN torch passes the gradient through (threshold_backward) and the engine does not.
+        arr = np.nan_to_num(arr, nan=0.5, posinf=np.inf, neginf=-np.inf)
+        grads = []
+        for lib in (shim, torch):
+            x = lib.tensor(arr, requires_grad=True)
+            seed = lib.tensor(np.linspace(-1, 1, arr.size).reshape(arr.shape))
+            (lib.relu(x) * seed.to(x.dtype)).sum().backward()
+            grads.append(x.grad.numpy())
+        np.testing.assert_array_equal(grads[0], grads[1])
+
+
+def test_relu_leaves_its_zeros_buffer_untouched():
+    """relu's output is a fresh array: writing to it must not reach later relu calls."""
+    out = C.relu(C.Tensor(-np.ones((4, 4), np.float32)))
+    out._data += 5
+    again = C.relu(C.Tensor(-np.ones((2, 3), np.float32)))
+    np.testing.assert_array_equal(again._data, np.zeros((2, 3), np.float32))
