@@ -17,9 +17,10 @@ from .table_tensor import REPORTS as TENSOR_REPORTS
 from .table_tensor import TABLE as TENSOR_METHODS
 from .table_tensor_more import TABLE as TENSOR_MORE
 from .table_torch import TABLE as TORCH_FUNCTIONS
+from .table_torch_more import TABLE as TORCH_MORE
 
 # Rows of the later tables stand in for an earlier row of the same torch name.
-_LATER = {m.torch for m in TENSOR_MORE}
+_LATER = {m.torch for m in TENSOR_MORE + TORCH_MORE}
 _TABLES: tuple[ApiMapping, ...] = tuple(
     m
     for m in TORCH_FUNCTIONS
@@ -32,7 +33,7 @@ _TABLES: tuple[ApiMapping, ...] = tuple(
     + OPTIM
     + REPORT_ONLY
     if m.torch not in _LATER
-) + TENSOR_MORE
+) + TENSOR_MORE + TORCH_MORE
 # Each entry carries the Ascend-only `mindspore.mint` alternative the official table lists for it.
 ALL_MAPPINGS: tuple[ApiMapping, ...] = tuple(
     dataclasses.replace(m, mint=MINT[m.torch]) if m.torch in MINT else m
