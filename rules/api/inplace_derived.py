@@ -36,6 +36,16 @@ TORCH_INPLACE = frozenset(
     true_divide_ trunc_ xlogy_
     """.split()
 )
+# torch 2.13's functions `torch.op_(input, ...)`: `op` written back into `input`.
+TORCH_FUNCTION_INPLACE = frozenset(
+    """
+    abs_ acos_ acosh_ addmv_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_
+    atan_ atanh_ ceil_ clamp_ clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ erf_ erfc_ exp2_
+    exp_ expm1_ fix_ floor_ frac_ gcd_ i0_ lcm_ ldexp_ log10_ log1p_ log2_ log_ logit_
+    nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ sin_ sinc_
+    sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_
+    """.split()
+)
 TENSOR = "torch.Tensor."
 
 
@@ -95,3 +105,18 @@ def derived_inplace(
             derived = _from_function(name, function)
             if derived is not None:
                 yield derived
+    for name in sorted(TORCH_FUNCTION_INPLACE):
+        function = functions.get("torch." + name[:-1])
+        if (
+            "torch." + name not in functions
+            and function is not None
+            and function.kind == "function"
+            and function.translatable
+            and function.form == "call"
+            and function.params
+            and not function.params[0].startswith("*")
+        ):
+            # `torch.op_(x, ...)`: the same call, its result written back into its first argument.
+            yield dataclasses.replace(
+                function, torch="torch." + name, form="assign", status="args"
+            )

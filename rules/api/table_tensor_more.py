@@ -21,6 +21,10 @@ _NOTES = {
     "cummin": "MindSpore's cummin returns a plain tuple of int32 indices",
     "equal": "MindSpore's Tensor.equal compares element by element; torch's gives one bool: "
     "`bool(ops.equal(a, b).all())` for tensors of one shape",
+    "allclose": "MindSpore's Tensor.allclose gives a tensor; torch's gives one bool",
+    "select": "MindSpore's select is a `where`; index the tensor: `x[(slice(None),) * dim + (i,)]`",
+    "take_along_dim": "use `ops.gather_elements(x, dim, indices)` on broadcast inputs",
+    "unflatten": "reshape: `x.reshape(x.shape[:d] + sizes + x.shape[d + 1:])`",
     "unique": "MindSpore's Tensor.unique has no CPU kernel (UniqueN)",
     "cauchy_": "MindSpore has no cauchy_; draw uniform numbers and apply the inverse CDF",
     "log_normal_": "MindSpore has no log_normal_; `ops.exp` of normal draws",

@@ -743,6 +743,46 @@ class ApiTableRule(Rule):
             )
         return call.with_changes(func=ctx.companion(entry))
 
+    def _assign_function(self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
+        """``ops.assign(x, <op(x, ...)>)`` for the in-place function `torch.op_(x, ...)`."""
+        parts = split_call(call, self._placement_names())
+        if parts is None:
+            self._refused(
+                mapping, Refusal("", "arguments spread with * or **; map them by hand"), ctx
+            )
+            return call
+        args, kwargs = parts
+        first = args[0] if args else kwargs.get(mapping.params[0])
+        root = assign_root(first.value, ctx) if first is not None else None
+        translation = translate_args(mapping, args, kwargs)
+        value = (
+            None
+            if isinstance(translation, Refusal)
+            else cst.Call(
+                ctx.name(translation.mindspore), call_arguments(translation, None)
+            )
+        )
+        if root is None and value is not None and fresh_temporary(first.value, ctx):
+            # Nothing else holds a new temporary: updating it in place is computing the value.
+            ctx.applied.add(API_META.id)
+            return value
+        if root is None or isinstance(translation, Refusal):
+            self._refused(
+                mapping,
+                translation
+                if isinstance(translation, Refusal)
+                else Refusal(
+                    mapping.params[0],
+                    "the tensor updated in place is not a name; bind it to one first",
+                ),
+                ctx,
+            )
+            return call
+        ctx.applied.add(API_META.id)
+        return cst.Call(
+            ctx.name("mindspore.ops.assign"), [cst.Arg(root.deep_clone()), cst.Arg(value)]
+        )
+
     def _write_out(self, mapping: ApiMapping, args, kwargs, ctx: ModuleContext):
         """``ms_aux.write_out(t, <the call without out=>)`` for `torch.op(..., out=t)` where `t`
         names a tensor (or a tuple of them), else None."""
@@ -1080,6 +1120,8 @@ class ApiTableRule(Rule):
             return cst.parse_expression(mapping.mindspore)
         if mapping.form in ("decorator", "annotation"):
             return call
+        if mapping.form == "assign":
+            return self._assign_function(mapping, call, ctx)
         parts = split_call(call, self._placement_names())
         if parts is None:
             packed = _packed_sizes(mapping, call, self._placement_names())

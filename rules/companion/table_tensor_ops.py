@@ -30,7 +30,21 @@ _FILLS = {
     "geometric_": ("p", "generator"),
 }
 
-ENTRIES: dict[str, str] = {}
+# `torch.*` functions only.
+_FUNCTIONS = (
+    "bitwise_not",
+    "allclose",
+    "select",
+    "vdot",
+    "take_along_dim",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "unflatten",
+    "cumulative_trapezoid",
+    "chain_matmul",
+)
+
+ENTRIES: dict[str, str] = {"torch." + name: name for name in _FUNCTIONS}
 # Tensor methods served by an entry that takes the receiver first: torch's parameters, any of which
 # a call may leave out.
 METHOD_PARAMS: dict[str, tuple[str, ...]] = {}
@@ -39,6 +53,15 @@ for _name, _params in {**_BOTH, **_FILLS}.items():
     METHOD_PARAMS["torch.Tensor." + _name] = _params
     if _name in _BOTH:
         ENTRIES["torch." + _name] = _name
+for _name, _params in {
+    "bitwise_not": (),
+    "allclose": ("other", "rtol", "atol", "equal_nan"),
+    "select": ("dim", "index"),
+    "take_along_dim": ("indices", "dim"),
+    "unflatten": ("dim", "sizes"),
+}.items():
+    ENTRIES["torch.Tensor." + _name] = _name
+    METHOD_PARAMS["torch.Tensor." + _name] = _params
 ENTRIES["torch.Tensor.unique"] = "unique"
 # torch.equal's entry gives one Python bool, as `a.equal(b)` does.
 ENTRIES["torch.Tensor.equal"] = "equal"

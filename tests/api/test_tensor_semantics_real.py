@@ -105,6 +105,21 @@ CASES = {
         "cv, ci = cm.values, cm.indices\n",
         ["s", "n", "low", "high", "cv", "ci"],
     ),
+    "functions_composed": (
+        "n = torch.bitwise_not(torch.tensor([1, 0, 5]))\n"
+        "nb = torch.tensor([True, False]).bitwise_not()\n"
+        "c = torch.allclose(torch.tensor([1., 2.]), torch.tensor([1., 2.000001]))\n"
+        "s = torch.select(torch.arange(6.).reshape(2, 3), 1, -1)\n"
+        "t = torch.take_along_dim(torch.arange(6.).reshape(2, 3), torch.tensor([[0], [2]]), dim=1)\n"
+        "bs = torch.broadcast_shapes((2, 1), (1, 3))\n"
+        "u = torch.unflatten(torch.arange(6.).reshape(1, 6), 1, (2, 3))\n"
+        "ct = torch.cumulative_trapezoid(torch.tensor([1., 2., 4.]), torch.tensor([0., 1., 3.]))\n"
+        "x = torch.tensor([-1.5, 0.5, 2.0])\n"
+        "torch.abs_(x)\n"
+        "y = torch.clamp_(torch.tensor([-1.5, 0.5, 2.0]), min=-1, max=1)\n"
+        "z = torch.acos(input=torch.tensor([0.3, 0.5]))\n",
+        ["n", "nb", "c", "s", "t", "bs", "u", "ct", "x", "y", "z"],
+    ),
     "result_types": (
         "a = torch.tensor([1., 2.])\n"
         "same = a.equal(torch.tensor([1., 2.]))\n"

@@ -39,10 +39,10 @@ def _long(x):
 
 
 def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
-    scalar_q = not isinstance(q, mindspore.Tensor) or q.ndim == 0
-    qs = mindspore.Tensor(np.atleast_1d(np.asarray(q, np.float64))) if not isinstance(
-        q, mindspore.Tensor
-    ) else q.reshape(-1).astype(mindspore.float64)
+    if isinstance(q, mindspore.Tensor):
+        q = q.asnumpy()
+    scalar_q = np.ndim(q) == 0
+    qs = [float(value) for value in np.atleast_1d(np.asarray(q, np.float64))]
     x = input.reshape(-1) if dim is None else input
     axis = 0 if dim is None else dim % input.ndim
     x = ops.moveaxis(x, axis, -1)
@@ -56,8 +56,8 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
         else ops.full(x.shape[:-1] + (1,), size, dtype=mindspore.float64)
     )
     results = []
-    for i in range(qs.shape[0]):
-        position = qs[i] * (count - 1)
+    for fraction in qs:
+        position = fraction * (count - 1)
         low = ops.floor(position)
         high = ops.ceil(position)
         if interpolation == "lower":
@@ -224,8 +224,11 @@ def as_strided(input, size, stride, storage_offset=0):
 
 
 def narrow_copy(input, dim, start, length):
-    """`torch.narrow_copy`: the slice `start:start+length` along `dim`, as a new tensor."""
-    return ops.narrow(input, dim, int(start), int(length)).copy()
+    """`torch.narrow_copy`: the slice `start:start+length` along `dim` (a negative start counts
+    from the end, a 0-d tensor is read as its number), as a new tensor."""
+    dim = dim % input.ndim
+    start = int(start) % input.shape[dim] if int(start) < 0 else int(start)
+    return ops.narrow(input, dim, start, int(length)).copy()
 
 
 def aminmax(input, *, dim=None, keepdim=False, out=None):
@@ -291,3 +294,84 @@ def tensor_imag(x):
     if isinstance(x, mindspore.Tensor):
         return ops.imag(x)
     return x.imag
+
+
+def bitwise_not(input, *, out=None):
+    """`torch.bitwise_not`: logical not of a bool tensor, `-x - 1` of an integer one (two's
+    complement; MindSpore's BitwiseNot has no CPU kernel)."""
+    if input.dtype == mindspore.bool_:
+        return ops.logical_not(input)
+    return -input - 1
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """`torch.allclose`: one Python bool, `ops.isclose` of every element."""
+    return bool(ops.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan).all())
+
+
+def select(input, dim, index):
+    """`torch.select`: the slice at `index` along `dim`, that dimension removed."""
+    return input[(slice(None),) * (dim % input.ndim) + (int(index),)]
+
+
+def vdot(input, other, *, out=None):
+    """`torch.vdot`: the dot product of two 1-D tensors, the first conjugated."""
+    if input.is_complex():
+        input = ops.conj(input)
+    return (input * other).sum()
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """`torch.take_along_dim`: `ops.gather_elements` after broadcasting the two (of the
+    flattened input when `dim` is None)."""
+    if dim is None:
+        return ops.gather_elements(input.reshape(-1), 0, indices.reshape(-1))
+    dim = dim % input.ndim
+    shape = list(np.broadcast_shapes(input.shape, indices.shape))
+    index_shape = shape[:dim] + [indices.shape[dim]] + shape[dim + 1 :]
+    input_shape = shape[:dim] + [input.shape[dim]] + shape[dim + 1 :]
+    return ops.gather_elements(
+        ops.broadcast_to(input, tuple(input_shape)),
+        dim,
+        ops.broadcast_to(indices, tuple(index_shape)),
+    )
+
+
+def broadcast_shapes(*shapes):
+    """`torch.broadcast_shapes`: the shape the given shapes broadcast to, as a tuple."""
+    return tuple(np.broadcast_shapes(*[(s,) if isinstance(s, int) else tuple(s) for s in shapes]))
+
+
+def broadcast_tensors(*tensors):
+    """`torch.broadcast_tensors`: every tensor broadcast to their common shape."""
+    shape = np.broadcast_shapes(*[tuple(t.shape) for t in tensors])
+    return tuple(ops.broadcast_to(t, shape) for t in tensors)
+
+
+def unflatten(input, dim, sizes):
+    """`torch.unflatten`: dimension `dim` split into `sizes` (one of them may be -1)."""
+    dim = dim % input.ndim
+    return input.reshape(input.shape[:dim] + tuple(sizes) + input.shape[dim + 1 :])
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """`torch.cumulative_trapezoid`: the running trapezoid-rule integral along `dim`."""
+    dim = dim % y.ndim
+    length = y.shape[dim]
+    left = ops.narrow(y, dim, 0, length - 1)
+    right = ops.narrow(y, dim, 1, length - 1)
+    if x is not None:
+        spacing = ops.diff(x, axis=-1 if x.ndim == 1 else dim)
+        if x.ndim == 1 and y.ndim > 1:
+            spacing = spacing.reshape((-1,) + (1,) * (y.ndim - 1 - dim))
+    else:
+        spacing = 1.0 if dx is None else dx
+    return ops.cumsum((left + right) * spacing / 2, axis=dim)
+
+
+def chain_matmul(*matrices, out=None):
+    """`torch.chain_matmul`: the matrices multiplied left to right."""
+    result = matrices[0]
+    for matrix in matrices[1:]:
+        result = ops.matmul(result, matrix)
+    return result
