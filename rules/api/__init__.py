@@ -48,4 +48,6 @@ METHODS: dict[str, ApiMapping] = {
 DERIVED_INPLACE: tuple[ApiMapping, ...] = tuple(derived_inplace(METHODS, BY_TORCH_NAME))
 ALL_MAPPINGS += DERIVED_INPLACE
 BY_TORCH_NAME.update((m.torch, m) for m in DERIVED_INPLACE)
-METHODS.update((m.torch.rsplit(".", 1)[1], m) for m in DERIVED_INPLACE)
+METHODS.update(
+    (m.torch.rsplit(".", 1)[1], m) for m in DERIVED_INPLACE if m.kind == "method"
+)
