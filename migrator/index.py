@@ -78,8 +78,8 @@ class Census:
         return None
 
 
-# Tensor attributes (read, not called) that rules rewrite: `grad.is_sparse`.
-TENSOR_FLAGS = frozenset({"is_sparse"})
+# Tensor attributes (read, not called) that rules rewrite: `grad.is_sparse`, `x.real`.
+TENSOR_FLAGS = frozenset({"is_sparse", "real", "imag"})
 
 
 def _device_type(node: ast.Attribute) -> bool:

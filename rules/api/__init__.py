@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from .inplace_derived import derived_inplace
 from .spec import ApiMapping
 from .table_functional import TABLE as FUNCTIONAL
 from .table_init import TABLE as NN_INIT
@@ -14,10 +15,15 @@ from .table_report import TABLE as REPORT_ONLY
 from .table_tensor import INPLACE as TENSOR_INPLACE
 from .table_tensor import REPORTS as TENSOR_REPORTS
 from .table_tensor import TABLE as TENSOR_METHODS
+from .table_tensor_more import TABLE as TENSOR_MORE
 from .table_torch import TABLE as TORCH_FUNCTIONS
+from .table_torch_more import TABLE as TORCH_MORE
 
-_TABLES: tuple[ApiMapping, ...] = (
-    TORCH_FUNCTIONS
+# Rows of the later tables stand in for an earlier row of the same torch name.
+_LATER = {m.torch for m in TENSOR_MORE + TORCH_MORE}
+_TABLES: tuple[ApiMapping, ...] = tuple(
+    m
+    for m in TORCH_FUNCTIONS
     + TENSOR_METHODS
     + TENSOR_INPLACE
     + TENSOR_REPORTS
@@ -26,7 +32,8 @@ _TABLES: tuple[ApiMapping, ...] = (
     + NN_INIT
     + OPTIM
     + REPORT_ONLY
-)
+    if m.torch not in _LATER
+) + TENSOR_MORE + TORCH_MORE
 # Each entry carries the Ascend-only `mindspore.mint` alternative the official table lists for it.
 ALL_MAPPINGS: tuple[ApiMapping, ...] = tuple(
     dataclasses.replace(m, mint=MINT[m.torch]) if m.torch in MINT else m
@@ -37,3 +44,10 @@ BY_TORCH_NAME: dict[str, ApiMapping] = {m.torch: m for m in ALL_MAPPINGS}
 METHODS: dict[str, ApiMapping] = {
     m.torch.rsplit(".", 1)[1]: m for m in ALL_MAPPINGS if m.kind == "method"
 }
+# `x.op_(...)` for every in-place method the tables leave out, from `op`'s own mapping.
+DERIVED_INPLACE: tuple[ApiMapping, ...] = tuple(derived_inplace(METHODS, BY_TORCH_NAME))
+ALL_MAPPINGS += DERIVED_INPLACE
+BY_TORCH_NAME.update((m.torch, m) for m in DERIVED_INPLACE)
+METHODS.update(
+    (m.torch.rsplit(".", 1)[1], m) for m in DERIVED_INPLACE if m.kind == "method"
+)

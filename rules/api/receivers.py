@@ -310,6 +310,7 @@ def remaining_calls(node: cst.CSTNode, ctx: ModuleContext) -> set[str]:
 def unchanged(translation: CallTranslation, args: list, kwargs: dict) -> bool:
     return (
         len(translation.args) == len(args)
+        and all(a is b for a, b in zip(translation.args, args))
         and list(translation.kwargs) == list(kwargs)
         and all(translation.kwargs[k] is kwargs[k] for k in kwargs)
     )

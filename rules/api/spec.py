@@ -200,6 +200,8 @@ def translate_call(
     if isinstance(bound, Refusal):
         return bound
     named, positional_count = bound
+    if positional_count == 0:
+        named, positional_count = _leading_by_position(mapping, named)
     missing = [name for name in mapping.requires if name not in dict(named)]
     if missing:
         return Refusal(
@@ -261,6 +263,24 @@ def translate_call(
         else:
             out_kwargs[name] = default(source)
     return CallTranslation(mapping.mindspore, out_args, out_kwargs)
+
+
+def _leading_by_position(
+    mapping: ApiMapping, named: list[tuple[str, V]]
+) -> tuple[list[tuple[str, V]], int]:
+    """A call that names even its first argument (`torch.acosh(input=x)`): the leading torch
+    parameters it gives, in torch's order, are passed by position, because MindSpore's names for
+    them differ (`input` is `x` or `input_x` there) while their order is the mapping's."""
+    given = dict(named)
+    leading: list[str] = []
+    for name in mapping.params:
+        if name.startswith("*") or name not in given:
+            break
+        leading.append(name)
+    if not leading:
+        return named, 0
+    rest = [(name, value) for name, value in named if name not in leading]
+    return [(name, given[name]) for name in leading] + rest, len(leading)
 
 
 def _same_literal(source: str, expected: str) -> bool:

@@ -14,6 +14,8 @@ from ..companion.table_functional import ANNOTATED as ANNOTATED_ENTRIES
 from ..companion.table_plumbing import MODULE_VALUES
 from ..companion.table_recurrent import METHOD_PARAMS as COMPANION_METHOD_PARAMS
 from ..companion.table_runtime import TYPE_CHECK_ONLY
+from ..companion.table_tensor_ops import ATTRIBUTES as TENSOR_ATTRIBUTES
+from ..companion.table_tensor_ops import METHOD_PARAMS as TENSOR_OPS_PARAMS
 from . import BY_TORCH_NAME, METHODS
 from .answered import constant, drop_dead_findings, ends_the_block, taken_branch
 from .docs import (
@@ -310,6 +312,8 @@ class ApiTableRule(Rule):
         # Statements whose rebound in-place chain was reported (once for all its links).
         self.rebound_noted: set[int] = set()
         self.type_checked: set[int] = set()
+        # Targets of assignments (`x.real = ...` stays an attribute).
+        self.stored: set[int] = set()
         # Names True/False that answer feature checks, and statements ending a taken branch with a
         # return or raise (what follows them in their block never runs).
         self.answers: set[int] = set()
@@ -458,6 +462,10 @@ class ApiTableRule(Rule):
     def visit_AssignTarget(self, node: cst.AssignTarget, ctx: ModuleContext) -> None:
         if isinstance(node.target, cst.Name):
             self.skip.add(id(node.target))
+        self.stored.add(id(node.target))
+
+    def visit_AugAssign(self, node: cst.AugAssign, ctx: ModuleContext) -> None:
+        self.stored.add(id(node.target))
 
     def visit_AnnAssign(self, node: cst.AnnAssign, ctx: ModuleContext) -> None:
         if isinstance(node.target, cst.Name):
@@ -486,6 +494,17 @@ class ApiTableRule(Rule):
                 updated.value,
                 [cst.SubscriptElement(cst.Index(cst.Integer(str(field))))],
             )
+        entry = TENSOR_ATTRIBUTES.get(original.attr.value)
+        if (
+            entry is not None
+            and id(original) not in self.stored
+            and id(original) not in self.skip
+            and ctx.qualname(original) is None
+            and not self._on_imported(original)
+        ):
+            # torch's `x.real` is a tensor; MindSpore's is a method (the companion reads either).
+            ctx.applied.add(METHOD_META.id)
+            return cst.Call(ctx.companion(entry), [cst.Arg(updated.value)])
         if (
             original.attr.value == "is_sparse"
             and ctx.qualname(original) is None
@@ -704,12 +723,81 @@ class ApiTableRule(Rule):
         return companion_entry(qualified, ctx.options.target)
 
     def _companion_call(self, mapping_name: str, call: cst.Call, ctx: ModuleContext):
-        """``ms_aux.<entry>(...)`` with the call's own arguments, or None when no entry stands for it."""
+        """``ms_aux.<entry>(...)`` with the call's own arguments, or None when no entry stands for it;
+        an `out=` tensor takes the entry's result through ``write_out``."""
         entry = companion_entry(mapping_name, ctx.options.target, call=True)
         if entry is None:
             return None
         ctx.applied.add(API_META.id)
+        out = next(
+            (a for a in call.args if a.keyword is not None and a.keyword.value == "out"),
+            None,
+        )
+        if out is not None and written_out(out.value, ctx):
+            rest = [a for a in call.args if a is not out]
+            if rest:
+                rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            value = call.with_changes(func=ctx.companion(entry), args=rest)
+            return cst.Call(
+                ctx.companion("write_out"), [cst.Arg(out.value), cst.Arg(value)]
+            )
         return call.with_changes(func=ctx.companion(entry))
+
+    def _assign_function(self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
+        """``ops.assign(x, <op(x, ...)>)`` for the in-place function `torch.op_(x, ...)`."""
+        parts = split_call(call, self._placement_names())
+        if parts is None:
+            self._refused(
+                mapping, Refusal("", "arguments spread with * or **; map them by hand"), ctx
+            )
+            return call
+        args, kwargs = parts
+        first = args[0] if args else kwargs.get(mapping.params[0])
+        root = assign_root(first.value, ctx) if first is not None else None
+        translation = translate_args(mapping, args, kwargs)
+        value = (
+            None
+            if isinstance(translation, Refusal)
+            else cst.Call(
+                ctx.name(translation.mindspore), call_arguments(translation, None)
+            )
+        )
+        if root is None and value is not None and fresh_temporary(first.value, ctx):
+            # Nothing else holds a new temporary: updating it in place is computing the value.
+            ctx.applied.add(API_META.id)
+            return value
+        if root is None or isinstance(translation, Refusal):
+            self._refused(
+                mapping,
+                translation
+                if isinstance(translation, Refusal)
+                else Refusal(
+                    mapping.params[0],
+                    "the tensor updated in place is not a name; bind it to one first",
+                ),
+                ctx,
+            )
+            return call
+        ctx.applied.add(API_META.id)
+        return cst.Call(
+            ctx.name("mindspore.ops.assign"), [cst.Arg(root.deep_clone()), cst.Arg(value)]
+        )
+
+    def _write_out(self, mapping: ApiMapping, args, kwargs, ctx: ModuleContext):
+        """``ms_aux.write_out(t, <the call without out=>)`` for `torch.op(..., out=t)` where `t`
+        names a tensor (or a tuple of them), else None."""
+        out = kwargs["out"].value
+        if not written_out(out, ctx):
+            return None
+        rest = {k: v for k, v in kwargs.items() if k != "out"}
+        translation = translate_args(mapping, args, rest)
+        if isinstance(translation, Refusal):
+            return None
+        ctx.applied.add(API_META.id)
+        value = cst.Call(
+            ctx.name(translation.mindspore), call_arguments(translation, None)
+        )
+        return cst.Call(ctx.companion("write_out"), [cst.Arg(out), cst.Arg(value)])
 
     def _mint_class(self, qualified: str, ctx: ModuleContext) -> str:
         """The torch-aligned `mint.nn` class that stands in for a class named without a call.
@@ -1032,6 +1120,8 @@ class ApiTableRule(Rule):
             return cst.parse_expression(mapping.mindspore)
         if mapping.form in ("decorator", "annotation"):
             return call
+        if mapping.form == "assign":
+            return self._assign_function(mapping, call, ctx)
         parts = split_call(call, self._placement_names())
         if parts is None:
             packed = _packed_sizes(mapping, call, self._placement_names())
@@ -1083,6 +1173,10 @@ class ApiTableRule(Rule):
                     ctx.name("mindspore.ops.assign"),
                     [cst.Arg(into.deep_clone()), cst.Arg(value)],
                 )
+        if into is None and "out" in kwargs:
+            written = self._write_out(mapping, args, kwargs, ctx)
+            if written is not None:
+                return written
         args, kwargs = drop_rebound_inplace(mapping, args, kwargs, original, ctx)
         translation = translate_args(mapping, args, kwargs)
         if isinstance(translation, Refusal):
@@ -1206,6 +1300,10 @@ class ApiTableRule(Rule):
             )
             return call
         if not mapping.valid_on(ctx.options.target):
+            if mapping.form == "assign":
+                assigned = self._assigned_companion(mapping, call, ctx)
+                if assigned is not None:
+                    return assigned
             companion = self._method_companion(mapping, call, ctx)
             if companion is not None:
                 return companion
@@ -1354,6 +1452,23 @@ class ApiTableRule(Rule):
             )
         return None, True
 
+    def _assigned_companion(
+        self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext
+    ):
+        """``ops.assign(x, ms_aux.<op>(x, ...))`` for `x.op_(...)` where the companion entry of the
+        out-of-place `op` serves it and `x` may be named again; else None."""
+        func: cst.Attribute = call.func  # type: ignore[assignment]
+        root = assign_root(func.value, ctx)
+        base = BY_TORCH_NAME.get(mapping.torch[:-1])
+        if root is None or base is None:
+            return None
+        value = self._method_companion(base, call, ctx)
+        if value is None or value is call:
+            return None
+        return cst.Call(
+            ctx.name("mindspore.ops.assign"), [cst.Arg(root.deep_clone()), cst.Arg(value)]
+        )
+
     def _method_companion(
         self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext
     ):
@@ -1361,6 +1476,9 @@ class ApiTableRule(Rule):
         companion entry; the call as it is (and no finding) when its arguments are not that
         method's (`self.unfold(x)` calls a layer); None when no entry serves the method."""
         params = COMPANION_METHOD_PARAMS.get(mapping.torch)
+        optional = params is None
+        if optional:
+            params = TENSOR_OPS_PARAMS.get(mapping.torch)
         entry = companion_entry(mapping.torch, ctx.options.target, call=True)
         parts = split_call(call)
         if params is None or entry is None or parts is None:
@@ -1370,7 +1488,8 @@ class ApiTableRule(Rule):
         given = list(params[: len(args)]) + list(kwargs)
         if (
             len(args) > len(params)
-            or sorted(given) != sorted(params)
+            or (sorted(given) != sorted(params) and not optional)
+            or not set(given) <= set(params)
             or (isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"))
         ):
             return call
@@ -1386,6 +1505,16 @@ class ApiTableRule(Rule):
         if index is None:
             return attribute
         return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
+
+
+def written_out(value: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    """Whether an `out=` value names tensors that can be written into: `t`, `self.t`, or a tuple
+    or list of such names (an item `x[0]` may be a copy in MindSpore)."""
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return bool(value.elements) and all(
+            written_out(element.value, ctx) for element in value.elements
+        )
+    return ctx.dotted(value) is not None and ctx.qualname(value) is None
 
 
 def _assigned_in_place(name: str) -> bool:

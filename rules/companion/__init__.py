@@ -32,6 +32,7 @@ LIBRARY_FILES = (
     "runtime.py",
     "functional.py",
     "methods.py",
+    "tensor_ops.py",
     "layers.py",
     "attention.py",
     "transformer.py",

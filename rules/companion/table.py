@@ -19,6 +19,7 @@ from .table_plumbing import ENTRIES as PLUMBING
 from .table_recurrent import ENTRIES as RECURRENT
 from .table_runtime import CALL_ONLY
 from .table_runtime import ENTRIES as RUNTIME
+from .table_tensor_ops import ENTRIES as TENSOR_OPS
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
@@ -29,6 +30,7 @@ for _table in (
     RUNTIME,
     FUNCTIONAL,
     METHODS,
+    TENSOR_OPS,
     LAYERS,
     ATTENTION,
     PARAMETERS,

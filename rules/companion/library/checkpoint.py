@@ -132,9 +132,17 @@ def _checkpoint_array(value):
 _CKPT_TENSOR_TAG = "__torch2ms_tensor__"
 
 
-def save(obj, f, pickle_module=None, pickle_protocol=2, **kwargs):
+def save(
+    obj,
+    f,
+    pickle_module=None,
+    pickle_protocol=2,
+    _use_new_zipfile_serialization=True,
+    _disable_byteorder_record=False,
+):
     """`torch.save(obj, f)`: pickles ``obj`` with each MindSpore tensor stored as a NumPy array
-    (and its dtype); `load` turns them back into tensors. `f` is a path or a binary file."""
+    (and its dtype); `load` turns them back into tensors. `f` is a path or a binary file. torch's
+    file-layout flags change nothing `load` reads."""
     data = pickle.dumps(_ckpt_to_plain(obj), protocol=max(int(pickle_protocol), 2))
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as handle:

@@ -129,9 +129,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     """`torch.unique` of the flattened input, in ascending order: a sort, then
     `ops.unique_consecutive` (`ops.unique` keeps the order of first appearance)."""
     if dim is not None:
-        raise NotImplementedError(
-            "unique: dim= is not supported; flatten the input first"
-        )
+        return unique_dim(input, sorted, return_inverse, return_counts, dim)
     values, order = ops.sort(input.reshape(-1))
     output, inverse, counts = ops.unique_consecutive(
         values, return_inverse=True, return_counts=True

@@ -1,0 +1,66 @@
+"""`torch.*` functions added from MindSpore's own mapping facts, and rows that stand in for an
+earlier table's row of the same name (registered after the others in rules/api/__init__.py)."""
+
+from __future__ import annotations
+
+from .entries import fn
+
+# `alpha=` scales `other`: MindSpore's Tensor.add/sub take it, ops.add/sub do not.
+_ALPHA = [
+    fn(
+        "torch." + name,
+        "mindspore.Tensor." + target,
+        params=("input", "other"),
+        sample=("f32[2,3]", "f32[2,3]"),
+        sample_kwargs={"alpha": 0.5},
+    )
+    for name, target in (("add", "add"), ("sub", "sub"), ("subtract", "sub"))
+]
+
+# Functions MindSpore's mapping table pairs with an `ops` function of the same meaning that runs
+# on CPU (checked by tests/api/test_tables_real.py with these samples).
+_SAME = [
+    fn("torch.positive"),
+    fn("torch.argwhere"),
+    fn("torch.cov", sample=("f32[3,5]",), sample_kwargs={"correction": 0}),
+    fn(
+        "torch.bitwise_left_shift",
+        params=("input", "other"),
+        sample=("i64[2,3]", "i64+[2,3]"),
+    ),
+    fn(
+        "torch.bitwise_right_shift",
+        params=("input", "other"),
+        sample=("i64[2,3]", "i64+[2,3]"),
+    ),
+    fn(
+        "torch.renorm",
+        params=("input", "p", "dim", "maxnorm"),
+        sample=("f32[2,3]", 2, 0, 1),
+        rename={"dim": "axis"},
+        transform={"maxnorm": "as_float"},
+        positional=4,
+    ),
+    fn(
+        "torch.select_scatter",
+        params=("input", "src", "dim", "index"),
+        sample=("f32[2,3]", "f32[3]", 0, 1),
+        rename={"dim": "axis"},
+        positional=4,
+    ),
+    fn(
+        "torch.clamp_min",
+        "mindspore.ops.clamp",
+        params=("input", "min"),
+        sample=("f32[2,3]", 0.0),
+    ),
+    fn(
+        "torch.clamp_max",
+        "mindspore.ops.clamp",
+        params=("input", "max"),
+        sample=("f32[2,3]", 0.0),
+        positional=1,
+    ),
+]
+
+TABLE = tuple(_ALPHA + _SAME)

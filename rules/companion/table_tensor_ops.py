@@ -1,0 +1,76 @@
+"""Companion entries in library/tensor_ops.py: torch qualified name -> entry name.
+
+`write_out` is written by the API rule for any call with `out=`; the others stand for the torch
+functions and Tensor methods listed here (MindSpore lacks them, or runs them on Ascend only).
+"""
+
+from __future__ import annotations
+
+# Functions of `torch` whose Tensor method takes the same arguments after the receiver.
+_BOTH = {
+    "quantile": ("q", "dim", "keepdim", "interpolation"),
+    "nanquantile": ("q", "dim", "keepdim", "interpolation"),
+    "index_copy": ("dim", "index", "source"),
+    "index_add": ("dim", "index", "source", "alpha"),
+    "index_put": ("indices", "values", "accumulate"),
+    "histc": ("bins", "min", "max"),
+    "histogram": ("bins", "range", "weight", "density"),
+    "mode": ("dim", "keepdim"),
+    "as_strided": ("size", "stride", "storage_offset"),
+    "narrow_copy": ("dim", "start", "length"),
+    "aminmax": ("dim", "keepdim"),
+    "cummax": ("dim",),
+    "cummin": ("dim",),
+}
+# In-place random fills: the entry fills the receiver and returns it.
+_FILLS = {
+    "cauchy_": ("median", "sigma", "generator"),
+    "log_normal_": ("mean", "std", "generator"),
+    "exponential_": ("lambd", "generator"),
+    "geometric_": ("p", "generator"),
+}
+
+# `torch.*` functions only.
+_FUNCTIONS = (
+    "bitwise_not",
+    "allclose",
+    "select",
+    "vdot",
+    "take_along_dim",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "unflatten",
+    "cumulative_trapezoid",
+    "chain_matmul",
+)
+
+ENTRIES: dict[str, str] = {"torch." + name: name for name in _FUNCTIONS}
+# Tensor methods served by an entry that takes the receiver first: torch's parameters, any of which
+# a call may leave out.
+METHOD_PARAMS: dict[str, tuple[str, ...]] = {}
+for _name, _params in {**_BOTH, **_FILLS}.items():
+    ENTRIES["torch.Tensor." + _name] = _name
+    METHOD_PARAMS["torch.Tensor." + _name] = _params
+    if _name in _BOTH:
+        ENTRIES["torch." + _name] = _name
+for _name, _params in {
+    "bitwise_not": (),
+    "allclose": ("other", "rtol", "atol", "equal_nan"),
+    "select": ("dim", "index"),
+    "take_along_dim": ("indices", "dim"),
+    "unflatten": ("dim", "sizes"),
+}.items():
+    ENTRIES["torch.Tensor." + _name] = _name
+    METHOD_PARAMS["torch.Tensor." + _name] = _params
+ENTRIES["torch.Tensor.unique"] = "unique"
+# torch.equal's entry gives one Python bool, as `a.equal(b)` does.
+ENTRIES["torch.Tensor.equal"] = "equal"
+METHOD_PARAMS["torch.Tensor.equal"] = ("other",)
+# `x.real` / `x.imag` read as attributes (MindSpore's are methods).
+ATTRIBUTES: dict[str, str] = {"real": "tensor_real", "imag": "tensor_imag"}
+METHOD_PARAMS["torch.Tensor.unique"] = (
+    "sorted",
+    "return_inverse",
+    "return_counts",
+    "dim",
+)
