@@ -129,7 +129,8 @@ def side_torch(request: dict, result: dict) -> None:
     def to_numpy(value):
         if isinstance(value, torch.Tensor):
             value = value.detach().cpu()
-            return (value.float() if value.dtype == torch.bfloat16 else value).numpy()
+            # a copy: an in-place op after the hook (ReLU(inplace=True)) must not change it
+            return (value.float() if value.dtype == torch.bfloat16 else value).numpy().copy()
         return None
 
     if request.get("state_out"):
@@ -245,7 +246,7 @@ def side_mindspore(request: dict, result: dict) -> None:
             if isinstance(value, mindspore.Tensor):
                 if value.dtype == mindspore.bfloat16:
                     value = value.astype(mindspore.float32)
-                return value.asnumpy()
+                return value.asnumpy().copy()
             return None
 
         named = list(net.cells_and_names())
