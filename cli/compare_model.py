@@ -113,7 +113,9 @@ def _print(result: ModelComparison, all_rows: bool) -> None:
         rows = rows[: first + 1] + [r for r in rows[first + 1 :] if r.status != "ok"]
     if rows:
         width = min(60, max(len(r.label) for r in rows))
-        click.echo(f"{'module':<{width}}  {'torch':<22} {'mindspore':<22} {'rel diff':>9}  status")
+        click.echo(
+            f"{'module':<{width}}  {'torch':<22} {'mindspore':<22} {'rel diff':>9}  status"
+        )
         for r in rows:
             click.echo(
                 f"{r.label:<{width}}  {r.torch_class[:22]:<22} {r.mindspore_class[:22]:<22} "
@@ -121,19 +123,27 @@ def _print(result: ModelComparison, all_rows: bool) -> None:
             )
     missing = [r for r in result.rows if r.status == "missing"]
     if missing:
-        click.echo(f"{len(missing)} torch submodule call(s) with no MindSpore Cell of that name")
+        click.echo(
+            f"{len(missing)} torch submodule call(s) with no MindSpore Cell of that name"
+        )
     for output in result.outputs:
         click.echo(
             f"output {output['index']}: {output['status']}"
-            + (f", rel diff {_fmt(output.get('error'))}" if output.get("error") is not None else "")
+            + (
+                f", rel diff {_fmt(output.get('error'))}"
+                if output.get("error") is not None
+                else ""
+            )
             + (f" ({output['detail']})" if output.get("detail") else "")
         )
     if result.first is not None:
         first = result.first
-        click.echo(f"first departure: {first['name'] or '(model)'} ({first['status']}: {first['detail']})")
+        click.echo(
+            f"first departure: {first['name'] or '(model)'} ({first['status']}: {first['detail']})"
+        )
         for side in ("torch", "mindspore"):
             where = first[side]
-            click.echo(f"  {side:<9} {where['class']} at {where['file']}:{where['line']}")
-    click.echo(
-        "outputs agree" if result.status == "agree" else "outputs differ"
-    )
+            click.echo(
+                f"  {side:<9} {where['class']} at {where['file']}:{where['line']}"
+            )
+    click.echo("outputs agree" if result.status == "agree" else "outputs differ")

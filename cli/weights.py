@@ -80,7 +80,9 @@ def command(
     """
     if converted:
         if not model or ":" not in model:
-            raise click.UsageError("--converted needs --model package.module:expression")
+            raise click.UsageError(
+                "--converted needs --model package.module:expression"
+            )
         _by_model(source, target, model, list(converted), mindspore_python, fmt)
         return
     text = None

@@ -102,12 +102,19 @@ def _compare_tensors(
     worst, status, detail = 0.0, "ok", ""
     for i, (a, b) in enumerate(zip(got, want)):
         if a.shape != b.shape:
-            return "shape", None, f"tensor {i}: {list(b.shape)} on torch, {list(a.shape)} on MindSpore"
+            return (
+                "shape",
+                None,
+                f"tensor {i}: {list(b.shape)} on torch, {list(a.shape)} on MindSpore",
+            )
         diff, scale = relative_error(a, b)
         error = diff / scale if scale > 0 else diff
         worst = max(worst, error)
         if diff > atol + rtol * scale and status == "ok":
-            status, detail = "departs", f"tensor {i}: max |diff| {diff:.3g}, scale {scale:.3g}"
+            status, detail = (
+                "departs",
+                f"tensor {i}: max |diff| {diff:.3g}, scale {scale:.3g}",
+            )
     return status, worst, detail
 
 
@@ -121,7 +128,11 @@ def _grouped(arrays, key: str) -> list[np.ndarray]:
 
 def _where(modules: dict, name: str) -> dict:
     info = modules.get(name, {})
-    return {"class": info.get("class", ""), "file": info.get("file", "?"), "line": info.get("line", 0)}
+    return {
+        "class": info.get("class", ""),
+        "file": info.get("file", "?"),
+        "line": info.get("line", 0),
+    }
 
 
 def compare_results(
@@ -142,21 +153,42 @@ def compare_results(
             if key not in got.files:
                 result.outputs.append({"index": index, "status": "missing"})
                 continue
-            status, error, detail = _compare_tensors([got[key]], [want[key]], rtol, atol)
+            status, error, detail = _compare_tensors(
+                [got[key]], [want[key]], rtol, atol
+            )
             result.outputs.append(
-                {"index": index, "shape": list(want[key].shape), "error": error, "status": status, "detail": detail}
+                {
+                    "index": index,
+                    "shape": list(want[key].shape),
+                    "error": error,
+                    "status": status,
+                    "detail": detail,
+                }
             )
         if ms_side.data.get("outputs", 0) != torch_side.data.get("outputs", 0):
             result.outputs.append(
-                {"index": -1, "status": "count", "detail": f"{torch_side.data.get('outputs')} outputs on torch, {ms_side.data.get('outputs')} on MindSpore"}
+                {
+                    "index": -1,
+                    "status": "count",
+                    "detail": f"{torch_side.data.get('outputs')} outputs on torch, {ms_side.data.get('outputs')} on MindSpore",
+                }
             )
         ms_order = set(ms_side.data.get("order", []))
         for key in torch_side.data.get("order", []):
             name, _, call = key.rpartition("#")
-            row = Row(name, int(call), _where(torch_modules, name)["class"], _where(ms_modules, name)["class"])
+            row = Row(
+                name,
+                int(call),
+                _where(torch_modules, name)["class"],
+                _where(ms_modules, name)["class"],
+            )
             if key not in ms_order:
                 row.status = "missing"
-                row.detail = "no Cell of this name ran" if name not in ms_modules else "called fewer times on MindSpore"
+                row.detail = (
+                    "no Cell of this name ran"
+                    if name not in ms_modules
+                    else "called fewer times on MindSpore"
+                )
             else:
                 row.status, row.error, row.detail = _compare_tensors(
                     _grouped(got, key), _grouped(want, key), rtol, atol
@@ -164,9 +196,13 @@ def compare_results(
             result.rows.append(row)
     torch_names = {r.name for r in result.rows}
     result.mindspore_only = sorted(
-        k.rpartition("#")[0] for k in ms_order if k.rpartition("#")[0] not in torch_names
+        k.rpartition("#")[0]
+        for k in ms_order
+        if k.rpartition("#")[0] not in torch_names
     )
-    first = next((r for r in result.rows if r.status in ("departs", "shape", "count")), None)
+    first = next(
+        (r for r in result.rows if r.status in ("departs", "shape", "count")), None
+    )
     if first is not None:
         result.first = {
             "name": first.name,
@@ -202,7 +238,10 @@ def compare_model(
         except (ValueError, OSError) as error:
             return ModelComparison(ERROR, f"inputs: {error}")
         state_file = os.path.join(work, "state.npz")
-        torch_out, ms_out = os.path.join(work, "torch.npz"), os.path.join(work, "ms.npz")
+        torch_out, ms_out = (
+            os.path.join(work, "torch.npz"),
+            os.path.join(work, "ms.npz"),
+        )
         torch_side = run_model_side(
             torch_python or default_python("torch"),
             {"framework": "torch", "roots": [os.path.abspath(r) for r in original], "model": model,
@@ -210,7 +249,9 @@ def compare_model(
             work, timeout,
         )  # fmt: skip
         if torch_side.status != "ok":
-            what = "original model" if not torch_side.built else "original model's forward"
+            what = (
+                "original model" if not torch_side.built else "original model's forward"
+            )
             return ModelComparison(ERROR, side_failure(torch_side, what))
         ms_side = run_model_side(
             mindspore_python or default_python("mindspore"),
@@ -238,7 +279,8 @@ def compare_model(
             )
         if ms_side.status != "ok":
             return ModelComparison(
-                DIFFER, side_failure(ms_side, "converted model's forward").replace(
+                DIFFER,
+                side_failure(ms_side, "converted model's forward").replace(
                     "could not be built", "raised"
                 ),
                 weights=ms_side.data.get("placement", {}),
@@ -246,4 +288,10 @@ def compare_model(
         return compare_results(torch_side, ms_side, torch_out, ms_out, rtol, atol)
 
 
-__all__ = ["ModelComparison", "Row", "compare_model", "compare_results", "relative_error"]
+__all__ = [
+    "ModelComparison",
+    "Row",
+    "compare_model",
+    "compare_results",
+    "relative_error",
+]

@@ -107,10 +107,14 @@ def parse_input(spec: str, index: int, rng: np.random.Generator) -> np.ndarray:
     try:
         shape = tuple(int(d) for d in parts[0].lower().split("x") if d)
     except ValueError:
-        raise ValueError(f"input {index}: {spec!r} is not SHAPE[:DTYPE[:LOW:HIGH]] or a .npy") from None
+        raise ValueError(
+            f"input {index}: {spec!r} is not SHAPE[:DTYPE[:LOW:HIGH]] or a .npy"
+        ) from None
     dtype = parts[1] if len(parts) > 1 else "float32"
     if dtype not in DTYPES:
-        raise ValueError(f"input {index}: dtype {dtype!r} is not one of {', '.join(DTYPES)}")
+        raise ValueError(
+            f"input {index}: dtype {dtype!r} is not one of {', '.join(DTYPES)}"
+        )
     if dtype == "bool":
         return rng.integers(0, 2, shape).astype(bool)
     if dtype.startswith("float"):

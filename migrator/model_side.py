@@ -36,7 +36,9 @@ def _block_torch() -> None:
     class Blocker:
         def find_spec(self, fullname, path=None, target=None):
             if fullname.split(".")[0] in BLOCKED:
-                raise ModuleNotFoundError(f"No module named {fullname!r} (torch is absent here)")
+                raise ModuleNotFoundError(
+                    f"No module named {fullname!r} (torch is absent here)"
+                )
 
     sys.meta_path.insert(0, Blocker())
 
@@ -50,13 +52,28 @@ def _placement():
     return module
 
 
+class _ModuleNames(dict):
+    """A module's namespace for ``eval``: its attributes, including lazily exported ones."""
+
+    def __init__(self, module) -> None:
+        super().__init__(vars(module))
+        self.module = module
+
+    def __missing__(self, name: str):
+        try:
+            return getattr(self.module, name)
+        except AttributeError:
+            raise KeyError(name) from None
+
+
 def build(spec: str):
     """The object ``package.module:expression`` describes."""
     module_name, _, expression = spec.partition(":")
     module = importlib.import_module(module_name.strip())
     if not expression.strip():
         raise ValueError(f"{spec!r}: write package.module:expression")
-    model = eval(expression, dict(vars(module)))  # noqa: S307 -- the user's own model expression
+    # Names are looked up on the module itself, so lazily exported ones resolve too.
+    model = eval(expression, {"__builtins__": __builtins__}, _ModuleNames(module))
     if inspect.isclass(model) or inspect.isfunction(model):
         model = model()
     return model
@@ -65,7 +82,9 @@ def build(spec: str):
 def _where(function) -> tuple[str, int]:
     try:
         function = inspect.unwrap(function)
-        return inspect.getsourcefile(function) or "?", inspect.getsourcelines(function)[1]
+        return inspect.getsourcefile(function) or "?", inspect.getsourcelines(function)[
+            1
+        ]
     except (TypeError, OSError):
         return "?", 0
 
@@ -104,7 +123,6 @@ class Recorder:
             self.order.append(key)
             for i, array in enumerate(_flat(output, self.to_numpy, [])):
                 self.arrays[f"{key}:{i}"] = array
-            return None
 
         return record
 
@@ -113,7 +131,14 @@ def _modules(named, method: str) -> list[dict]:
     rows = []
     for name, module in named:
         path, line = _where(getattr(type(module), method, None))
-        rows.append({"name": name, "class": type(module).__qualname__, "file": path, "line": line})
+        rows.append(
+            {
+                "name": name,
+                "class": type(module).__qualname__,
+                "file": path,
+                "line": line,
+            }
+        )
     return rows
 
 
@@ -130,7 +155,11 @@ def side_torch(request: dict, result: dict) -> None:
         if isinstance(value, torch.Tensor):
             value = value.detach().cpu()
             # a copy: an in-place op after the hook (ReLU(inplace=True)) must not change it
-            return (value.float() if value.dtype == torch.bfloat16 else value).numpy().copy()
+            return (
+                (value.float() if value.dtype == torch.bfloat16 else value)
+                .numpy()
+                .copy()
+            )
         return None
 
     if request.get("state_out"):
@@ -204,7 +233,9 @@ def describe(net, mindspore) -> list[dict]:
             {
                 "name": param.name,
                 "shape": list(param.shape),
-                "dtype": str(param.asnumpy().dtype) if param.dtype != mindspore.bfloat16 else "bfloat16",
+                "dtype": "bfloat16"
+                if param.dtype == mindspore.bfloat16
+                else np.dtype(mindspore.dtype_to_nptype(param.dtype)).name,
                 "torch_names": torch_names,
                 "layout": layout,
                 "constant": constant,
@@ -230,13 +261,18 @@ def side_mindspore(request: dict, result: dict) -> None:
         if not placement.ok:
             result["status"] = "misfit"
             return
-        entries = [{"name": n, "data": mindspore.Tensor(a)} for n, a, _ in placement.entries]
+        entries = [
+            {"name": n, "data": mindspore.Tensor(a)} for n, a, _ in placement.entries
+        ]
         target = request.get("checkpoint_out")
         if target:
             mindspore.save_checkpoint(entries, target)
             params = mindspore.load_checkpoint(target)
         else:
-            params = {e["name"]: mindspore.Parameter(e["data"], name=e["name"]) for e in entries}
+            params = {
+                e["name"]: mindspore.Parameter(e["data"], name=e["name"])
+                for e in entries
+            }
         unloaded, unused = mindspore.load_param_into_net(net, params)
         result["unloaded"], result["unused"] = list(unloaded), list(unused)
     if request.get("inputs"):

@@ -120,13 +120,11 @@ def place(state: dict[str, np.ndarray], slots: list[Slot]) -> Placement:
                 result.tied.append((other, key))
                 taken[other] = slot.name
             else:
-                result.problems.append(
-                    (
-                        other,
-                        f"the converted model ties it to `{key}` ({slot.name}), but the "
-                        "state_dict holds different values for the two",
-                    )
+                why = (
+                    f"the converted model ties it to `{key}` ({slot.name}), but the "
+                    "state_dict holds different values for the two"
                 )
+                result.problems.append((other, why))
         if key in taken and taken[key] != slot.name:
             result.problems.append(
                 (key, f"taken by two parameters: {taken[key]} and {slot.name}")
@@ -138,7 +136,9 @@ def place(state: dict[str, np.ndarray], slots: list[Slot]) -> Placement:
             result.problems.append((key, why))
             continue
         if array.shape != np.shape(state[key]):
-            result.reshaped.append((key, f"{list(np.shape(state[key]))} -> {list(array.shape)}"))
+            result.reshaped.append(
+                (key, f"{list(np.shape(state[key]))} -> {list(array.shape)}")
+            )
         result.entries.append((slot.name, array, key))
     for key in state:
         if key in taken:

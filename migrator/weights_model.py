@@ -33,7 +33,9 @@ class ModelCheckpoint:
 
     @property
     def ok(self) -> bool:
-        return self.written and not self.problems and not self.unloaded and not self.unused
+        return (
+            self.written and not self.problems and not self.unloaded and not self.unused
+        )
 
     def to_dict(self) -> dict:
         return {

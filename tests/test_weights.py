@@ -273,7 +273,13 @@ def test_not_a_state_dict_is_a_clear_error(tmp_path) -> None:
 def test_checkpoint_bundle_is_unwrapped(tmp_path) -> None:
     torch = require_module("torch")
     source = tmp_path / "bundle.pth"
-    torch.save({"model": {"fc.weight": torch.ones(3, 2), "fc.bias": torch.ones(3)}, "epoch": 3}, source)
+    torch.save(
+        {
+            "model": {"fc.weight": torch.ones(3, 2), "fc.bias": torch.ones(3)},
+            "epoch": 3,
+        },
+        source,
+    )
     result = CliRunner().invoke(
         main, ["weights", str(source), str(tmp_path / "out.ckpt"), "--format", "json"]
     )

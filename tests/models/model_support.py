@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from torch2ms.cli.main import main
 
 PACKAGE = "tinynet"
-MODEL = '''import torch
+MODEL = """import torch
 import torch.nn as nn
 
 
@@ -60,7 +60,7 @@ def load_bundle(path):
     model = Net()
     model.load_state_dict(checkpoint["model"])
     return model.eval()
-'''
+"""
 SPEC = f"{PACKAGE}.model:build()"
 IDS = "2x5:int64:0:20"
 
@@ -81,7 +81,13 @@ def convert_package(original: str, root: str) -> str:
     folder = os.path.join(root, "converted")
     result = CliRunner().invoke(
         main,
-        ["convert", os.path.join(original, PACKAGE), "-o", os.path.join(folder, PACKAGE), "-q"],
+        [
+            "convert",
+            os.path.join(original, PACKAGE),
+            "-o",
+            os.path.join(folder, PACKAGE),
+            "-q",
+        ],
     )
     assert result.exit_code == 0, result.output
     return folder

@@ -51,12 +51,19 @@ def test_the_conversion_agrees(trees) -> None:
 @pytest.mark.parametrize(
     ("written", "wrong", "module", "mindspore_class"),
     [
-        ("nn.BatchNorm1d(dim, eps=1e-5)", "nn.BatchNorm1d(dim, eps=1e-2)", "bn", "BatchNorm1d"),
+        (
+            "nn.BatchNorm1d(dim, eps=1e-5)",
+            "nn.BatchNorm1d(dim, eps=1e-2)",
+            "bn",
+            "BatchNorm1d",
+        ),
         ("epsilon=1e-5)", "epsilon=1e-2)", "blocks.0.norm", "LayerNorm"),
         ("self.scale = 0.5", "self.scale = 0.55", "blocks.0", "Block"),
     ],
 )
-def test_one_wrong_constant_is_found(trees, written, wrong, module, mindspore_class) -> None:
+def test_one_wrong_constant_is_found(
+    trees, written, wrong, module, mindspore_class
+) -> None:
     root, original, converted = trees
     broken = os.path.join(root, "broken-" + module)
     shutil.copytree(converted, broken)
@@ -70,9 +77,13 @@ def test_one_wrong_constant_is_found(trees, written, wrong, module, mindspore_cl
     assert result.exit_code == 1, result.output
     assert f"first departure: {module} (departs" in result.output
     where = result.output.split("first departure:", 1)[1]
-    mindspore_line = next(x for x in where.splitlines() if x.strip().startswith("mindspore"))
+    mindspore_line = next(
+        x for x in where.splitlines() if x.strip().startswith("mindspore")
+    )
     assert mindspore_class in mindspore_line
-    if module == "blocks.0":  # the converted file itself, at the line of Block.construct
+    if (
+        module == "blocks.0"
+    ):  # the converted file itself, at the line of Block.construct
         line = code.splitlines().index("    def construct(self, x):") + 1
         assert mindspore_line.endswith(f"{path}:{line}")
     assert "outputs differ" in result.output
@@ -82,7 +93,9 @@ def test_a_side_that_cannot_be_built_is_exit_2(trees) -> None:
     root, original, converted = trees
     broken = os.path.join(root, "unbuildable")
     shutil.copytree(converted, broken)
-    with open(os.path.join(broken, PACKAGE, "model.py"), "a", encoding="utf-8") as handle:
+    with open(
+        os.path.join(broken, PACKAGE, "model.py"), "a", encoding="utf-8"
+    ) as handle:
         handle.write("\nraise ImportError('no such layer')\n")
     result = _compare(original, broken)
     assert result.exit_code == 2

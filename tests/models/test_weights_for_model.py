@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from conftest import require_module
-from model_support import IDS, SPEC, convert_package, torch_module, write_package
+from model_support import SPEC, convert_package, torch_module, write_package
 from torch2ms.cli.main import main
 
 pytestmark = [pytest.mark.real, pytest.mark.slow]
@@ -50,10 +50,18 @@ def _weights(source: str, target: str, converted: str, *extra: str):
 
 def test_every_tensor_placed_by_the_models_names(trained) -> None:
     root, converted, *_ = trained
-    result = _weights(os.path.join(root, "net.pth"), os.path.join(root, "net.ckpt"), converted, "--format", "json")
+    result = _weights(
+        os.path.join(root, "net.pth"),
+        os.path.join(root, "net.ckpt"),
+        converted,
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert report["problems"] == [] and report["unloaded"] == [] and report["unused"] == []
+    assert (
+        report["problems"] == [] and report["unloaded"] == [] and report["unused"] == []
+    )
     assert report["placed"] == 13
     assert report["renamed"] == {
         "emb.weight": "emb.embedding_table",
@@ -74,14 +82,24 @@ def test_every_tensor_placed_by_the_models_names(trained) -> None:
 @pytest.mark.parametrize(
     ("change", "key", "reason"),
     [
-        ("renamed", "blocks.0.fc.weights", "unused: no parameter of the converted model takes this name"),
+        (
+            "renamed",
+            "blocks.0.fc.weights",
+            "unused: no parameter of the converted model takes this name",
+        ),
         ("renamed", "blocks.0.fc.weight", "no tensor in the state_dict for it"),
         ("missing", "bn.moving_variance", "looked for `bn.running_var`"),
-        ("shape", "conv.bias", "shape [9] in the state_dict, [8] in the converted model"),
+        (
+            "shape",
+            "conv.bias",
+            "shape [9] in the state_dict, [8] in the converted model",
+        ),
         ("untied", "head.weight", "ties it to `emb.weight`"),
     ],
 )
-def test_a_misfit_writes_nothing_and_names_the_key(trained, change, key, reason) -> None:
+def test_a_misfit_writes_nothing_and_names_the_key(
+    trained, change, key, reason
+) -> None:
     torch = require_module("torch")
     root, converted, state, *_ = trained
     state = dict(state)
@@ -144,8 +162,13 @@ print(json.dumps({
 
 def test_torch_way_and_weights_command_end_in_the_same_state(trained) -> None:
     root, converted, _, ids, expected = trained
-    for target in ("net.pth", "plain.ckpt"):  # the converted torch.load(path) reads path + ".ckpt"
-        result = _weights(os.path.join(root, "net.pth"), os.path.join(root, target), converted)
+    for target in (
+        "net.pth",
+        "plain.ckpt",
+    ):  # the converted torch.load(path) reads path + ".ckpt"
+        result = _weights(
+            os.path.join(root, "net.pth"), os.path.join(root, target), converted
+        )
         assert result.exit_code == 0, result.output
     np.save(os.path.join(root, "ids.npy"), ids)
     done = subprocess.run(
