@@ -116,9 +116,9 @@ def place(state: dict[str, np.ndarray], slots: list[Slot]) -> Placement:
             continue
         key = found[0]
         for other in found[1:]:  # the model ties these names: torch's copies must agree
+            taken[other] = slot.name
             if np.array_equal(np.asarray(state[other]), np.asarray(state[key])):
                 result.tied.append((other, key))
-                taken[other] = slot.name
             else:
                 why = (
                     f"the converted model ties it to `{key}` ({slot.name}), but the "
