@@ -111,6 +111,15 @@ def _print(result: ModelComparison, all_rows: bool) -> None:
     if not all_rows and result.first is not None:
         first = next(i for i, r in enumerate(rows) if r.name == result.first["name"])
         rows = rows[: first + 1] + [r for r in rows[first + 1 :] if r.status != "ok"]
+    elif not all_rows:
+        rows = [r for r in rows if r.status != "ok"]
+        compared = [r for r in result.rows if r.error is not None]
+        if compared:
+            worst = max(compared, key=lambda r: r.error)
+            click.echo(
+                f"{len(compared)} submodule calls compared, all within tolerance; the largest "
+                f"relative difference is {worst.error:.2e} ({worst.label})"
+            )
     if rows:
         width = min(60, max(len(r.label) for r in rows))
         click.echo(
