@@ -249,10 +249,7 @@ def compare_model(
             work, timeout,
         )  # fmt: skip
         if torch_side.status != "ok":
-            what = (
-                "original model" if not torch_side.built else "original model's forward"
-            )
-            return ModelComparison(ERROR, side_failure(torch_side, what))
+            return ModelComparison(ERROR, side_failure(torch_side, "original model"))
         ms_side = run_model_side(
             mindspore_python or default_python("mindspore"),
             {"framework": "mindspore", "roots": [os.path.abspath(r) for r in converted],
@@ -280,9 +277,7 @@ def compare_model(
         if ms_side.status != "ok":
             return ModelComparison(
                 DIFFER,
-                side_failure(ms_side, "converted model's forward").replace(
-                    "could not be built", "raised"
-                ),
+                side_failure(ms_side, "converted model"),
                 weights=ms_side.data.get("placement", {}),
             )
         return compare_results(torch_side, ms_side, torch_out, ms_out, rtol, atol)

@@ -47,7 +47,9 @@ class ModelCheckpoint:
 
 
 def side_failure(side: SideResult, what: str) -> str:
-    message = f"the {what} could not be built on {side.framework}: {side.error}"
+    """What went wrong on a side: the model could not be built, or (once built) it raised."""
+    done = "raised" if side.built else "could not be built"
+    message = f"the {what} {done} on {side.framework}: {side.error}"
     trace = side.data.get("traceback", "")
     if trace:
         message += "\n" + "\n".join(trace.strip().splitlines()[-12:])
