@@ -181,6 +181,10 @@ def side_torch(request: dict, result: dict) -> None:
 # -- mindspore --------------------------------------------------------------------------------
 def _torch_locals(cell, mindspore) -> dict[str, str]:
     """torch's local parameter names for the cell's MindSpore names, by the cell's layer kind."""
+    # A converted tree's companion layers declare torch's names for their parameters.
+    declared = getattr(type(cell), "_torch_names", None)
+    if isinstance(declared, dict) and declared:
+        return {ms: torch for torch, ms in declared.items()}
     nn = mindspore.nn
     norms = nn.layer.normalization
     if isinstance(cell, (norms._BatchNorm, norms._InstanceNorm)):
@@ -226,8 +230,13 @@ def describe(net, mindspore) -> list[dict]:
                 torch_names.append(f"{prefix}.{leaf}" if prefix else leaf)
             if isinstance(cell, (nn.Conv1d, nn.Conv1dTranspose)) and local == "weight":
                 layout = "conv1d"
-            affine = getattr(cell, "affine", getattr(cell, "elementwise_affine", True))
-            if local in ("gamma", "beta") and affine is False and renamed != local:
+            # MindSpore's norm layers without affine parameters keep frozen ones (1 and 0),
+            # for which torch's state_dict holds nothing.
+            if (
+                local in ("gamma", "beta")
+                and renamed != local
+                and not param.requires_grad
+            ):
                 constant = 1.0 if local == "gamma" else 0.0
         slots.append(
             {
