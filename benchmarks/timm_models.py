@@ -218,10 +218,10 @@ def _mindcv_model(name: str):
     return model
 
 
-def _run_side(args: list[str], timeout: float) -> dict:
+def _run_side(args: list[str], timeout: float, python: str | None = None) -> dict:
     """Run one side in a fresh process; its last stdout line is its JSON result."""
     done = subprocess.run(
-        [sys.executable, os.path.abspath(__file__), "--side", *args],
+        [python or sys.executable, os.path.abspath(__file__), "--side", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -243,8 +243,12 @@ def compare(
     repeat: int,
     mindcv: bool = True,
     timeout: float = 1800,
+    mindspore_python: str | None = None,
 ) -> dict:
-    """Run the whole path for one model; returns a record for the table."""
+    """Run the whole path for one model; returns a record for the table. The checkpoint is made
+    by ``torch2ms weights`` for the converted model itself (``--model``/``--converted``); the
+    MindSpore side runs under ``mindspore_python`` (default: this interpreter, torch blocked)."""
+    mindspore_python = mindspore_python or sys.executable
     import numpy as np
 
     folder = os.path.join(work, name)
@@ -256,14 +260,19 @@ def compare(
     record["torch_s"] = torch_side["seconds"]
     weights = subprocess.run(
         [sys.executable, "-m", "torch2ms", "weights", os.path.join(folder, "model.pth"),
-         os.path.join(folder, "model.ckpt"), "--format", "json"],
+         os.path.join(folder, "model.ckpt"), "--converted", converted,
+         "--model", f"timm:create_model({name!r})", "--mindspore-python", mindspore_python,
+         "--format", "json"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     if weights.returncode != 0:
         return {**record, "error": "weights: " + weights.stderr.strip()[-400:]}
+    record["weights"] = json.loads(weights.stdout)
     with_mindcv = "1" if mindcv and name in MINDCV else "0"
     ms_side = _run_side(
-        ["mindspore", name, folder, converted, str(repeat), with_mindcv], timeout
+        ["mindspore", name, folder, converted, str(repeat), with_mindcv],
+        timeout,
+        mindspore_python,
     )
     if "error" in ms_side:
         return {**record, "error": "mindspore: " + ms_side["error"]}
@@ -277,6 +286,7 @@ def compare(
         expected.shape == got.shape
         and np.allclose(got, expected, rtol=RTOL, atol=ATOL)
         and not ms_side["unloaded"]
+        and not ms_side["unused"]
     )
     if "mindcv_error" in ms_side:
         record["mindcv_error"] = ms_side["mindcv_error"]
@@ -288,13 +298,13 @@ def compare(
 
 def table(records: list[dict]) -> str:
     rows = [
-        "| model | logits | max diff | unloaded | torch ms | converted ms | mindcv ms | converted / mindcv |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| model | logits | max diff | unloaded | unused | torch ms | converted ms | mindcv ms | converted / mindcv |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in records:
         if "error" in r:
             rows.append(
-                f"| {r['model']} | error | {r['error'].splitlines()[-1][:100]} | | | | | |"
+                f"| {r['model']} | error | {r['error'].splitlines()[-1][:100]} | | | | | | |"
             )
             continue
         mindcv = (
@@ -305,7 +315,7 @@ def table(records: list[dict]) -> str:
         ratio = f"{r['ratio']:.2f}x" if "ratio" in r else "-"
         rows.append(
             f"| {r['model']} | {'match' if r['match'] else 'DIFFER'} | {r['max_diff']:.2e} | "
-            f"{len(r['unloaded'])} | {r['torch_s'] * 1e3:,.0f} | {r['converted_s'] * 1e3:,.0f} | "
+            f"{len(r['unloaded'])} | {len(r['unused'])} | {r['torch_s'] * 1e3:,.0f} | {r['converted_s'] * 1e3:,.0f} | "
             f"{mindcv} | {ratio} |"
         )  # fmt: skip
     matched = sum(1 for r in records if r.get("match"))
@@ -340,11 +350,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timed forward runs")
     parser.add_argument("--no-mindcv", action="store_true")
     parser.add_argument("--json", help="also write the records here")
+    parser.add_argument(
+        "--converted", help="a folder holding timm already converted (skips converting)"
+    )
+    parser.add_argument(
+        "--mindspore-python",
+        help="the Python of the MindSpore side (it needs no torch; default: this one)",
+    )
     args = parser.parse_args(argv)
     work = args.work or tempfile.mkdtemp(prefix="timm-models-")
     os.makedirs(work, exist_ok=True)
     source = timm_source(work, args.timm)
-    converted, summary = convert_timm(source, work)
+    if args.converted:
+        converted = os.path.abspath(args.converted)
+        summary = {"api_calls_converted": 0, "api_calls_total": 0, "conversion_rate": 0.0,
+                   "files_need_torch": "?", "files_python": "?"}  # fmt: skip
+    else:
+        converted, summary = convert_timm(source, work)
     print(
         f"converted timm: {summary['api_calls_converted']:,}/{summary['api_calls_total']:,} "
         f"API uses ({summary['conversion_rate']:.1%}), "
@@ -353,7 +375,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     records = []
     for name in [m for m in args.models.split(",") if m]:
-        record = compare(name, source, converted, work, args.repeat, not args.no_mindcv)
+        record = compare(
+            name, source, converted, work, args.repeat, not args.no_mindcv,
+            mindspore_python=args.mindspore_python,
+        )  # fmt: skip
         records.append(record)
         status = record.get("error", "").splitlines()[-1:] or [
             f"max diff {record['max_diff']:.2e}"

@@ -14,6 +14,7 @@ SUBCOMMANDS = [
     "rules_cmd",
     "run",
     "weights",
+    "compare_model",
     "verify",
 ]
 

@@ -423,3 +423,26 @@ def test_timm_naflex_mixup_and_random_erasing_as_on_torch(
             )
             erased = got[key][changed["ms"]]
             np.testing.assert_array_equal(erased, np.broadcast_to(fill, erased.shape))
+
+
+def test_compare_model_agrees_on_resnet18(converted_timm) -> None:
+    """`torch2ms compare-model` on timm's resnet18: every submodule of the conversion, hooked on
+    MindSpore (torch blocked), gives torch's output from torch's weights."""
+    import json
+
+    from click.testing import CliRunner
+    from torch2ms.cli.main import main
+
+    _, source, converted, _, _ = converted_timm
+    result = CliRunner().invoke(
+        main,
+        ["compare-model", "--original", source, "--converted", converted,
+         "--model", "timm:create_model('resnet18')", "--input", "1x3x224x224", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output[-3000:]
+    report = json.loads(result.output)
+    assert report["status"] == "agree" and report["first_departure"] is None
+    assert report["weights"]["problems"] == []
+    statuses = {m["name"]: m["status"] for m in report["modules"]}
+    assert len(statuses) > 60 and set(statuses.values()) == {"ok"}
+    assert statuses["layer4.1.bn2"] == "ok"
