@@ -386,6 +386,7 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
         if not placed:
             return region
     _signature(region, scope, {**dict.fromkeys(outside_defs, False), **needed})
+    region.aux.extend(fresh for fresh, _ in region.snapshots.values())
     if region.vjp_stmt is not None:
         name = region.vjp_name
         region.params = [name] + [p for p in region.params if p != name]

@@ -98,3 +98,45 @@ def test_nested_data_branch_stays_rewritten_with_the_interleaved_shape() -> None
     code, forward = _converted(NESTED)
     assert forward.index("mix(inputs, target)") < forward.index("output = model(inputs)")
     assert "grad_fn(inputs, target)" in code
+
+
+# The loss value is read, checked and printed before the backward; the loss is then rebound.
+READ_BEFORE = HEADER + (
+    "def train(model, criterion, loader, optimizer, accum_iter):\n"
+    "    for it, (samples, targets) in enumerate(loader):\n"
+    "        outputs = model(samples)\n"
+    "        loss = criterion(outputs, targets)\n"
+    "        loss_value = loss.item()\n"
+    "        if not math.isfinite(loss_value):\n"
+    "            print('Loss is {}, stopping training'.format(loss_value))\n"
+    "            sys.exit(1)\n"
+    "        print('loss', loss.item(), 'mean', outputs.mean().item())\n"
+    "        loss = loss / accum_iter\n"
+    "        loss.backward()\n"
+    "        optimizer.step()\n"
+    "        optimizer.zero_grad()\n"
+)
+
+
+def test_reads_of_the_loss_before_the_backward_run_after_the_call() -> None:
+    """They take their values from what the call returns: the loss as it was where they read it
+    (before `loss / accum_iter`) is returned beside the loss that is differentiated."""
+    code, forward = _converted(READ_BEFORE)
+    assert "loss_read = loss\n" in forward
+    assert forward.index("loss_read = loss") < forward.index("loss = loss / accum_iter")
+    assert "return loss, outputs, loss_read" in forward
+    loop = code.split("grad_fn =")[1]
+    call = loop.index("grad_fn(samples, targets)")
+    assert call < loop.index("loss_value = loss_read.item()")
+    assert "print('loss', loss_read.item(), 'mean', outputs.mean().item())" in loop
+    assert loop.index("sys.exit(1)") < loop.index("optimizer(")
+    again = convert_checked(code)
+    assert again.code == code
+
+
+def test_a_read_that_leaves_the_loop_keeps_the_finding() -> None:
+    """`continue` between the forward statements cannot run after them: the step stays reported."""
+    source = READ_BEFORE.replace("sys.exit(1)", "continue")
+    result = convert_checked(source)
+    assert any(f.rule in ("TM923", "TM926") for f in result.findings), result.findings
+    assert "loss.backward()" in result.code
