@@ -5,7 +5,8 @@
 - Statements that only configure TorchScript or torch.fx (`torch._C._jit_set_profiling_mode(False)`,
   `torch.fx.wrap('name')`) are removed; their results were discarded.
 - Assignments to cuDNN's settings (`torch.backends.cudnn.benchmark = True`, `deterministic`,
-  `enabled`) are removed, with a note: they choose CUDA kernels, and MindSpore chooses its own
+  `enabled`, `allow_tf32`) and to the CUDA matmul precision flags
+  (`torch.backends.cuda.matmul.allow_tf32`) are removed, with a note: they choose CUDA kernels, and MindSpore chooses its own
   (`mindspore.set_context(deterministic='ON')` where reproducible GPU kernels are wanted).
 - On the CPU target, reads of a tensor's `.is_cuda`/`.is_xpu`/`.is_mps` become False (a MindSpore
   tensor has no such attribute, and nothing runs on those devices), unless the module assigns an
@@ -32,10 +33,25 @@ _NO_EFFECT = frozenset({"torch.fx.wrap"})
 _NO_EFFECT_PREFIXES = ("torch._C._jit_",)
 # Settings that only choose CUDA kernels; assigning a value that calls nothing does nothing else.
 _KERNEL_SETTINGS = frozenset(
-    "torch.backends.cudnn." + name for name in ("benchmark", "deterministic", "enabled")
+    [
+        *(
+            "torch.backends.cudnn." + name
+            for name in ("benchmark", "deterministic", "enabled", "allow_tf32")
+        ),
+        # TF32 and reduced-precision reductions apply to CUDA matmuls only
+        *(
+            "torch.backends.cuda.matmul." + name
+            for name in (
+                "allow_tf32",
+                "allow_fp16_reduced_precision_reduction",
+                "allow_bf16_reduced_precision_reduction",
+            )
+        ),
+    ]
 )
 _KERNEL_NOTE = (
-    "cuDNN setting removed: it chooses CUDA kernels, and MindSpore chooses its own",
+    "CUDA kernel setting (cuDNN, TF32 matmuls) removed: it chooses CUDA kernels, and "
+    "MindSpore chooses its own",
     (
         "Nothing on CPU; `mindspore.set_context(deterministic='ON')` where reproducible GPU or "
         "Ascend kernels are wanted."

@@ -294,6 +294,14 @@ def _exposed(node: ast.stmt, defined: set[str], exposed: list[str]) -> set[str]:
         for inner in node.body:
             defined = _exposed(inner, defined, exposed)
         return defined
+    if isinstance(node, ast.For) and not node.orelse:
+        # the body reads its targets after the loop binds them; after the loop only what was
+        # defined before is certain (it may run no iteration)
+        _note(_loads(node.iter), defined, exposed)
+        body_defined = defined | _stores(node.target)
+        for inner in node.body:
+            body_defined = _exposed(inner, body_defined, exposed)
+        return defined
     if isinstance(node, (ast.For, ast.While, ast.Try)) or not isinstance(
         node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)
     ):

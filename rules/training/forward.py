@@ -28,6 +28,7 @@ from .scope import (
     Region,
     ScopeInfo,
     _compound_targets,
+    has_random,
     _name_loads,
     _walk,
     loop_target_names,
@@ -359,12 +360,22 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
     ):
         anchor = last.stmt  # the loss expression is evaluated where the backward stands
     if not _place(region, scope, anchor):
+        placed = (
+            not region.impure
+            and len(backwards) == 1
+            and _place_absorbed(region, members, is_prep, scope, anchor)
+        )
         shared = region.impure[0] if len(region.impure) == 1 else None
-        placed = False
+        if placed:
+            shared = None
         if shared is not None and _through_vjp(region, shared, scope):
             region.problem = None
             placed = _place(region, scope, anchor)
-        elif anchor is not None and _expression_moves(region, members, anchor):
+        elif (
+            not placed
+            and anchor is not None
+            and _expression_moves(region, members, anchor)
+        ):
             # nothing between the forward and the backward touches the scaler: evaluate the
             # expression with the forward computation
             problem = region.problem
@@ -375,10 +386,57 @@ def build_region(backwards: list[Event], pset: str, scope: ScopeInfo) -> Region:
         if not placed:
             return region
     _signature(region, scope, {**dict.fromkeys(outside_defs, False), **needed})
+    region.aux.extend(fresh for fresh, _ in region.snapshots.values())
     if region.vjp_stmt is not None:
         name = region.vjp_name
         region.params = [name] + [p for p in region.params if p != name]
     return region
+
+
+def _place_absorbed(
+    region: Region, members: list, is_prep: dict[int, bool], scope: ScopeInfo, anchor
+) -> bool:
+    """Place the region with the data statements it is interleaved with; on failure the region
+    is left as the first placement left it."""
+    kept = (region.problem, region.impure)
+    if not _absorb_prepared(region, members, is_prep, scope):
+        return False
+    region.problem = None
+    if _place(region, scope, anchor):
+        return True
+    region.stmts = members
+    region.problem, region.impure = kept
+    return False
+
+
+def _absorb_prepared(
+    region: Region, members: list, is_prep: dict[int, bool], scope: ScopeInfo
+) -> bool:
+    """A data statement between the forward statements that a later one reads
+    (``y = model(x); x = normalize(x); loss = f(y, vgg(x))``) moves into the forward
+    computation with them, in program order: it binds no parameter and runs once either way.
+    Only where it draws no random number and the statements it reads stay put."""
+    block = list(region.block)
+    if any(s not in block for s in members):
+        return False
+    positions = sorted(block.index(s) for s in members)
+    member_ids = {id(s) for s in members}
+    absorbed: list[cst.CSTNode] = []
+    for i in range(positions[0] + 1, positions[-1]):
+        stmt = block[i]
+        if id(stmt) in member_ids or not is_prep.get(id(stmt), False):
+            continue
+        if not isinstance(stmt, cst.SimpleStatementLine) or has_random(stmt, scope):
+            continue
+        writes = usage(stmt).writes
+        later = [s for s in block[i + 1 : positions[-1] + 1] if id(s) in member_ids]
+        if any(writes & set(usage(s).read_names) for s in later):
+            absorbed.append(stmt)
+    if not absorbed:
+        return False
+    chosen = member_ids | {id(s) for s in absorbed}
+    region.stmts = [s for s in block if id(s) in chosen]
+    return True
 
 
 def _expression_moves(region: Region, members: list, backward: cst.CSTNode) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..common.dataflow import usage
+from ..common.dataflow import fresh_name, usage
 from .scope import (
     Region,
     ScopeInfo,
@@ -115,6 +115,9 @@ def _place(region: Region, scope: ScopeInfo, anchor: cst.CSTNode | None = None) 
     if anchor is None and conflicts(False) == set():
         region.call_at = block[first]
         return True
+    if _defer(region, scope, block, between, first, last):
+        region.call_at = block[last]
+        return True
     region.impure = list(dict.fromkeys(impure))
     if impure:
         region.problem = (
@@ -182,3 +185,94 @@ def _rebound_between(stmt: cst.CSTNode, block: list, start: int, end: int) -> bo
         if reads & (found.writes | found.mutates):
             return True
     return False
+
+
+def _defer(
+    region: Region,
+    scope: ScopeInfo,
+    block: list,
+    between: list,
+    first: int,
+    last: int,
+) -> bool:
+    """``loss = criterion(out, y); loss_value = loss.item(); ...; loss = loss / accum``: the
+    statements between the forward statements that only read their values (a check of the loss,
+    a print, a log of the outputs) run after the single call, in their order, reading what the
+    call returns; a value a later forward statement rebinds is returned as it was where they read
+    it. Only where none of them feeds the forward computation, changes what it reads, or leaves
+    the block (``return``, ``break``, ``continue``)."""
+    if block[last] not in region.stmts:
+        return False
+    members = [(block.index(s), s, usage(s)) for s in region.stmts]
+    written_by_members = set()
+    for _, _, u in members:
+        written_by_members |= u.writes
+    snapshots: dict[str, str] = {}
+    rebound_at: dict[str, int] = {}  # name -> id of the forward statement that rebinds it
+    taken = scope_names(scope)
+    for stmt in between:
+        i = block.index(stmt)
+        if i > last or not _movable(stmt, scope):
+            return False
+        found = usage(stmt)
+        reads = set(found.read_names)
+        later = [(j, s, u) for j, s, u in members if j > i]
+        for _, s, u in later:
+            if (found.writes | found.mutates) & (set(u.read_names) | u.writes):
+                return False  # it feeds (or is overwritten by) the forward computation
+            if u.mutates & reads:
+                return False  # a value it reads is changed in place later on
+            if _barrier(stmt, s, scope):
+                return False
+        for name in sorted(reads & written_by_members):
+            rebinding = next((s for _, s, u in later if name in u.writes), None)
+            if rebinding is None:
+                continue
+            if name in snapshots:
+                if rebound_at[name] != id(rebinding):
+                    return False  # read at two places that see two values
+                continue
+            snapshots[name] = fresh_name(f"{name}_read", taken)
+            taken.add(snapshots[name])
+            rebound_at[name] = id(rebinding)
+    if not between:
+        return False
+    region.deferred = list(between)
+    region.snapshots = {
+        name: (fresh, rebound_at[name]) for name, fresh in snapshots.items()
+    }
+    return True
+
+
+def _movable(stmt: cst.CSTNode, scope: ScopeInfo) -> bool:
+    """A statement that may run a little later in the same block: no training event, and no
+    statement that leaves the block or the function."""
+    from .gradstate import leaves
+
+    for inner in leaves([stmt]):
+        if scope.events.get(id(inner)) is not None:
+            return False
+        if isinstance(inner, (cst.FunctionDef, cst.ClassDef)):
+            return False
+        if isinstance(inner, cst.SimpleStatementLine) and any(
+            isinstance(
+                small, (cst.Return, cst.Break, cst.Continue, cst.Global, cst.Nonlocal)
+            )
+            for small in inner.body
+        ):
+            return False
+    import ast
+
+    from ..common.dataflow import parse
+
+    return not any(
+        isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await))
+        for node in ast.walk(parse(stmt))
+    )
+
+
+def scope_names(scope: ScopeInfo) -> set[str]:
+    """Every name the scope reads or binds."""
+    node = scope.node
+    found = usage(node.body if isinstance(node, cst.FunctionDef) else node)
+    return set(found.read_names) | found.writes

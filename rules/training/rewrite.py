@@ -149,16 +149,19 @@ def _apply(plan: Plan, ctx: ModuleContext) -> list[cst.BaseStatement]:
         for stmt in region.stmts:
             if id(stmt) not in region.copies:
                 replace[id(stmt)] = []
+        deferred = _deferred(region)
+        for stmt in region.deferred:
+            replace[id(stmt)] = []
         hoist = _hoist_point(region, plan, weights[p])
         if hoist is None:
-            replace[id(region.call_at)] = [definition, make, call, *pullback]
+            replace[id(region.call_at)] = [definition, make, call, *pullback, *deferred]
         else:
             before.setdefault(id(hoist), []).extend([definition, make])
             hoisted.setdefault(p, hoist)
             if id(region.call_at) in region.copies:
                 before.setdefault(id(region.call_at), []).extend([call, *pullback])
             else:
-                replace[id(region.call_at)] = [call, *pullback]
+                replace[id(region.call_at)] = [call, *pullback, *deferred]
         last = region.backwards[-1]
         for event in region.backwards:
             if event.stmt is not region.call_at:
@@ -313,9 +316,41 @@ def _is_two(expr) -> bool:
     return _literal(expr) == 2.0
 
 
+def _deferred(region: Region) -> list:
+    """The statements that ran between the forward statements, after the call, reading the
+    values they saw there."""
+    renames = {name: fresh for name, (fresh, _) in region.snapshots.items()}
+    moved = []
+    for stmt in region.deferred:
+        # its comments stay where it stood (the statement after it takes them)
+        stmt = stmt.with_changes(leading_lines=())
+        moved.append(stmt.visit(_Reads(renames)) if renames else stmt)
+    return moved
+
+
+class _Reads(cst.CSTTransformer):
+    """Renames the names a statement reads (never attribute or keyword names)."""
+
+    def __init__(self, renames: dict[str, str]) -> None:
+        self.renames = renames
+
+    def leave_Attribute(self, original, updated: cst.Attribute):
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original, updated: cst.Arg):
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Name(self, original, updated: cst.Name):
+        fresh = self.renames.get(original.value)
+        return updated.with_changes(value=fresh) if fresh else updated
+
+
 def _region_body(region: Region, ctx: ModuleContext) -> list:
     body = []
     for stmt in region.stmts:
+        for name, (fresh, rebinding) in region.snapshots.items():
+            if rebinding == id(stmt):
+                body.append(emit.template("__F__ = __N__", F=fresh, N=name))
         if (
             isinstance(stmt, cst.With)
             and _autocast(stmt, ctx)

@@ -167,6 +167,12 @@ class Region:
     problem: tuple[str, str] | None = (
         None  # (rule id, message) when the region cannot be built
     )
+    # statements between the forward statements that only read their values: they run after
+    # the call, in order, reading what it returns
+    deferred: list = field(default_factory=list)
+    # name a deferred statement reads -> (the aux name that holds its value there, id of the
+    # forward statement that rebinds it later)
+    snapshots: dict = field(default_factory=dict)
     # shared.Sites: backwards in exclusive branches that share this forward
     sites: object = None
     emitted: tuple = ()

@@ -39,6 +39,20 @@ def test_cudnn_settings_are_removed_with_a_note() -> None:
     assert {(f.rule, f.severity) for f in result.findings} == {("TM412", "note")}
 
 
+def test_tf32_matmul_flags_are_removed_with_a_note() -> None:
+    """TF32 applies to CUDA matmuls and convolutions only: on MindSpore nothing reads it."""
+    result = convert_checked(
+        "import torch\n\n"
+        "torch.backends.cuda.matmul.allow_tf32 = True\n"
+        "torch.backends.cudnn.allow_tf32 = True\n"
+        "x = torch.ones(2)\n"
+    )
+    assert "allow_tf32" not in result.code
+    assert "import torch" not in result.code
+    assert "x = ops.ones(2)" in result.code
+    assert {(f.rule, f.severity) for f in result.findings} == {("TM412", "note")}
+
+
 def test_a_cudnn_setting_computed_by_a_call_stays() -> None:
     code = _convert(
         "import torch\n\ndef pick():\n    return True\n\ntorch.backends.cudnn.benchmark = pick()\n"

@@ -355,12 +355,14 @@ NOT_REWRITTEN = [
         id="grad-read",
     ),
     pytest.param(
-        # a value the loop prints before the backward is rebound inside the forward computation
+        # a value the loop tests before the backward decides whether the step runs at all
+        # (a print there runs after the call instead, tests/rules/test_training_forward_data.py)
         "import torch\n"
         "for x, y in loader:\n"
         "    optimizer.zero_grad()\n"
         "    out = model(x)\n"
-        "    print(out.sum().item())\n"
+        "    if out.sum().item() > 1e3:\n"
+        "        continue\n"
         "    out = model(out)\n"
         "    loss = criterion(out, y)\n"
         "    loss.backward()\n"
