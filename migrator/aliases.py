@@ -94,7 +94,14 @@ def resolve(dotted_name: str, aliases: dict[str, str]) -> str | None:
     target = aliases.get(head)
     if target is None:
         return None
-    return f"{target}.{rest}" if rest else target
+    return self_reference_dropped(f"{target}.{rest}" if rest else target)
+
+
+def self_reference_dropped(qualified: str) -> str:
+    """``torch.torch.finfo`` is ``torch.finfo``: the torch module holds itself as ``torch``."""
+    while qualified.startswith("torch.torch."):
+        qualified = qualified[6:]
+    return qualified
 
 
 def exported_aliases(tree: ast.Module) -> dict[str, str]:
