@@ -97,10 +97,28 @@ def resolve(dotted_name: str, aliases: dict[str, str]) -> str | None:
     return self_reference_dropped(f"{target}.{rest}" if rest else target)
 
 
+# What torch.functional defines and torch exports as its own (`torch.functional.norm` is
+# `torch.norm`, the same object).
+TORCH_FUNCTIONAL = frozenset(
+    {
+        "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
+        "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "istft", "lu",
+        "norm", "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot",
+        "unique", "unique_consecutive", "unravel_index",
+    }
+)
+
+
 def self_reference_dropped(qualified: str) -> str:
-    """``torch.torch.finfo`` is ``torch.finfo``: the torch module holds itself as ``torch``."""
+    """The name torch exports an object under: ``torch.torch.finfo`` is ``torch.finfo`` (the
+    torch module holds itself as ``torch``), ``torch.functional.norm`` is ``torch.norm``."""
     while qualified.startswith("torch.torch."):
         qualified = qualified[6:]
+    if (
+        qualified.startswith("torch.functional.")
+        and qualified[17:] in TORCH_FUNCTIONAL
+    ):
+        qualified = "torch." + qualified[17:]
     return qualified
 
 
