@@ -109,16 +109,27 @@ TORCH_FUNCTIONAL = frozenset(
 )
 
 
+# Submodules whose objects torch also exports as its own, and which of them.
+EXPORTED_FROM = {
+    "torch.functional.": TORCH_FUNCTIONAL,
+    "torch.random.": frozenset(
+        {"manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state"}
+    ),
+    "torch.autograd.grad_mode.": frozenset(
+        {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"}
+    ),
+}
+
+
 def self_reference_dropped(qualified: str) -> str:
     """The name torch exports an object under: ``torch.torch.finfo`` is ``torch.finfo`` (the
     torch module holds itself as ``torch``), ``torch.functional.norm`` is ``torch.norm``."""
     while qualified.startswith("torch.torch."):
         qualified = qualified[6:]
-    if (
-        qualified.startswith("torch.functional.")
-        and qualified[17:] in TORCH_FUNCTIONAL
-    ):
-        qualified = "torch." + qualified[17:]
+    if qualified.startswith(("torch.functional.", "torch.random.", "torch.autograd.grad_mode.")):
+        module, _, name = qualified.rpartition(".")
+        if name in EXPORTED_FROM.get(module + ".", ()):
+            qualified = "torch." + name
     return qualified
 
 

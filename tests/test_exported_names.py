@@ -15,6 +15,8 @@ from torch2ms.migrator.convert import convert_source
         ("torch.torch.torch.tril", "torch.tril"),
         ("torch.functional.norm", "torch.norm"),
         ("torch.functional.atleast_3d", "torch.atleast_3d"),
+        ("torch.random.manual_seed", "torch.manual_seed"),
+        ("torch.autograd.grad_mode.no_grad", "torch.no_grad"),
         # not exported from torch.functional: left as written
         ("torch.functional.F", "torch.functional.F"),
         ("torch.nn.functional.relu", "torch.nn.functional.relu"),
