@@ -200,7 +200,7 @@ def translate_call(
     if isinstance(bound, Refusal):
         return bound
     named, positional_count = bound
-    if positional_count == 0:
+    if positional_count == 0 and mapping.kind == "function":
         named, positional_count = _leading_by_position(mapping, named)
     missing = [name for name in mapping.requires if name not in dict(named)]
     if missing:
@@ -274,7 +274,8 @@ def _leading_by_position(
     given = dict(named)
     leading: list[str] = []
     for name in mapping.params:
-        if name.startswith("*") or name not in given:
+        # A renamed parameter is passed by MindSpore's name, which is known.
+        if name.startswith("*") or name not in given or name in mapping.rename:
             break
         leading.append(name)
     if not leading:
