@@ -95,6 +95,12 @@ class ApiMapping:
     one_sequence: bool = False
     # Number of leading positional arguments kept positional; None: up to the first changed one.
     positional: int | None = None
+    # The dtype torch returns where MindSpore's op returns another (`ops.multinomial` gives int32
+    # indices, torch int64): the result is cast to it, as `mindspore.<dtype>`.
+    result_dtype: str = ""
+    # torch lets the first of `params` be left out (`torch.randint(high, size)`): its value, as
+    # source, when a call passes one argument fewer than `params`.
+    leading_default: str = ""
     # Parameter names, torch -> MindSpore, for layers whose state is copied across ("" when MindSpore
     # holds the value as a constructor argument, not as a Parameter).
     param_names: Mapping[str, str] = field(default_factory=dict)
