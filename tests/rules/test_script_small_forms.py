@@ -89,3 +89,18 @@ def test_a_module_dict_holding_a_module_list_takes_the_companion_class() -> None
 
 def test_manual_seed_seeds_what_converted_code_draws() -> None:
     assert "mindspore.set_seed(0)" in _code("import torch\ntorch.manual_seed(0)\n")
+
+
+def test_a_module_found_by_traversal_lists_its_own_parameters() -> None:
+    """`for m in model.modules(): for p in m.parameters(recurse=False)`: `m` is a Module as
+    `model` is, so its parameters are a Cell's."""
+    source = (
+        "import torch.nn as nn\n\n"
+        "def clamp_all(model: nn.Module):\n"
+        "    model = nn.Sequential(model)\n"
+        "    for m in model.modules():\n"
+        "        for p in m.parameters(recurse=False):\n"
+        "            p.data.clamp_(-1.0, 1.0)\n"
+    )
+    code = _code(source)
+    assert "for p in m.trainable_params(recurse=False):" in code
