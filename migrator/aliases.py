@@ -94,7 +94,43 @@ def resolve(dotted_name: str, aliases: dict[str, str]) -> str | None:
     target = aliases.get(head)
     if target is None:
         return None
-    return f"{target}.{rest}" if rest else target
+    return self_reference_dropped(f"{target}.{rest}" if rest else target)
+
+
+# What torch.functional defines and torch exports as its own (`torch.functional.norm` is
+# `torch.norm`, the same object).
+TORCH_FUNCTIONAL = frozenset(
+    {
+        "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
+        "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "istft", "lu",
+        "norm", "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot",
+        "unique", "unique_consecutive", "unravel_index",
+    }
+)
+
+
+# Submodules whose objects torch also exports as its own, and which of them.
+EXPORTED_FROM = {
+    "torch.functional.": TORCH_FUNCTIONAL,
+    "torch.random.": frozenset(
+        {"manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state"}
+    ),
+    "torch.autograd.grad_mode.": frozenset(
+        {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"}
+    ),
+}
+
+
+def self_reference_dropped(qualified: str) -> str:
+    """The name torch exports an object under: ``torch.torch.finfo`` is ``torch.finfo`` (the
+    torch module holds itself as ``torch``), ``torch.functional.norm`` is ``torch.norm``."""
+    while qualified.startswith("torch.torch."):
+        qualified = qualified[6:]
+    if qualified.startswith(("torch.functional.", "torch.random.", "torch.autograd.grad_mode.")):
+        module, _, name = qualified.rpartition(".")
+        if name in EXPORTED_FROM.get(module + ".", ()):
+            qualified = "torch." + name
+    return qualified
 
 
 def exported_aliases(tree: ast.Module) -> dict[str, str]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .aliases import is_torch
+from .aliases import is_torch, self_reference_dropped
 from .findings import ERROR, Finding
 from .index import Census, StatementInfo
 from .tree import FileFacts
@@ -92,7 +92,9 @@ class ModuleContext:
         target = self.aliases.get(head)
         if target is None:
             return None
-        return f"{target}.{rest}" if rest else target
+        if not rest:
+            return target
+        return self_reference_dropped(f"{target}.{rest}")
 
     def imported_name(self, node: cst.CSTNode) -> str | None:
         """The qualified name a Name/Attribute chain refers to through the module's imports of

@@ -17,6 +17,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from .aliases import dotted
+from .tree_grads import grad_readers
 
 # Library step callables kept as data (``rules.training.library_steps``), by qualified name.
 LIBRARY_STEP_CLASSES = frozenset(
@@ -66,6 +67,9 @@ class FileFacts:
     kept: tuple[tuple[str, str], ...] = ()
     # keys this file takes part in: its conversion reports whether it converted each
     coupled: frozenset[str] = frozenset()
+    # qualified names of the tree's functions that read only the `.grad` of the parameters
+    # they are given (``migrator.tree_grads``)
+    grad_readers: frozenset[str] = frozenset()
 
     @property
     def steps(self) -> bool:
@@ -86,6 +90,7 @@ class FileIndex:
     bindings: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # (scope, callee, [(position | keyword, argument name or NONE or UNKNOWN)])
     calls: list[tuple[str, str, list[tuple[object, str]]]] = field(default_factory=list)
+    grad_readers: set[str] = field(default_factory=set)  # qualified names
 
 
 def module_name(path: str, root: str) -> str:
@@ -123,6 +128,10 @@ def index_file(path: str, display: str, text: str, module: str) -> FileIndex | N
                 local = alias.asname or alias.name.split(".")[0]
                 found.imports[local] = alias.name if alias.asname else local
     lines = text.splitlines(keepends=True)
+    if ".grad" in text:
+        found.grad_readers = {
+            f"{module}.{name}" if module else name for name in grad_readers(tree)
+        }
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             found.defined.add(node.name)

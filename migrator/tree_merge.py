@@ -194,6 +194,7 @@ def merge(indexes: Sequence[FileIndex]) -> dict[str, FileFacts]:
             facts[index.path]["coupled"].add(helper.key)
             facts[defining.path]["elsewhere"].add(helper.name)
             facts[defining.path]["coupled"].add(helper.key)
+    readers = frozenset(n for index in tree.indexes for n in index.grad_readers)
     return {
         index.path: FileFacts(
             module=index.module,
@@ -203,6 +204,7 @@ def merge(indexes: Sequence[FileIndex]) -> dict[str, FileFacts]:
             uncertain=tuple(sorted(facts[index.path]["uncertain"].items())),
             called_elsewhere=frozenset(facts[index.path]["elsewhere"]),
             coupled=frozenset(facts[index.path]["coupled"]),
+            grad_readers=readers,
         )
         for index in tree.indexes
     }
@@ -247,10 +249,19 @@ def tree_facts(files: Iterable[tuple[str, str]], root: str) -> dict[str, FileFac
         index = _index(path, display, data, base)
         if index is not None:
             indexes.append(index)
-    # Then the files that name one of the helpers found (a trainer importing a step function).
+    # Then the files that name one of the helpers found (a trainer importing a step function),
+    # and the files the helpers' modules import from that read `.grad` (a gradient-norm function).
     names = {n.encode() for index in indexes for n in index.helpers}
+    imported = {
+        target.rsplit(".", 1)[0]
+        for index in indexes
+        if index.helpers
+        for target in index.imports.values()
+    }
     for path, display, data in later if names else ():
-        if any(name in data for name in names):
+        if any(name in data for name in names) or (
+            b".grad" in data and module_name(path, base) in imported
+        ):
             index = _index(path, display, data, base)
             if index is not None:
                 indexes.append(index)

@@ -27,6 +27,7 @@ from ..migrator.rule import (
     rule_classes,
 )
 from .api import BY_TORCH_NAME
+from .companion import MODULE as COMPANION_MODULE
 from .companion import entry_for
 from .data.packages import package_aliases, package_names_in_use
 
@@ -213,6 +214,19 @@ class ImportsRule(Rule):
                 f"`{display}` is built on torch and has no MindSpore form; it still runs on "
                 f"`{package}`, whose import stays",
                 TORCH_ONLY.use_instead,
+                line=line,
+                column=column,
+            )
+            return
+        call_form = None if annotation else entry_for(name, ctx.options.target, call=True)
+        if call_form is not None and entry_for(name, ctx.options.target) is None:
+            ctx.report(
+                "TM900",
+                f"`{display}` converts where it is called (`{COMPANION_MODULE}.{call_form}(...)`), but "
+                "here it is used as a type or a value, and MindSpore has no class for it: "
+                "one `mindspore.Tensor` class holds every dtype, and shapes are plain tuples",
+                "test the value itself: `isinstance(x, mindspore.Tensor) and x.dtype == "
+                "mindspore.int64` for a typed tensor class, `isinstance(s, tuple)` for a shape",
                 line=line,
                 column=column,
             )

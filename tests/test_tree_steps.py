@@ -174,3 +174,79 @@ def test_package_trains_the_same_on_the_real_frameworks(tmp_path):
     assert report["status"] == "pass", report
     # every step's loss, both scales and both models' parameters
     assert report["compared"] >= 20
+
+
+NORMS = """
+import torch
+
+
+def grad_norm_of(parameters):
+    parameters = [p for p in parameters if p.grad is not None]
+    return torch.norm(torch.stack([torch.norm(p.grad.detach()) for p in parameters]))
+
+
+def grads_zeroed(parameters):
+    for p in parameters:
+        p.grad.zero_()
+    return 0.0
+"""
+SCALER = """
+import torch
+from {package}.norms import {reader}
+
+
+class NormScaler:
+    def __init__(self):
+        self._scaler = torch.amp.GradScaler("cpu")
+
+    def __call__(self, loss, optimizer, parameters=None):
+        self._scaler.scale(loss).backward()
+        self._scaler.unscale_(optimizer)
+        norm = {reader}(parameters)
+        self._scaler.step(optimizer)
+        self._scaler.update()
+        return norm
+"""
+STEP = """
+import torch
+from {package}.scaling import NormScaler
+
+model = torch.nn.Linear(3, 2)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loss_scaler = NormScaler()
+for x, y in [(torch.ones(4, 3), torch.zeros(4, 2))]:
+    optimizer.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    norm = loss_scaler(loss, optimizer, parameters=model.parameters())
+    print("norm", norm.item())
+"""
+
+
+@pytest.mark.parametrize("reader", ["grad_norm_of", "grads_zeroed"])
+def test_a_function_of_another_file_that_reads_only_grads_keeps_the_scaler_convertible(
+    tmp_path, reader
+):
+    """The scaler calls a function of a third file on the parameters after its backward: one that
+    only reads their `.grad` is a function of the gradients (the scaler converts, handing it the
+    gradient values, and returns the gradients with the norm); one that changes `.grad` is not."""
+    package = "normpkg"
+    tree = _write(
+        tmp_path / "src",
+        {
+            f"{package}/__init__.py": "",
+            f"{package}/norms.py": NORMS,
+            f"{package}/scaling.py": SCALER.format(package=package, reader=reader),
+            f"{package}/step.py": STEP.format(package=package),
+        },
+    )
+    _convert(tree, str(tmp_path / "out"))
+    scaling = _read(str(tmp_path), "out", package, "scaling.py")
+    step = _read(str(tmp_path), "out", package, "step.py")
+    if reader == "grad_norm_of":
+        assert f"norm = {reader}(ms_aux.grad_holders(grads))" in scaling
+        assert "return grads, norm" in scaling
+        assert "grads, norm = loss_scaler(grads, optimizer" in step
+        assert ".backward(" not in scaling + step
+    else:
+        assert "TM928" in scaling and "backward()" in scaling
+        assert "loss_scaler(loss, optimizer" in step

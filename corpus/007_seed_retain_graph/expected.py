@@ -7,7 +7,7 @@ y = mindspore.tensor(2.0)
 def z_fn(x, y):
     z = x**2+y
     return z
-x_grad, y_grad = mindspore.grad(z_fn, grad_position=(0, 1))(x, y)
+z, (x_grad, y_grad) = mindspore.value_and_grad(z_fn, grad_position=(0, 1))(x, y)
 print("x.grad after one backward", x_grad)
 x_grad_new, y_grad_new = mindspore.grad(z_fn, grad_position=(0, 1))(x, y)
 x_grad, y_grad = x_grad + x_grad_new, y_grad + y_grad_new

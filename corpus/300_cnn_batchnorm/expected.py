@@ -22,7 +22,7 @@ class ConvNet(nn.Cell):
         return self.fc(x)
 
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 rng = np.random.default_rng(0)
 images = mindspore.tensor(rng.standard_normal((8, 1, 8, 8)), dtype=mindspore.float32)
 labels = mindspore.tensor(rng.integers(0, 4, size=8), dtype=mindspore.int64)

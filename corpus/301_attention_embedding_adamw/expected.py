@@ -42,7 +42,7 @@ class TinyLM(nn.Cell):
         return self.head(x)
 
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 rng = np.random.default_rng(0)
 ids = mindspore.tensor(rng.integers(0, 11, size=(3, 5)), dtype=mindspore.int64)
 targets = mindspore.tensor(rng.integers(0, 11, size=(3, 5)), dtype=mindspore.int64)

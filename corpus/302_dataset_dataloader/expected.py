@@ -34,7 +34,7 @@ train_set = Points(20, seed=0)
 loader = ds.GeneratorDataset(train_set, column_names=["data", "label"], shuffle=False).batch(6, drop_remainder=True)
 print("batches", len(loader))
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = Regressor()
 criterion = nn.MSELoss()
 optimizer = optim.Adam(model.trainable_params(), lr=0.05)

@@ -23,7 +23,7 @@ class Classifier(nn.Cell):
         return self.head(self.bn(h)) + self.offset
 
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 rng = np.random.default_rng(0)
 ids = mindspore.tensor(rng.integers(0, 6, size=(5, 3)), dtype=mindspore.int64)
 targets = mindspore.tensor(rng.integers(0, 3, size=5), dtype=mindspore.int64)

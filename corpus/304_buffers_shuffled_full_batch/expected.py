@@ -50,7 +50,7 @@ def train_epoch(model, loader, optimizer):
     return loss.item()
 
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 dataset = Samples()
 # torch2ms: TM935 the shuffled order comes from MindSpore's generator, not torch's
 loader = ds.GeneratorDataset(dataset, column_names=["data", "label"], shuffle=True).batch(len(dataset))

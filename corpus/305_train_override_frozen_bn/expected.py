@@ -23,7 +23,7 @@ class Finetune(nn.Cell):
         return self.head(ops.relu(self.bn(self.stem(x))))
 
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 rng = np.random.default_rng(7)
 inputs = mindspore.tensor(rng.standard_normal((10, 5)), dtype=mindspore.float32)
 targets = mindspore.tensor(rng.standard_normal((10, 2)), dtype=mindspore.float32)

@@ -55,7 +55,7 @@ class QueryHead(nn.Cell):
         return self.classifier(h.transpose(0, 1).flatten(1))
 
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = QueryHead(features=8, classes=3)
 model.set_train(False)
 rng = np.random.default_rng(0)

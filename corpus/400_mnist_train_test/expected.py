@@ -64,7 +64,7 @@ def main():
     parser.add_argument("--log-interval", type=int, default=1)
     args = parser.parse_args([])
 
-    mindspore.manual_seed(1)
+    mindspore.set_seed(1)
     rng = np.random.default_rng(0)
     train_loader = make_batches(rng, 4, 8)
     test_loader = make_batches(rng, 4, 8)

@@ -37,7 +37,7 @@ def build_model(num_classes=3):
 
 
 if __name__ == "__main__":
-    mindspore.manual_seed(0)
+    mindspore.set_seed(0)
     rng = np.random.default_rng(0)
     model = build_model()
     images = mindspore.tensor(rng.standard_normal((4, 1, 8, 8)), dtype=mindspore.float32)

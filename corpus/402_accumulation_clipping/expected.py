@@ -14,7 +14,7 @@ micro_batches = [
     for _ in range(6)
 ]
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(6, 16), nn.Tanh(), nn.Dense(16, 3))
 criterion = lambda input, target: ops.cross_entropy(input, target)
 optimizer = optim.SGD(model.trainable_params(), lr=0.5, momentum=0.9)

@@ -30,7 +30,7 @@ rng = np.random.default_rng(3)
 x = mindspore.tensor(rng.standard_normal((16, 3)), dtype=mindspore.float32)
 y = mindspore.tensor(rng.standard_normal((16, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = Regressor()
 optimizer = optim.Adam(model.trainable_params(), lr=0.01)
 def forward_fn():

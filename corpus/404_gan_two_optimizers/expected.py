@@ -27,7 +27,7 @@ class Discriminator(nn.Cell):
         return self.net(x)
 
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 netG = Generator()
 netD = Discriminator()
 criterion = nn.BCEWithLogitsLoss()

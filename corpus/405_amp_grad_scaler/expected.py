@@ -9,7 +9,7 @@ rng = np.random.default_rng(5)
 inputs = mindspore.tensor(rng.standard_normal((16, 4)), dtype=mindspore.float32)
 targets = mindspore.tensor(rng.standard_normal((16, 2)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(4, 8), nn.GELU(approximate=False), nn.Dense(8, 2))
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
 scaler = amp.DynamicLossScaler(scale_value=1024, scale_factor=2, scale_window=2000)

@@ -9,7 +9,7 @@ rng = np.random.default_rng(6)
 features = mindspore.tensor(rng.standard_normal((32, 5)), dtype=mindspore.float32)
 labels = mindspore.tensor(rng.integers(0, 2, size=32), dtype=mindspore.int64)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(5, 8), nn.ReLU(), nn.Dense(8, 2))
 optimizer = optim.Adam(model.trainable_params(), lr=0.05, weight_decay=1e-3)
 scheduler = optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)

@@ -22,7 +22,7 @@ rng = np.random.default_rng(8)
 sequence = mindspore.tensor(rng.standard_normal((6, 4, 3)), dtype=mindspore.float32)
 targets = mindspore.tensor(rng.standard_normal((6, 4, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 rnn = TinyRNN(3, 5)
 optimizer = optim.SGD(rnn.trainable_params(), lr=0.05, momentum=0.9, nesterov=True)
 hidden = ops.zeros((4, 5))

@@ -25,7 +25,7 @@ rng = np.random.default_rng(9)
 tokens = mindspore.tensor(rng.integers(0, VOCAB, size=(12, 5)), dtype=mindspore.int64)
 labels = mindspore.tensor(rng.integers(0, CLASSES, size=12), dtype=mindspore.int64)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 classifier = BagClassifier()
 optimizer = optim.AdamW(classifier.trainable_params(), lr=0.05, weight_decay=0.01)
 def forward_fn():

@@ -8,7 +8,7 @@ rng = np.random.default_rng(10)
 x = mindspore.tensor(rng.standard_normal((20, 2)), dtype=mindspore.float32)
 y = mindspore.tensor(rng.standard_normal((20, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(2, 4), nn.Sigmoid(), nn.Dense(4, 1))
 learning_rate = 0.2
 def forward_fn():

@@ -19,7 +19,7 @@ rng = np.random.default_rng(12)
 data = mindspore.tensor(rng.standard_normal((10, 3)), dtype=mindspore.float32)
 target = mindspore.tensor(rng.standard_normal((10, 2)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = MLP()
 model.set_train()
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)

@@ -6,7 +6,7 @@ from mindspore import nn
 from mindspore.experimental import optim
 
 rng = np.random.default_rng(13)
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 critic = nn.SequentialCell(nn.Dense(2, 8), nn.Tanh(), nn.Dense(8, 1))
 optimizer = optim.Adam(critic.trainable_params(), lr=0.01, betas=(0.0, 0.9))
 LAMBDA = 10.0

@@ -23,7 +23,7 @@ x = mindspore.tensor(rng.standard_normal((10, 4)), dtype=mindspore.float32)
 y_reg = mindspore.tensor(rng.standard_normal((10, 1)), dtype=mindspore.float32)
 y_cls = mindspore.tensor(rng.integers(0, 3, size=10), dtype=mindspore.int64)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 net = MultiTaskNet()
 optimizer = optim.SGD(net.trainable_params(), lr=0.1)
 def forward_fn():

@@ -24,7 +24,7 @@ train_batches = [
 ]
 val_batches = train_batches[:2]
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(4, 6), nn.BatchNorm1d(6, momentum=0.8), nn.ReLU(), nn.Dense(6, 2))
 model.set_train()
 optimizer = optim.SGD(model.trainable_params(), lr=0.1, momentum=0.5, weight_decay=1e-4)

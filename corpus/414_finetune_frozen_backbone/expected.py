@@ -29,7 +29,7 @@ rng = np.random.default_rng(16)
 inputs = mindspore.tensor(rng.standard_normal((12, 5)), dtype=mindspore.float32)
 labels = mindspore.tensor(rng.integers(0, 4, size=12), dtype=mindspore.int64)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = FineTuned(Backbone(), num_classes=4)
 # torch2ms: TM938 `trainable_params()` leaves out the parameters this file freezes
 # torch2ms: TM932 `.parameters()` converted on a receiver taken to be a Module from its name

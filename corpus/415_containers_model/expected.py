@@ -22,7 +22,7 @@ rng = np.random.default_rng(17)
 x = mindspore.tensor(rng.standard_normal((6, 4)), dtype=mindspore.float32)
 target = mindspore.tensor(rng.standard_normal((6, 2)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = ResidualMLP(4, depth=3, heads={"score": 2, "aux": 1})
 optimizer = optim.Adam(model.trainable_params(), lr=0.01)
 def forward_fn():

@@ -21,7 +21,7 @@ class PointsDataset:
 
 
 loader = ds.GeneratorDataset(PointsDataset(24, seed=18), column_names=["data", "label"], shuffle=False).batch(8)
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.Dense(3, 1)
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
 loss_fn = nn.MSELoss()

@@ -5,7 +5,7 @@ import mindspore
 from mindspore import nn
 
 rng = np.random.default_rng(19)
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(6, 10), nn.ReLU(), nn.Dense(10, 3))
 model.set_train(False)
 

@@ -9,7 +9,7 @@ rng = np.random.default_rng(20)
 inputs = mindspore.tensor(rng.standard_normal((16, 4)), dtype=mindspore.float32)
 targets = mindspore.tensor(rng.standard_normal((16, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 network = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 1))
 loss_fn = nn.MSELoss()
 optimizer = optim.SGD(network.trainable_params(), lr=0.05, momentum=0.9)

@@ -18,7 +18,7 @@ rng = np.random.default_rng(21)
 x = mindspore.tensor(rng.standard_normal((12, 3)), dtype=mindspore.float32)
 y = mindspore.tensor(np.sin(rng.standard_normal((12, 1))), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(3, 8), nn.Tanh(), nn.Dense(8, 1))
 model.apply(init_weights)
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)

@@ -9,7 +9,7 @@ rng = np.random.default_rng(22)
 train_x = mindspore.tensor(rng.standard_normal((10, 2)), dtype=mindspore.float32)
 train_y = mindspore.tensor(rng.integers(0, 2, size=(10, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(2, 4), nn.ReLU(), nn.Dense(4, 1))
 optimizer = optim.Adam(model.trainable_params(), lr=0.05)
 criterion = nn.BCEWithLogitsLoss()

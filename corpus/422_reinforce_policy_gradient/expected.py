@@ -21,7 +21,7 @@ class Policy(nn.Cell):
 
 
 rng = np.random.default_rng(23)
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 policy = Policy()
 optimizer = optim.Adam(policy.trainable_params(), lr=1e-2)
 gamma = 0.99

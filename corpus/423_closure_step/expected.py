@@ -9,7 +9,7 @@ rng = np.random.default_rng(24)
 x = mindspore.tensor(rng.standard_normal((10, 2)), dtype=mindspore.float32)
 y = mindspore.tensor(rng.standard_normal((10, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.Dense(2, 1)
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
 criterion = nn.MSELoss()

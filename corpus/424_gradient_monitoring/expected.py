@@ -10,7 +10,7 @@ rng = np.random.default_rng(25)
 inputs = mindspore.tensor(rng.standard_normal((8, 3)), dtype=mindspore.float32)
 targets = mindspore.tensor(rng.standard_normal((8, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 encoder = nn.Dense(3, 5)
 decoder = nn.Dense(5, 1)
 encoder.update_parameters_name("encoder.")

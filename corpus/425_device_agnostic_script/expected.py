@@ -13,7 +13,7 @@ rng = np.random.default_rng(26)
 features = mindspore.tensor(rng.standard_normal((12, 4)), dtype=mindspore.float32)
 labels = mindspore.tensor(rng.integers(0, 3, size=12), dtype=mindspore.int64)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 3))
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
 def forward_fn():

@@ -22,7 +22,7 @@ rng = np.random.default_rng(27)
 x = mindspore.tensor(rng.standard_normal((8, 4)), dtype=mindspore.float32)
 y = mindspore.tensor(rng.integers(0, 2, size=8), dtype=mindspore.int64)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = Classifier()
 model.set_train()
 model.out.weight.set_data(mindspore.tensor(rng.standard_normal((2, 6)) * 0.1, dtype=mindspore.float32))

@@ -21,11 +21,11 @@ torch.set_grad_enabled(True)
 def total_fn(weights):
     total = scores(weights, inputs)
     return total
-weights_grad = mindspore.grad(total_fn, grad_position=0)(weights)
+total, weights_grad = mindspore.value_and_grad(total_fn, grad_position=0)(weights)
 print("first grad", weights_grad.tolist())
 ops.assign(weights, weights.mul(0.5))
 def again_fn(weights):
     again = scores(weights, inputs) ** 2
     return again
-weights_grad = mindspore.grad(again_fn, grad_position=0)(weights)
+again, weights_grad = mindspore.value_and_grad(again_fn, grad_position=0)(weights)
 print("second grad", weights_grad.tolist())

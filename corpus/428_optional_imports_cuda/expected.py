@@ -13,7 +13,7 @@ rng = np.random.default_rng(28)
 images = mindspore.tensor(rng.standard_normal((6, 1, 4, 4)), dtype=mindspore.float32)
 labels = mindspore.tensor(rng.integers(0, 2, size=6), dtype=mindspore.int64)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Flatten(), nn.Dense(16, 8), nn.ReLU(), nn.Dense(8, 2))
 # torch2ms: TM934 GPU placement removed: MindSpore runs on the device of its context
 if ms_aux.cuda_is_available():

@@ -37,7 +37,7 @@ def evaluate(model, loader):
     return total_loss, correct
 
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.Dense(5, 3)
 total_loss, correct = evaluate(model, loader)
 print("total loss", total_loss, "correct", correct)

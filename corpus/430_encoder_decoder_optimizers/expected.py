@@ -8,7 +8,7 @@ from mindspore.experimental import optim
 rng = np.random.default_rng(30)
 inputs = mindspore.tensor(rng.standard_normal((10, 6)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 encoder = nn.SequentialCell(nn.Dense(6, 3), nn.Tanh())
 decoder = nn.Dense(3, 6)
 encoder_optimizer = optim.SGD(encoder.trainable_params(), lr=0.1)

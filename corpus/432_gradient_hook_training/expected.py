@@ -9,7 +9,7 @@ rng = np.random.default_rng(32)
 x = mindspore.tensor(rng.standard_normal((8, 3)), dtype=mindspore.float32)
 y = mindspore.tensor(rng.standard_normal((8, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 1))
 model[0].weight.register_hook(lambda grad: grad * 0.1)
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)

@@ -12,7 +12,7 @@ rng = np.random.default_rng(33)
 inputs = mindspore.tensor(rng.standard_normal((16, 4)), dtype=mindspore.float32)
 targets = mindspore.tensor(rng.standard_normal((16, 2)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 2))
 for p in model.trainable_params():
     p.register_hook(lambda grad: ops.clamp(grad, -CLIP_VALUE, CLIP_VALUE))

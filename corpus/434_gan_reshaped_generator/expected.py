@@ -23,7 +23,7 @@ class Generator(nn.Cell):
 
 
 rng = np.random.default_rng(34)
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 netG = Generator(latent=3, pixels=4)
 netG.set_train()
 netD = nn.SequentialCell(nn.Flatten(), nn.Dense(4, 8), nn.LeakyReLU(alpha=0.2), nn.Dense(8, 1), nn.Sigmoid())

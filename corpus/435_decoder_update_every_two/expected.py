@@ -12,7 +12,7 @@ batches = [
     for _ in range(4)
 ]
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 encoder = nn.SequentialCell(nn.Dense(5, 8), nn.ReLU())
 decoder = nn.Dense(8, 2)
 criterion = nn.MSELoss()

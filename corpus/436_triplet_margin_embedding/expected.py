@@ -23,7 +23,7 @@ anchors = mindspore.tensor(rng.standard_normal((8, 6)), dtype=mindspore.float32)
 positives = anchors + 0.1 * mindspore.tensor(rng.standard_normal((8, 6)), dtype=mindspore.float32)
 negatives = mindspore.tensor(rng.standard_normal((8, 6)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = EmbeddingNet(6, 4)
 # torch2ms: TM942 `torch.nn.TripletMarginLoss` maps to `mindspore.nn.TripletMarginLoss`, which MindSpore 2.10 runs on gpu, ascend only, not on cpu
 criterion = torch.nn.TripletMarginLoss(margin=1.0, p=2)

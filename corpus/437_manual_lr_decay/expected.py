@@ -16,7 +16,7 @@ rng = np.random.default_rng(37)
 inputs = mindspore.tensor(rng.standard_normal((16, 3)), dtype=mindspore.float32)
 targets = mindspore.tensor(rng.standard_normal((16, 1)), dtype=mindspore.float32)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(3, 6), nn.ReLU(), nn.Dense(6, 1))
 optimizer = optim.SGD(model.trainable_params(), lr=0.2, momentum=0.9)
 criterion = nn.MSELoss()

@@ -5,7 +5,7 @@ import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 rng = np.random.default_rng(0)
 model = nn.SequentialCell(nn.Dense(4, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Dense(8, 3))
 model.set_train()

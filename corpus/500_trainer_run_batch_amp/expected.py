@@ -102,14 +102,14 @@ def make_batches(count):
 
 train_batches, test_batches = make_batches(4), make_batches(2)
 
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = Regressor()
 optimizer = optim.SGD(model.trainable_params(), lr=0.1, momentum=0.9)
 trainer = Trainer(TrainerConfig(use_amp=True), model, optimizer, train_batches, test_batches)
 trainer.train()
 print("scale", float(trainer.scaler.scale_value))
 
-mindspore.manual_seed(1)
+mindspore.set_seed(1)
 plain_model = Regressor()
 plain_optimizer = optim.SGD(plain_model.trainable_params(), lr=0.1, momentum=0.9)
 plain = Trainer(TrainerConfig(use_amp=False, grad_norm_clip=0.5), plain_model, plain_optimizer, train_batches, test_batches)

@@ -63,7 +63,7 @@ inputs = mindspore.tensor(rng.standard_normal((24, 5)), dtype=mindspore.float32)
 labels = mindspore.tensor(rng.integers(0, 3, size=24), dtype=mindspore.int64)
 
 for use_amp in (True, False):
-    mindspore.manual_seed(0)
+    mindspore.set_seed(0)
     model = Classifier(5, 3)
     optimizer = optim.SGD(model.trainable_params(), lr=0.2, momentum=0.9)
     trainer = Trainer(model, optimizer, use_amp=use_amp)

@@ -57,7 +57,7 @@ batches = [
     (mindspore.tensor(rng.standard_normal((8, 5)), dtype=mindspore.float32), mindspore.tensor(rng.standard_normal((8, 3)), dtype=mindspore.float32))
     for _ in range(6)
 ]
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(5, 16), nn.Tanh(), nn.Dense(16, 3))
 criterion = nn.SmoothL1Loss(reduction='mean')
 optimizer = optim.AdamW(model.trainable_params(), lr=0.01, weight_decay=0.05)

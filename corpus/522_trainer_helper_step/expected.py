@@ -54,7 +54,7 @@ batches = [
     (mindspore.tensor(rng.standard_normal((6, 5)), dtype=mindspore.float32), mindspore.tensor(rng.standard_normal((6, 3)), dtype=mindspore.float32))
     for _ in range(4)
 ]
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = Classifier()
 optimizer = optim.SGD(model.trainable_params(), lr=0.05, momentum=0.9, nesterov=True)
 trainer = Trainer(model, optimizer, max_norm=0.3)

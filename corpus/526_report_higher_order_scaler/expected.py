@@ -44,7 +44,7 @@ batches = [
     (mindspore.tensor(rng.standard_normal((4, 3)), dtype=mindspore.float32), mindspore.tensor(rng.standard_normal((4, 2)), dtype=mindspore.float32))
     for _ in range(3)
 ]
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.Dense(3, 2)
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
 train_one_epoch(model, nn.MSELoss(), batches, optimizer, LossScaler(), max_norm=1.0)

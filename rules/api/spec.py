@@ -95,6 +95,12 @@ class ApiMapping:
     one_sequence: bool = False
     # Number of leading positional arguments kept positional; None: up to the first changed one.
     positional: int | None = None
+    # The dtype torch returns where MindSpore's op returns another (`ops.multinomial` gives int32
+    # indices, torch int64): the result is cast to it, as `mindspore.<dtype>`.
+    result_dtype: str = ""
+    # torch lets the first of `params` be left out (`torch.randint(high, size)`): its value, as
+    # source, when a call passes one argument fewer than `params`.
+    leading_default: str = ""
     # Parameter names, torch -> MindSpore, for layers whose state is copied across ("" when MindSpore
     # holds the value as a constructor argument, not as a Parameter).
     param_names: Mapping[str, str] = field(default_factory=dict)
@@ -200,7 +206,7 @@ def translate_call(
     if isinstance(bound, Refusal):
         return bound
     named, positional_count = bound
-    if positional_count == 0:
+    if positional_count == 0 and mapping.kind == "function":
         named, positional_count = _leading_by_position(mapping, named)
     missing = [name for name in mapping.requires if name not in dict(named)]
     if missing:
@@ -274,7 +280,8 @@ def _leading_by_position(
     given = dict(named)
     leading: list[str] = []
     for name in mapping.params:
-        if name.startswith("*") or name not in given:
+        # A renamed parameter is passed by MindSpore's name, which is known.
+        if name.startswith("*") or name not in given or name in mapping.rename:
             break
         leading.append(name)
     if not leading:

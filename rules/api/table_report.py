@@ -234,12 +234,6 @@ TABLE = (
         kind="class",
     ),
     report(
-        "torch.utils.data.WeightedRandomSampler",
-        "pass `mindspore.dataset.WeightedRandomSampler(weights, "
-        "num_samples)` to GeneratorDataset",
-        kind="class",
-    ),
-    report(
         "torch.utils.data.distributed.DistributedSampler",
         "pass `num_shards=get_group_size(), shard_id=get_rank()` to GeneratorDataset",
         kind="class",

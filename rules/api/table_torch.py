@@ -777,6 +777,7 @@ _RANDOM = [
     fn(
         "torch.randint",
         params=("low", "high", "size"),
+        leading_default="0",
         sample=(0, 5, (2, 3)),
         check="shape",
     ),
@@ -795,15 +796,17 @@ _RANDOM = [
         params=("input", "num_samples", "replacement"),
         sample=("f32+[2,4]", 3),
         check="shape",
-        note=_INT32,
+        result_dtype="int64",
     ),
     fn(
         "torch.manual_seed",
-        mindspore="mindspore.manual_seed",
+        mindspore="mindspore.set_seed",
         params=("seed",),
         sample=(7,),
         check="shape",
-        note="seeds MindSpore's global generator; torch and MindSpore draw different streams",
+        note="mindspore.set_seed seeds what converted code draws (ops.randint/randn and the "
+        "initializers), which mindspore.manual_seed does not; returns None where torch returns "
+        "its Generator; torch and MindSpore draw different streams",
     ),
     fn(
         "torch.initial_seed",

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from .entries import fn
 
-# `alpha=` scales `other`: MindSpore's Tensor.add/sub take it, ops.add/sub do not.
+# `alpha=` scales `other`: MindSpore's Tensor.sub takes it, ops.sub does not.
 _ALPHA = [
     fn(
         "torch." + name,
-        "mindspore.Tensor." + target,
+        "mindspore.Tensor.sub",
         params=("input", "other"),
         sample=("f32[2,3]", "f32[2,3]"),
         sample_kwargs={"alpha": 0.5},
     )
-    for name, target in (("add", "add"), ("sub", "sub"), ("subtract", "sub"))
+    for name in ("sub", "subtract")
 ]
 
 # Functions MindSpore's mapping table pairs with an `ops` function of the same meaning that runs

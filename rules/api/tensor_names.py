@@ -5,7 +5,8 @@ Read from the original ``ast`` tree, per function, before any rule has rewritten
 - a call of a torch function (`torch.mean(x)`, `F.nll_loss(...)`) or of a Tensor-only method
   (`x.sum(dim=1)`, `out.argmax()`), and arithmetic with one of them;
 - a local name whose every binding in its function is such an expression, or a name the function
-  calls `.backward()` on, as long as no binding makes it a Python number (`loss = loss.item()`,
+  calls `.backward()` on (itself or through a loss scaler's `scaler.scale(loss)`), as long as no
+  binding makes it a Python number (`loss = loss.item()`,
   `float(...)`, a literal);
 - an element of a tensor (`b[0]`, the `w` of `for w in t` or `for i, w in enumerate(t)`);
 - the `weight` and `bias` of a name bound only to a torch.nn layer (`fc = nn.Linear(3, 1)`);
@@ -113,9 +114,17 @@ def tensor_names(
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "backward"
-            and isinstance(node.func.value, ast.Name)
         ):
-            backward.add(node.func.value.id)
+            receiver = node.func.value
+            if (
+                isinstance(receiver, ast.Call)
+                and isinstance(receiver.func, ast.Attribute)
+                and receiver.func.attr == "scale"
+                and len(receiver.args) == 1
+            ):
+                receiver = receiver.args[0]  # a loss scaler's `scaler.scale(loss).backward()`
+            if isinstance(receiver, ast.Name):
+                backward.add(receiver.id)
     if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
         arguments = scope.args
         for arg in (

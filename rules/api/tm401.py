@@ -80,6 +80,19 @@ AMBIGUOUS = frozenset(
 )
 
 
+def _leading_default(
+    mapping: ApiMapping, args: list[cst.Arg], kwargs: dict[str, cst.Arg]
+) -> list[cst.Arg]:
+    """``torch.randint(high, size)``: the left-out first parameter given its value."""
+    if not mapping.leading_default or mapping.params[0] in kwargs:
+        return args
+    given = len(args) + sum(1 for name in mapping.params if name in kwargs)
+    if given != len(mapping.params) - 1:
+        return args
+    value = cst.parse_expression(mapping.leading_default)
+    return [cst.Arg(value), *args]
+
+
 def _rewritten(mapping: ApiMapping) -> bool:
     """Whether applying a method mapping can change the call (not only check it)."""
     leaf = mapping.torch.rsplit(".", 1)[1]
@@ -1146,6 +1159,7 @@ class ApiTableRule(Rule):
             )
             return call
         args, kwargs = parts
+        args = _leading_default(mapping, args, kwargs)
         if (
             mapping.kind == "class"
             and mapping.torch.startswith("torch.nn.")
@@ -1186,9 +1200,16 @@ class ApiTableRule(Rule):
             self._refused(mapping, translation, ctx)
             return call
         ctx.applied.add(API_META.id)
-        return call.with_changes(
+        result = call.with_changes(
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
         )
+        if mapping.result_dtype:
+            # torch's dtype for the result, where MindSpore's op gives another
+            result = cst.Call(
+                cst.Attribute(result, cst.Name("astype")),
+                [cst.Arg(ctx.name("mindspore." + mapping.result_dtype))],
+            )
+        return result
 
     def _initializer(self, mapping, call, args, kwargs, ctx: ModuleContext):
         tensor = (

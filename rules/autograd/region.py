@@ -273,7 +273,8 @@ class ForwardRegion:
                 names |= reads(s)
         if block_later is not None:
             names |= block_later
-        elif not scope or loop:
+        elif not scope or loop or module:
+            # A module's names are its globals: any importer or reader may use them afterwards.
             names |= {"*"}
         return names if "*" not in names else names | self._all_names(body)
 

@@ -29,6 +29,7 @@ ENTRIES: dict[str, str] = {
     "torch.accelerator.is_available": "accelerator_is_available",
     "torch.accelerator.current_accelerator": "current_accelerator",
     "torch.finfo": "finfo",
+    "torch.iinfo": "iinfo",
     "torch.is_autocast_enabled": "is_autocast_enabled",
     "torch.is_autocast_cpu_enabled": "is_autocast_enabled",
     "torch.nn.parallel.data_parallel": "data_parallel",

@@ -13,10 +13,24 @@ ENTRIES: dict[str, str] = {
     "torch.func.vmap": "vmap",
     "torch.Size": "Size",
 }
+# The legacy constructors named by element type; as types (isinstance) they stay findings.
+LEGACY_TYPED = (
+    "FloatTensor",
+    "DoubleTensor",
+    "HalfTensor",
+    "BFloat16Tensor",
+    "LongTensor",
+    "IntTensor",
+    "ShortTensor",
+    "CharTensor",
+    "ByteTensor",
+    "BoolTensor",
+)
+ENTRIES.update({f"torch.{name}": name for name in LEGACY_TYPED})
 
 # Entries that serve calls only: `torch.Tensor` named without a call (a type check, an annotation,
 # a base class) is `mindspore.Tensor`.
-CALL_ONLY = frozenset({"legacy_tensor", "Size"})
+CALL_ONLY = frozenset({"legacy_tensor", "Size", *LEGACY_TYPED})
 
 # Entries that stand for a torch class in type checks only (`isinstance(d, IterableDataset)`); as
 # a base class the data rules drop these classes, and elsewhere they stay findings.

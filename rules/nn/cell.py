@@ -113,6 +113,8 @@ class CellRule(Rule):
         self.ignore: set[int] = set()
         # Base classes of the class statements seen (`class Stem(nn.Sequential)`).
         self.bases: set[int] = set()
+        # `nn.ModuleDict` references called with a container among their values
+        self.holding: set[int] = set()
 
     # -- references to torch.nn.Module and the containers -------------------------------------
     def visit_Import(self, node, ctx: ModuleContext) -> bool:
@@ -127,6 +129,13 @@ class CellRule(Rule):
     def visit_ClassDef(self, node: cst.ClassDef, ctx: ModuleContext) -> None:
         self.bases.update(id(base.value) for base in node.bases)
 
+    def visit_Call(self, node: cst.Call, ctx: ModuleContext) -> None:
+        # `nn.ModuleDict(dict(h=nn.ModuleList([...])))`: CellDict refuses to hold a container
+        if ctx.qualname(node.func) == "torch.nn.ModuleDict" and _holds_container(
+            node, ctx
+        ):
+            self.holding.add(id(node.func))
+
     def leave_Name(self, original, updated, ctx: ModuleContext):
         # A bare name's qualified name is its alias target (most names are no torch alias).
         if (
@@ -140,6 +149,9 @@ class CellRule(Rule):
         target = NAME_RENAMES.get(ctx.qualname(original) or "")
         if target is None:
             return updated
+        if id(original) in self.holding:
+            ctx.applied.add("TM302")
+            return ctx.companion("ModuleDict")
         if target in BASE_COMPANIONS and id(original) in self.bases:
             # A subclass runs as torch runs it (library/containers.py says how they differ).
             ctx.applied.add("TM302")
@@ -421,6 +433,23 @@ class ContainerRule(Rule):
     )
     stage = API
     order = 50
+
+
+def _holds_container(call: cst.Call, ctx: ModuleContext) -> bool:
+    """A ModuleDict built from a dict literal or ``dict(...)`` that has a container
+    (``ModuleList``, ``Sequential``, ``ModuleDict``) among its values."""
+    if not call.args:
+        return False
+    given = call.args[0].value
+    if isinstance(given, cst.Dict):
+        values = [e.value for e in given.elements if isinstance(e, cst.DictElement)]
+    elif isinstance(given, cst.Call) and ctx.dotted(given.func) == "dict":
+        values = [a.value for a in given.args if a.keyword is not None]
+    else:
+        return False
+    return any(
+        isinstance(v, cst.Call) and ctx.qualname(v.func) in CONTAINERS for v in values
+    )
 
 
 class _Structure(cst.CSTTransformer):

@@ -42,6 +42,9 @@ def module_receiver(node: cst.BaseExpression, ctx: ModuleContext) -> str | None:
         return KNOWN
     if ctx.qualname(node) is not None:
         return None
+    traversed = _traversal_target(node, ctx)
+    if traversed is not None:
+        return traversed
     last = (
         node.attr.value
         if isinstance(node, cst.Attribute)
@@ -51,6 +54,31 @@ def module_receiver(node: cst.BaseExpression, ctx: ModuleContext) -> str | None:
     )
     if last is not None and MODULE_WORDS.search(last) and last not in known.devices:
         return GUESSED
+    return None
+
+
+_TRAVERSALS = frozenset({"modules", "children"})
+
+
+def _traversal_target(node: cst.BaseExpression, ctx: ModuleContext) -> str | None:
+    """``m`` of an enclosing ``for m in model.modules():`` (or ``children()``): a Module, as
+    certain as ``model`` is one."""
+    if not isinstance(node, cst.Name):
+        return None
+    for stmt in reversed(ctx.stack):
+        if not isinstance(stmt, cst.For):
+            continue
+        target, iterated = stmt.target, stmt.iter
+        if not (isinstance(target, cst.Name) and target.value == node.value):
+            continue
+        if (
+            isinstance(iterated, cst.Call)
+            and not iterated.args
+            and isinstance(iterated.func, cst.Attribute)
+            and iterated.func.attr.value in _TRAVERSALS
+        ):
+            return module_receiver(iterated.func.value, ctx)
+        return None
     return None
 
 

@@ -57,9 +57,13 @@ def rewrite_callee(
     else:
         new_body = written(body, summary)
     if summary.transforms:
-        new_body = [s.visit(_ReturnGrads(gvar)) for s in new_body]
+        new_body = [s.visit(_ReturnGrads(gvar, summary.result)) for s in new_body]
         if not _ends_with_return(new_body):
-            new_body.append(emit.template("return __G__", G=gvar))
+            new_body.append(
+                emit.template("return __G__, None", G=gvar)
+                if summary.result
+                else emit.template("return __G__", G=gvar)
+            )
     if not new_body:
         new_body = [cst.SimpleStatementLine([cst.Pass()])]
     params_node = node.params.visit(_RenameParam(summary.loss, gvar))
@@ -122,16 +126,28 @@ def _ends_with_return(body) -> bool:
 
 
 class _ReturnGrads(cst.CSTTransformer):
-    def __init__(self, gvar: str) -> None:
-        self.gvar = gvar
+    """``return`` gives the gradients; a helper that returns a value computed from them
+    (its gradient norm) gives both."""
+
+    def __init__(self, gvar: str, result: str | None = None) -> None:
+        self.gvar, self.result = gvar, result
 
     def visit_FunctionDef(self, node) -> bool:
         return False
 
     def leave_Return(self, original, updated):
-        if updated.value is None:
-            return updated.with_changes(value=cst.Name(self.gvar))
-        return updated
+        if self.result is None:
+            if updated.value is None:
+                return updated.with_changes(value=cst.Name(self.gvar))
+            return updated
+        value = updated.value if updated.value is not None else cst.Name("None")
+        return updated.with_changes(
+            value=cst.Tuple(
+                [cst.Element(cst.Name(self.gvar)), cst.Element(value)],
+                lpar=[],
+                rpar=[],
+            )
+        )
 
 
 class _RenameParam(cst.CSTTransformer):

@@ -26,6 +26,7 @@ from .summaries import (
     assumed_class,
     backward_site,
     bind,
+    assigned_call,
     expr_call,
     names_in,
     resolve_call,
@@ -77,10 +78,14 @@ def expand(stmt, ctx: ModuleContext, facts) -> list | None:
     if found.accelerators:
         _accelerator_event(stmt, ctx, found)
     call = expr_call(stmt)
+    result_target = None
     if call is None:
-        return None
+        assigned = assigned_call(stmt)
+        if assigned is None:
+            return None
+        result_target, call = assigned
     summary = resolve_call(call, ctx, found)
-    if summary is None:
+    if summary is None or (result_target is not None and summary.result is None):
         return None
     problems = ctx.state.setdefault(PROBLEMS, {})
     kept = kept_reason(ctx, summary.key)
@@ -158,6 +163,7 @@ def expand(stmt, ctx: ModuleContext, facts) -> list | None:
             "bound": bound,
             "receiver": receiver,
             "found": found,
+            "result_target": result_target,
         },
     )
     lines.append(stmt)
@@ -320,17 +326,38 @@ def _emit_call(event: Event, gvar: str, namer, ctx: ModuleContext) -> list:
             ctx,
             detail["found"],
         )
-    return [helper_call(event.call, summary, detail["bound"], gvar)]
+    return [
+        helper_call(
+            event.call, summary, detail["bound"], gvar, detail.get("result_target")
+        )
+    ]
 
 
-def helper_call(call: cst.Call, summary: StepSummary, bound: dict, gvar: str):
-    """``grads = helper(grads, ...)``: the loss argument replaced by the gradients."""
+def helper_call(
+    call: cst.Call,
+    summary: StepSummary,
+    bound: dict,
+    gvar: str,
+    result_target: str | None = None,
+):
+    """``grads = helper(grads, ...)``: the loss argument replaced by the gradients; a helper
+    that returns its gradient norm gives ``grads, norm = helper(grads, ...)``."""
     loss = bound[summary.loss]
     args = [
         arg.with_changes(value=cst.Name(gvar)) if arg.value is loss else arg
         for arg in call.args
     ]
     new = call.with_changes(args=args)
+    if summary.result is not None:
+        target = cst.Tuple(
+            [
+                cst.Element(cst.Name(gvar)),
+                cst.Element(cst.Name(result_target or "_")),
+            ],
+            lpar=[],
+            rpar=[],
+        )
+        return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], new)])
     if summary.transforms:
         return cst.SimpleStatementLine(
             [cst.Assign([cst.AssignTarget(cst.Name(gvar))], new)]
@@ -505,9 +532,17 @@ def first_backward(stmt) -> bool:
 def _used_value(stmt, ctx: ModuleContext, found: Summaries) -> str | None:
     """A helper call whose value is used (``result = step(loss, opt)``): it cannot become a call
     with gradients."""
+    assigned = assigned_call(stmt)
     for node in _calls_in(stmt):
         summary = resolve_call(node, ctx, found)
         bound = bind(summary, node) if summary is not None else None
+        if (
+            assigned is not None
+            and assigned[1] is node
+            and summary is not None
+            and summary.result is not None
+        ):
+            continue  # ``norm = scaler(loss, ...)``: the value it returns is a gradient norm
         if summary is not None and bound is not None and summary.loss in bound:
             return (
                 f"the value of this call of `{summary.qualname}` is used, and the call runs "

@@ -60,6 +60,17 @@ def scaler_call(call: cst.Call, ctx: ModuleContext) -> tuple[cst.Call | None, st
     for arg in call.args:
         if arg.keyword is not None:
             given[arg.keyword.value] = arg.value
+    device = (
+        "cuda"
+        if names is CUDA_POSITIONAL
+        else _value(given["device"])
+        if "device" in given
+        else "cuda"
+    )
+    if device == "cuda" and ctx.options.target == "cpu":
+        # torch disables a CUDA scaler where CUDA is absent, whatever `enabled` says: the
+        # converted scaler is exact there as it is for an enabled one (scales by powers of two)
+        given.pop("enabled", None)
     if "enabled" in given and _value(given["enabled"]) is not True:
         return (
             None,

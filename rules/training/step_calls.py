@@ -517,9 +517,14 @@ def _calls_helper(stmt, ctx: ModuleContext, found: Summaries) -> bool:
     """A statement that calls a summarised helper (or a library loss scaler) with a loss."""
     from .summaries import expr_call
 
+    from .summaries import assigned_call
+
     call = expr_call(stmt)
     if call is None:
-        return False
+        assigned = assigned_call(stmt)
+        if assigned is None:
+            return False
+        call = assigned[1]
     summary = resolve_call(call, ctx, found)
     bound = bind(summary, call) if summary is not None else None
     return bound is not None and summary.loss in bound

@@ -15,7 +15,13 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from . import emit
 from .events import CLIP_NORM, CLIP_VALUE
-from .summaries import DISPATCH_CLIP, StepSummary, backward_site, expr_call
+from .summaries import (
+    DISPATCH_CLIP,
+    StepSummary,
+    assigned_call,
+    backward_site,
+    expr_call,
+)
 from .summary_events import clip_bound, imported_name
 
 REWRITTEN_IMPORTS = "training.rewritten_imports"
@@ -70,6 +76,9 @@ class BodyEmitter:
     def statement(self, stmt, depth: int) -> list[cst.BaseStatement]:
         if isinstance(stmt, cst.If):
             return self._if(stmt, depth)
+        assigned = assigned_call(stmt)
+        if assigned is not None and assigned[0] in self.summary.result_names:
+            return self._result(stmt, *assigned)
         call = expr_call(stmt)
         if call is None:
             return [stmt]
@@ -131,6 +140,33 @@ class BodyEmitter:
         return [stmt]
 
     _unscaled_before = False
+
+    def _result(self, stmt, name: str, call: cst.Call) -> list[cst.BaseStatement]:
+        """``norm = clip_grad_norm_(parameters, c)``: the clipping, and the norm it measured;
+        ``norm = grad_norm(parameters)``: the function given the gradients, each where it reads
+        a parameter's ``.grad``."""
+        qualified = (
+            self.ctx.qualname(call.func)
+            or imported_name(self.ctx, call.func)
+            or self.ctx.dotted(call.func)
+            or ""
+        )
+        if qualified in CLIP_NORM:
+            measured = self.namer("grad_norm")
+            lines = emit.clip_norm_exact(
+                self.gvar, clip_bound(call, qualified), measured
+            )
+            return [*lines, emit.template("__N__ = __M__", N=name, M=measured)]
+        holders = cst.Call(
+            func=self.ctx.companion("grad_holders"), args=[cst.Arg(cst.Name(self.gvar))]
+        )
+        args = [call.args[0].with_changes(value=holders), *call.args[1:]]
+        value = call.with_changes(args=args)
+        return [
+            stmt.with_changes(
+                body=[cst.Assign([cst.AssignTarget(cst.Name(name))], value)]
+            )
+        ]
 
     def _if(self, stmt: cst.If, depth: int) -> list[cst.BaseStatement]:
         folded = _constant(stmt.test)

@@ -55,6 +55,10 @@ class StepSummary:
     # and its definition (or construction) are converted together or not at all
     key: str | None = None
     foreign: bool = False  # defined in another file of the tree (rewritten there)
+    # the name it returns, bound after its backward to a gradient norm (``clip_grad_norm_``'s
+    # value, or a function that reads only the ``.grad`` of the parameters), or to None
+    result: str | None = None
+    result_names: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -124,6 +128,19 @@ def expr_call(stmt: cst.CSTNode) -> cst.Call | None:
     small = single(stmt)
     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
         return small.value
+    return None
+
+
+def assigned_call(stmt: cst.CSTNode) -> tuple[str, cst.Call] | None:
+    """``name = f(...)``: the name and the call."""
+    small = single(stmt)
+    if (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+        and isinstance(small.value, cst.Call)
+    ):
+        return small.targets[0].target.value, small.value
     return None
 
 
@@ -461,6 +478,9 @@ def resolve_call(
     name = ctx.dotted(call.func)
     if name is None or name in found.uncertain:
         return None
+    qualified = ctx.qualname(call.func)
+    if qualified is not None and qualified.startswith("torch."):
+        return None  # torch's own API (`torch.amp.GradScaler(...)`), never a helper
     if name in found.library_instances:
         return found.library_instances[name]
     if (

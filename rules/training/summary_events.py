@@ -10,6 +10,7 @@ from .summaries import (
     DISPATCH_CLIP,
     StepSummary,
     Summaries,
+    assigned_call,
     backward_site,
     body_of,
     expr_call,
@@ -51,6 +52,30 @@ def read_events(
         if isinstance(small, (cst.Assert, cst.Pass)):
             continue
         if isinstance(small, cst.Return) and small.value is None:
+            continue
+        if (
+            isinstance(small, cst.Return)
+            and isinstance(small.value, cst.Name)
+            and small.value.value in summary.result_names
+            and stmt is stmts[-1]
+        ):
+            summary.result = small.value.value
+            summary.transforms = True
+            continue
+        if (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and isinstance(small.value, cst.Name)
+            and small.value.value == "None"
+        ):
+            summary.result_names.add(small.targets[0].target.value)
+            continue
+        assigned = assigned_call(stmt)
+        if assigned is not None:
+            problem = _result_event(assigned, summary, ctx, params)
+            if problem is not None:
+                return problem
             continue
         if isinstance(small, cst.Return) and summary.loss in names_in(small):
             return f"it reads the loss `{summary.loss}` after its backward() (in its return value)"
@@ -107,6 +132,86 @@ def read_events(
             continue
         return f"it calls `{ctx.dotted(func) or attr}` after its backward(), whose effect on the gradients is not known"
     return None
+
+
+def _result_event(assigned, summary: StepSummary, ctx, params) -> str | None:
+    """``norm = clip_grad_norm_(parameters, c)`` or ``norm = grad_norm(parameters)`` after the
+    backward: a value computed from the gradients, which the helper may return."""
+    name, call = assigned
+    if summary.loss in names_in(call):
+        return f"it reads the loss `{summary.loss}` after its backward()"
+    qualified = (
+        ctx.qualname(call.func)
+        or imported_name(ctx, call.func)
+        or ctx.dotted(call.func)
+        or ""
+    )
+    if qualified in CLIP_NORM:
+        keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+        positional = [a for a in call.args if a.keyword is None]
+        if "norm_type" in keywords or len(positional) > 2:
+            return "it keeps the norm of a clipping with another norm type"
+        bound = clip_bound(call, qualified)
+        if bound is None:
+            return "it clips with arguments the rule does not map"
+        summary.transforms = True
+        summary.clip_arg = ctx.dotted(bound)
+        summary.result_names.add(name)
+        return None
+    if is_grad_reader(ctx, call.func) and _reads_parameters(call, params, ctx):
+        summary.result_names.add(name)
+        return None
+    return "it runs other statements after its backward()"
+
+
+def _reads_parameters(call: cst.Call, params, ctx) -> bool:
+    """The function is given one of the helper's parameters (the parameters whose gradients it
+    reads) as its first argument, and only literals besides."""
+    if not call.args or call.args[0].keyword is not None or call.args[0].star:
+        return False
+    if ctx.dotted(call.args[0].value) not in params:
+        return False
+    return all(
+        isinstance(a.value, (cst.Integer, cst.Float, cst.Name)) and not a.star
+        for a in call.args[1:]
+    )
+
+
+GRAD_READERS = "training.grad_readers"
+
+
+def is_grad_reader(ctx, func: cst.BaseExpression) -> bool:
+    """A function of this tree that reads only the ``.grad`` of the parameters it is given
+    (``migrator.tree_grads``): of this module, or imported from another file of the tree."""
+    name = ctx.dotted(func)
+    if name is None:
+        return False
+    readers = getattr(ctx, "grad_readers", None)
+    module = getattr(ctx, "module", None)
+    if readers is None:
+        tree = getattr(ctx, "tree", None)
+        readers = set(tree.grad_readers) if tree is not None else set()
+        module = tree.module if tree is not None else None
+        local = ctx.state.get(GRAD_READERS)
+        if local is None:
+            local = _local_readers(ctx.source) if ".grad" in ctx.source else set()
+            ctx.state[GRAD_READERS] = local
+        if name in local:
+            return True
+    if ctx.qualname(func) in readers or imported_name(ctx, func) in readers:
+        return True
+    return module is not None and f"{module}.{name}" in readers
+
+
+def _local_readers(source: str) -> set[str]:
+    import ast
+
+    from ...migrator.tree_grads import grad_readers
+
+    try:
+        return grad_readers(ast.parse(source))
+    except SyntaxError:
+        return set()
 
 
 def imported_name(ctx, func) -> str | None:

@@ -26,8 +26,15 @@ COUPLED = "tree.coupled"
 class _ForeignContext:
     """Name resolution inside a helper of another file: through that file's imports."""
 
-    def __init__(self, imports: dict[str, str]) -> None:
+    def __init__(
+        self,
+        imports: dict[str, str],
+        module: str | None = None,
+        grad_readers: frozenset[str] = frozenset(),
+    ) -> None:
         self.imports = imports
+        self.module = module  # the module that defines the helper
+        self.grad_readers = grad_readers
 
     dotted = staticmethod(ModuleContext.dotted)
 
@@ -44,12 +51,14 @@ class _ForeignContext:
     imported_name = qualname
 
 
-_CACHE: dict[tuple[str, str], tuple[StepSummary | None, str | None]] = {}
+_CACHE: dict[tuple, tuple[StepSummary | None, str | None]] = {}
 
 
-def foreign_summary(helper) -> tuple[StepSummary | None, str | None]:
+def foreign_summary(
+    helper, grad_readers: frozenset[str] = frozenset()
+) -> tuple[StepSummary | None, str | None]:
     """The summary of a helper of another file (or why it has none)."""
-    cached = _CACHE.get((helper.key, helper.source))
+    cached = _CACHE.get((helper.key, helper.source, grad_readers))
     if cached is not None:
         return cached
     try:
@@ -57,7 +66,8 @@ def foreign_summary(helper) -> tuple[StepSummary | None, str | None]:
     except cst.ParserSyntaxError:
         return None, None
     found = Summaries()
-    context = _ForeignContext(dict(helper.imports))
+    module = helper.key.rsplit(".", 1)[0] if "." in helper.key else None
+    context = _ForeignContext(dict(helper.imports), module, grad_readers)
     if isinstance(parsed, cst.ClassDef):
         method = next(
             (
@@ -81,7 +91,7 @@ def foreign_summary(helper) -> tuple[StepSummary | None, str | None]:
         summary.key = helper.key
         summary.foreign = True
     result = (summary, found.failures.get(qualname))
-    _CACHE[(helper.key, helper.source)] = result
+    _CACHE[(helper.key, helper.source, grad_readers)] = result
     return result
 
 
@@ -97,7 +107,7 @@ def add_foreign(found: Summaries, ctx: ModuleContext) -> None:
         if summary is not None:
             found.library_instances[name] = summary
     for local, helper in facts.helpers:
-        summary, failure = foreign_summary(helper)
+        summary, failure = foreign_summary(helper, facts.grad_readers)
         imported = local in imports
         if helper.kind == "class":
             qualname = f"{helper.name}.__call__"

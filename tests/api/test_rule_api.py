@@ -177,7 +177,6 @@ UNTOUCHED = [
     ("m = nn.ConvTranspose2d(3, 8, 3, padding_mode='reflect')", "TM941"),
     ("m = nn.Bilinear(*shape)", "TM941"),
     ("torch.cuda.current_device()", "TM940"),
-    ("sampler = torch.utils.data.WeightedRandomSampler(w, 10)", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
     ("act = nn.Hardtanh", "TM900"),
     ("y = f(x, inplace=True).clamp_(0, 1)", "TM941"),

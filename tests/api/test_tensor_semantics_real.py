@@ -51,7 +51,7 @@ CASES = {
         "e = torch.tensor([])\n"
         "torch.amax(torch.tensor([[1., 5.], [7., 2.]]), dim=1, out=e)\n"
         "c = torch.zeros(2, 3)\n"
-        "torch.add(torch.arange(6.).reshape(2, 3), 1, alpha=2, out=c)\n"
+        "torch.mul(torch.arange(6.).reshape(2, 3), 2, out=c)\n"
         "s = torch.sub(torch.ones(3), torch.arange(3.), alpha=0.5)\n"
         "q = torch.zeros(2)\n"
         "torch.quantile(torch.arange(6.).reshape(2, 3), 0.5, dim=1, out=q)\n",

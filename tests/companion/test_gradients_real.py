@@ -80,3 +80,25 @@ def test_clip_grads_rejects_an_unknown_mode(fw, aux):
     _, ms_params, grads = _case(fw, seed=1, scale=1.0)
     with pytest.raises(ValueError, match="Unknown clip mode"):
         aux.clip_grads(grads, ms_params, None, 1.0, "median")
+
+
+def test_grad_holders_give_a_grad_reading_function_torchs_value(fw, tmp_path):
+    """A gradient-norm function of the program, given `grad_holders(grads)`, computes on the
+    gradient values what it computes on torch's `.grad` (its `.grad is None` filter included)."""
+    torch, ms = fw
+    path = tmp_path / "ms_aux_holders.py"
+    path.write_text(assemble(["grad_holders"]), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("ms_aux_holders", path)
+    holders = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(holders)
+
+    def grad_norm(parameters, stack, norm):
+        parameters = [p for p in parameters if p.grad is not None]
+        return norm(stack([norm(p.grad) for p in parameters]))
+
+    torch_params, _, ms_grads = _case(fw, 3, 1.0)
+    expected = grad_norm(torch_params, torch.stack, torch.norm).item()
+    got = grad_norm(
+        holders.grad_holders(ms_grads), ms.ops.stack, ms.ops.norm
+    ).asnumpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-5)

@@ -325,3 +325,30 @@ def test_upsample_matches_torch(fw, aux, kwargs):
     np.testing.assert_allclose(
         layer(ms.Tensor(x)).asnumpy(), expected, rtol=1e-5, atol=1e-5
     )
+
+
+def test_module_dict_holds_containers_with_torchs_parameter_names(fw, tmp_path):
+    """`nn.ModuleDict(dict(h=nn.ModuleList([...])))`: the companion ModuleDict holds the CellList
+    MindSpore's CellDict refuses, and names its parameters as torch's ModuleDict does."""
+    torch, ms = fw
+    path = tmp_path / "ms_aux_containers.py"
+    path.write_text(assemble(["ModuleDict"]), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("ms_aux_containers", path)
+    aux = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(aux)
+    with pytest.raises(TypeError):
+        ms.nn.CellDict(dict(h=ms.nn.CellList([ms.nn.Dense(2, 2)])))
+    ours = aux.ModuleDict(
+        dict(wte=ms.nn.Dense(3, 2), h=ms.nn.CellList([ms.nn.Dense(2, 2)]))
+    )
+    theirs = torch.nn.ModuleDict(
+        dict(wte=torch.nn.Linear(3, 2), h=torch.nn.ModuleList([torch.nn.Linear(2, 2)]))
+    )
+    assert [n for n, _ in ours.parameters_and_names()] == [
+        n for n, _ in theirs.named_parameters()
+    ]
+    assert isinstance(ours, ms.nn.CellDict)
+    assert list(ours.keys()) == list(theirs.keys())
+    assert isinstance(ours.h, ms.nn.CellList) and isinstance(ours["wte"], ms.nn.Dense)
+    with pytest.raises(TypeError):
+        aux.ModuleDict(dict(x=3))

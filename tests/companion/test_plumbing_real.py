@@ -38,6 +38,38 @@ def test_finfo_matches_torch(aux, fw, name: str) -> None:
     assert got.dtype == expected.dtype
 
 
+@pytest.mark.parametrize(
+    "name", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+)
+def test_iinfo_matches_torch(aux, fw, name: str) -> None:
+    torch, ms = fw
+    expected, got = torch.iinfo(getattr(torch, name)), aux.iinfo(getattr(ms, name))
+    for field in ("bits", "max", "min"):
+        assert getattr(got, field) == getattr(expected, field), field
+    assert got.dtype == expected.dtype
+
+
+def test_iinfo_refuses_what_torch_refuses(aux, fw) -> None:
+    torch, ms = fw
+    for name in ("bool_", "float32"):
+        with pytest.raises(TypeError):
+            torch.iinfo(getattr(torch, name.rstrip("_")))
+        with pytest.raises(TypeError):
+            aux.iinfo(getattr(ms, name))
+
+
+def test_torch_named_through_itself_is_torch() -> None:
+    from torch2ms.migrator.context import Options
+    from torch2ms.migrator.convert import convert_source
+
+    source = "import torch\n\nbits = torch.torch.iinfo(torch.torch.int32).bits\n"
+    result = convert_source(source, "m.py", Options())
+    assert result.code == (
+        "import mindspore\nimport ms_aux\n\n"
+        "bits = ms_aux.iinfo(mindspore.int32).bits\n"
+    )
+
+
 def test_finfo_without_a_dtype_is_float32s(aux, fw) -> None:
     torch, _ = fw
     assert aux.finfo().eps == torch.finfo().eps

@@ -133,3 +133,32 @@ def test_a_shape_given_to_the_legacy_constructor_stays_sizes() -> None:
     assert "ms_aux.legacy_tensor(data)" in result.code
     (finding,) = result.findings
     assert finding.severity == "warning" and "torch.Size" in finding.message
+
+
+@pytest.mark.parametrize(
+    "name", ["Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool"]
+)
+def test_typed_legacy_constructors_are_torchs(fw, aux, name) -> None:
+    torch, ms = fw
+    theirs, ours = getattr(torch, f"{name}Tensor"), getattr(aux, f"{name}Tensor")
+    for args in (([[3, 4], [5, 0]],), ((1, 0, 2),), ()):
+        expected, got = theirs(*args), ours(*args)
+        assert str(got.dtype).lower() == str(expected.dtype).replace("torch.", "")
+        assert tuple(got.shape) == tuple(expected.shape)
+        np.testing.assert_array_equal(
+            got.astype(ms.float32).asnumpy(), expected.float().numpy()
+        )
+    assert tuple(ours(2, 3).shape) == tuple(theirs(2, 3).shape)
+
+
+def test_typed_classes_as_types_say_what_to_write() -> None:
+    source = (
+        "import torch\n\n"
+        "def f(x):\n"
+        "    return torch.LongTensor([1, 2]), isinstance(x, torch.LongTensor)\n"
+    )
+    result = convert_source(source, "m.py", Options())
+    assert "ms_aux.LongTensor([1, 2])" in result.code
+    (finding,) = result.findings
+    assert finding.rule == "TM900" and "ms_aux.LongTensor(...)" in finding.message
+    assert "x.dtype == mindspore.int64" in finding.hint

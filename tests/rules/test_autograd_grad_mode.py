@@ -122,4 +122,5 @@ def test_no_grad_value_in_differentiated_region_gets_stop_gradient() -> None:
     )
     result = convert(source)
     assert "s = ops.stop_gradient(x * 2)" in result.code
-    assert "mindspore.grad(y_fn" in result.code
+    # The module's names stay bound after the step, as torch leaves them.
+    assert "(y, s), x_grad = mindspore.value_and_grad(y_fn" in result.code

@@ -9,7 +9,7 @@ from evallib.metrics import accuracy, shape_of
 rng = np.random.default_rng(3)
 x = mindspore.tensor(rng.standard_normal((8, 5)), dtype=mindspore.float32)
 y = mindspore.tensor(rng.integers(0, 3, 8), dtype=mindspore.int64)
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.Dense(5, 3)
 logits = model(x)
 top1, classes = accuracy(logits, y)

@@ -13,7 +13,7 @@ loader = [
     (mindspore.tensor(rng.standard_normal((4, 6)), dtype=mindspore.float32), mindspore.tensor(rng.standard_normal((4, 2)), dtype=mindspore.float32))
     for _ in range(5)
 ]
-mindspore.manual_seed(0)
+mindspore.set_seed(0)
 model = nn.SequentialCell(nn.Dense(6, 12), nn.Tanh(), nn.Dense(12, 2))
 optimizer = optim.SGD(model.trainable_params(), lr=0.1, momentum=0.9)
 loss_fn = nn.MSELoss()

@@ -24,7 +24,7 @@ runs = [
     (SimpleNamespace(clip_grad=0.02, clip_mode="value", scale_mode="sqrt"), False, 4),
 ]
 for args, scaled, reference in runs:
-    mindspore.manual_seed(0)
+    mindspore.set_seed(0)
     model = nn.SequentialCell(nn.Dense(6, 12), nn.Tanh(), nn.Dense(12, 2))
     optimizer = optim.SGD(model.trainable_params(), lr=0.1, momentum=0.9)
     loss_fn = nn.MSELoss()

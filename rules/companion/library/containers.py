@@ -16,3 +16,15 @@ class Sequential(nn.SequentialCell):
         for cell in self._cells.values():
             input = cell(input)
         return input
+
+
+class ModuleDict(nn.CellDict):
+    """`torch.nn.ModuleDict` holding containers (`dict(h=nn.ModuleList([...]))`): MindSpore's
+    CellDict refuses a CellList, SequentialCell or CellDict as a value; torch's ModuleDict takes
+    any module. Keys, attribute access and parameter names (`h.0.weight`) are CellDict's own."""
+
+    def _validate_cell_type(self, cell):
+        if not isinstance(cell, nn.Cell):
+            raise TypeError(
+                f"ModuleDict values must be Cells, but got {type(cell).__name__}"
+            )

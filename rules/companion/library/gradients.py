@@ -74,3 +74,18 @@ def clip_grads(grads, parameters, clip_parameters, value, mode="norm", norm_type
     else:
         raise ValueError(f"Unknown clip mode ({mode}).")
     return tuple(grads)
+
+
+class _GradOf:
+    """A stand-in for a parameter whose ``.grad`` holds a gradient value."""
+
+    __slots__ = ("grad",)
+
+    def __init__(self, grad):
+        self.grad = grad
+
+
+def grad_holders(grads):
+    """``grads`` as objects whose ``.grad`` is each gradient, for a function of the program
+    that reads only the ``.grad`` of the parameters it is given (a gradient-norm helper)."""
+    return [_GradOf(g) for g in grads]

@@ -336,6 +336,30 @@ class finfo:
             self.resolution = float(10.0 ** -numpy.floor(-numpy.log10(self.eps)))
 
 
+class iinfo:
+    """`torch.iinfo(dtype)`: the limits of a MindSpore integer dtype, from numpy's iinfo:
+    `bits`, `min`, `max` and `dtype`."""
+
+    def __init__(self, type):
+        numpy_types = {
+            mindspore.int8: numpy.int8,
+            mindspore.int16: numpy.int16,
+            mindspore.int32: numpy.int32,
+            mindspore.int64: numpy.int64,
+            mindspore.uint8: numpy.uint8,
+            mindspore.uint16: numpy.uint16,
+            mindspore.uint32: numpy.uint32,
+            mindspore.uint64: numpy.uint64,
+        }
+        if type not in numpy_types:
+            raise TypeError(f"iinfo takes an integer dtype, not {type}")
+        info = numpy.iinfo(numpy_types[type])
+        self.bits = info.bits
+        self.min = int(info.min)
+        self.max = int(info.max)
+        self.dtype = str(type).lower()
+
+
 def autocast(device_type=None, dtype=None, enabled=True, cache_enabled=None):
     """`torch.autocast(device_type, enabled=False)`: a region where torch runs in full precision.
 

@@ -78,17 +78,64 @@ def calculate_fan_in_and_fan_out(tensor):
 def legacy_tensor(*data, dtype=None, device=None):
     """`torch.Tensor(...)`, the legacy constructor: from data (a list, tuple, array or tensor) a
     float32 tensor of its values; from sizes (`torch.Tensor(2, 3)`) a float32 tensor of that shape,
-    filled with zeros where torch leaves memory uninitialised; `torch.Tensor()` an empty one."""
+    filled with zeros where torch leaves memory uninitialised; `torch.Tensor()` an empty one.
+    ``dtype`` serves the typed constructors (`torch.LongTensor(...)` and the others)."""
+    dtype = mindspore.float32 if dtype is None else dtype
     if not data:
-        return ops.zeros((0,), mindspore.float32)
+        return ops.zeros((0,), dtype)
     if len(data) == 1 and not isinstance(data[0], int):
         value = data[0]
         if isinstance(value, mindspore.Tensor):
-            return value.astype(mindspore.float32)
-        return mindspore.Tensor(np.asarray(value, dtype=np.float32))
+            return value.astype(dtype)
+        if isinstance(value, (tuple, list)) and not value:
+            return ops.zeros((0,), dtype)
+        if dtype == mindspore.bfloat16:
+            return mindspore.Tensor(np.asarray(value, dtype=np.float32)).astype(dtype)
+        return mindspore.Tensor(np.asarray(value, dtype=mindspore.dtype_to_nptype(dtype)))
     if all(isinstance(d, int) for d in data):
-        return ops.zeros(tuple(data), mindspore.float32)
+        return ops.zeros(tuple(data), dtype)
     raise TypeError(f"torch.Tensor() got arguments it does not take: {data!r}")
+
+
+# The legacy constructors named by element type: torch.LongTensor(...) and the others.
+def FloatTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.float32)
+
+
+def DoubleTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.float64)
+
+
+def HalfTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.float16)
+
+
+def BFloat16Tensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.bfloat16)
+
+
+def LongTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.int64)
+
+
+def IntTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.int32)
+
+
+def ShortTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.int16)
+
+
+def CharTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.int8)
+
+
+def ByteTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.uint8)
+
+
+def BoolTensor(*data, device=None):
+    return legacy_tensor(*data, dtype=mindspore.bool_)
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):

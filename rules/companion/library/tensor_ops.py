@@ -375,3 +375,4 @@ def chain_matmul(*matrices, out=None):
     for matrix in matrices[1:]:
         result = ops.matmul(result, matrix)
     return result
+
