@@ -43,6 +43,7 @@ LIBRARY_FILES = (
     "checkpoint.py",
     "data.py",
     "loading.py",
+    "windows.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.
