@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from .spec import ApiMapping
+from .table_fft import TABLE as FFT
 from .table_functional import TABLE as FUNCTIONAL
 from .table_init import TABLE as NN_INIT
 from .table_mint import MINT
@@ -25,6 +26,7 @@ _TABLES: tuple[ApiMapping, ...] = (
     + NN_LAYERS
     + NN_INIT
     + OPTIM
+    + FFT
     + REPORT_ONLY
 )
 # Each entry carries the Ascend-only `mindspore.mint` alternative the official table lists for it.

@@ -967,12 +967,6 @@ _LINALG = [
         positional=1,
         sample=("f32[3,3]",),
     ),
-    fn(
-        "torch.fft.fft",
-        "mindspore.ops.fft",
-        params=("input", "n", "dim", "norm"),
-        sample=("f32[2,8]", 6, -1, "ortho"),
-    ),
 ]
 
 TABLE = tuple(

@@ -44,6 +44,7 @@ LIBRARY_FILES = (
     "data.py",
     "loading.py",
     "windows.py",
+    "fft.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -6,6 +6,7 @@ from .table_attention import ENTRIES as ATTENTION
 from .table_data import ENTRIES as DATA
 from .table_distributed import ENTRIES as DISTRIBUTED
 from .table_export import ENTRIES as EXPORT
+from .table_fft import ENTRIES as FFT
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
@@ -36,6 +37,7 @@ for _table in (
     LOADING,
     DATA,
     WINDOWS,
+    FFT,
 ):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
