@@ -43,8 +43,10 @@ LIBRARY_FILES = (
     "checkpoint.py",
     "data.py",
     "loading.py",
+    "outputs.py",
     "windows.py",
     "fft.py",
+    "special.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -18,6 +18,7 @@ from .table_plumbing import ENTRIES as PLUMBING
 from .table_recurrent import ENTRIES as RECURRENT
 from .table_runtime import CALL_ONLY
 from .table_runtime import ENTRIES as RUNTIME
+from .table_special import ENTRIES as SPECIAL
 from .table_windows import ENTRIES as WINDOWS
 
 # torch qualified name -> companion entry name.
@@ -38,6 +39,7 @@ for _table in (
     DATA,
     WINDOWS,
     FFT,
+    SPECIAL,
 ):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:

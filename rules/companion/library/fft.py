@@ -4,20 +4,14 @@ transforms (CPU kernels, torch's arguments and dtypes), with the result written 
 import mindspore
 from mindspore import ops
 
-
-def _write_out(out, result):
-    """torch's `out=`: the result replaces the contents (and shape) of `out`, which is returned."""
-    if out is None:
-        return result
-    out.assign_value(result.astype(out.dtype) if out.dtype != result.dtype else result)
-    return out
+from .outputs import _result_into
 
 
 def _fft_with_out(transform):
     """`transform` taking torch's keyword-only `out=` as well."""
 
     def call(*args, out=None, **kwargs):
-        return _write_out(out, transform(*args, **kwargs))
+        return _result_into(out, transform(*args, **kwargs))
 
     call.__doc__ = f"`torch.fft.{transform.__name__}`, with `out=`."
     return call
@@ -49,37 +43,37 @@ def _hermitian(input):
 def fft_hfft(input, n=None, dim=-1, norm=None, *, out=None):
     """`torch.fft.hfft`: the real FFT of a Hermitian-symmetric signal's one-sided half."""
     result = ops.irfft(_hermitian(input), n, dim, _HERMITIAN_NORM[norm])
-    return _write_out(out, result)
+    return _result_into(out, result)
 
 
 def fft_hfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """`torch.fft.hfft2` (see `fft_hfft`)."""
     result = ops.irfft2(_hermitian(input), s, dim, _HERMITIAN_NORM[norm])
-    return _write_out(out, result)
+    return _result_into(out, result)
 
 
 def fft_hfftn(input, s=None, dim=None, norm=None, *, out=None):
     """`torch.fft.hfftn` (see `fft_hfft`)."""
     result = ops.irfftn(_hermitian(input), s, dim, _HERMITIAN_NORM[norm])
-    return _write_out(out, result)
+    return _result_into(out, result)
 
 
 def fft_ihfft(input, n=None, dim=-1, norm=None, *, out=None):
     """`torch.fft.ihfft`: the one-sided inverse FFT of a real signal."""
     result = ops.conj(ops.rfft(input, n, dim, _HERMITIAN_NORM[norm]))
-    return _write_out(out, result)
+    return _result_into(out, result)
 
 
 def fft_ihfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """`torch.fft.ihfft2` (see `fft_ihfft`)."""
     result = ops.conj(ops.rfft2(input, s, dim, _HERMITIAN_NORM[norm]))
-    return _write_out(out, result)
+    return _result_into(out, result)
 
 
 def fft_ihfftn(input, s=None, dim=None, norm=None, *, out=None):
     """`torch.fft.ihfftn` (see `fft_ihfft`)."""
     result = ops.conj(ops.rfftn(input, s, dim, _HERMITIAN_NORM[norm]))
-    return _write_out(out, result)
+    return _result_into(out, result)
 
 
 def fft_fftfreq(
@@ -87,11 +81,11 @@ def fft_fftfreq(
 ):
     """`torch.fft.fftfreq`. A MindSpore tensor has no tape: gradients are taken with respect to
     function inputs, so `requires_grad` selects nothing."""
-    return _write_out(out, ops.fftfreq(n, float(d), dtype=dtype or mindspore.float32))
+    return _result_into(out, ops.fftfreq(n, float(d), dtype=dtype or mindspore.float32))
 
 
 def fft_rfftfreq(
     n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False
 ):
     """`torch.fft.rfftfreq` (see `fft_fftfreq` on `requires_grad`)."""
-    return _write_out(out, ops.rfftfreq(n, float(d), dtype=dtype or mindspore.float32))
+    return _result_into(out, ops.rfftfreq(n, float(d), dtype=dtype or mindspore.float32))
