@@ -47,6 +47,7 @@ LIBRARY_FILES = (
     "windows.py",
     "fft.py",
     "special.py",
+    "linalg.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -10,6 +10,7 @@ from .table_fft import ENTRIES as FFT
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
+from .table_linalg import ENTRIES as LINALG
 from .table_loading import ENTRIES as LOADING
 from .table_methods import ENTRIES as METHODS
 from .table_optim import ENTRIES as OPTIM
@@ -40,6 +41,7 @@ for _table in (
     WINDOWS,
     FFT,
     SPECIAL,
+    LINALG,
 ):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:

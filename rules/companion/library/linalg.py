@@ -1,0 +1,422 @@
+"""`torch.linalg`, with torch's arguments, named results and `out=`: MindSpore operators with CPU
+kernels (`ops.cholesky`, `qr`, `svd`, `slogdet`, `orgqr`, `matrix_solve`, `mindspore.scipy.linalg`'s
+`eigh`, `lu`, `lu_factor`, `solve_triangular`) and compositions of them. `mindspore.scipy.linalg`
+takes one matrix at a time, so a batch is taken matrix by matrix."""
+
+import collections
+import math
+
+import mindspore
+from mindspore import ops
+from mindspore.scipy import linalg as scipy_linalg
+
+from .outputs import _result_into
+
+# torch.return_types: the fields torch's named results carry.
+LinalgEigh = collections.namedtuple("LinalgEigh", ["eigenvalues", "eigenvectors"])
+LinalgQR = collections.namedtuple("LinalgQR", ["Q", "R"])
+LinalgSlogdet = collections.namedtuple("LinalgSlogdet", ["sign", "logabsdet"])
+LinalgSVD = collections.namedtuple("LinalgSVD", ["U", "S", "Vh"])
+LinalgLU = collections.namedtuple("LinalgLU", ["P", "L", "U"])
+LinalgLUFactor = collections.namedtuple("LinalgLUFactor", ["LU", "pivots"])
+LinalgCholeskyEx = collections.namedtuple("LinalgCholeskyEx", ["L", "info"])
+LinalgInvEx = collections.namedtuple("LinalgInvEx", ["inverse", "info"])
+LinalgLstsq = collections.namedtuple(
+    "LinalgLstsq", ["solution", "residuals", "rank", "singular_values"]
+)
+
+
+def _results_into(out, results, kind):
+    """A named result, each field also written into the matching tensor of `out`."""
+    if out is None:
+        return kind(*results)
+    return kind(*(_result_into(o, r) for o, r in zip(out, results)))
+
+
+def _per_matrix(function, A):
+    """`function` (of one matrix, giving a tuple) over the leading batch dimensions of `A`."""
+    if A.ndim == 2:
+        return function(A)
+    batch = A.shape[:-2]
+    flat = A.reshape((-1,) + A.shape[-2:])
+    parts = [function(flat[i]) for i in range(flat.shape[0])]
+    return tuple(
+        ops.stack([p[k] for p in parts]).reshape(batch + parts[0][k].shape)
+        for k in range(len(parts[0]))
+    )
+
+
+def _mT(A):
+    return ops.swapaxes(A, -1, -2)
+
+
+def _mH(A):
+    return ops.conj(_mT(A)) if A.is_complex() else _mT(A)
+
+
+def _real_dtype(A):
+    return {mindspore.complex64: mindspore.float32, mindspore.complex128: mindspore.float64}.get(
+        A.dtype, A.dtype
+    )
+
+
+def linalg_cholesky(input=None, *, upper=False, out=None, A=None):
+    """`torch.linalg.cholesky`."""
+    A = input if A is None else A
+    return _result_into(out, ops.cholesky(A, upper=upper))
+
+
+def linalg_cholesky_ex(input=None, *, upper=False, check_errors=False, out=None, A=None):
+    """`torch.linalg.cholesky_ex`: MindSpore's kernel raises on a matrix that is not positive
+    definite, so a returned `info` is always 0."""
+    A = input if A is None else A
+    L = ops.cholesky(A, upper=upper)
+    info = ops.zeros(A.shape[:-2], mindspore.int32)
+    return _results_into(out, (L, info), LinalgCholeskyEx)
+
+
+def linalg_qr(A, mode="reduced", *, out=None):
+    """`torch.linalg.qr`; mode "r" gives an empty Q, as torch's."""
+    if mode == "r":
+        _, R = ops.qr(A, "reduced")
+        return _results_into(out, (ops.zeros((0,), A.dtype), R), LinalgQR)
+    return _results_into(out, ops.qr(A, mode), LinalgQR)
+
+
+def linalg_det(A, *, out=None):
+    """`torch.linalg.det`."""
+    return _result_into(out, ops.det(A))
+
+
+def linalg_slogdet(A, *, out=None):
+    """`torch.linalg.slogdet`: (sign, log |det|)."""
+    sign, logabsdet = ops.slogdet(A)
+    if logabsdet.is_complex():  # MindSpore keeps the input's complex dtype
+        logabsdet = logabsdet.real()
+    return _results_into(out, (sign, logabsdet), LinalgSlogdet)
+
+
+def linalg_inv(A, *, out=None):
+    """`torch.linalg.inv`."""
+    return _result_into(out, ops.inverse(A))
+
+
+def linalg_inv_ex(A, *, check_errors=False, out=None):
+    """`torch.linalg.inv_ex`; `info` is 0 (MindSpore's kernel gives no singularity code)."""
+    inverse = ops.inverse(A)
+    return _results_into(
+        out, (inverse, ops.zeros(A.shape[:-2], mindspore.int32)), LinalgInvEx
+    )
+
+
+def _eigh_one(A, lower):
+    values, vectors = scipy_linalg.eigh(A, lower=lower)
+    return values.real() if values.is_complex() else values, vectors
+
+
+def linalg_eigh(input=None, UPLO="L", *, out=None, A=None):
+    """`torch.linalg.eigh`: ascending real eigenvalues and the eigenvectors of the triangle UPLO."""
+    A = input if A is None else A
+    values, vectors = _per_matrix(lambda M: _eigh_one(M, UPLO == "L"), A)
+    return _results_into(out, (values.astype(_real_dtype(A)), vectors), LinalgEigh)
+
+
+def linalg_eigvalsh(input=None, UPLO="L", *, out=None, A=None):
+    """`torch.linalg.eigvalsh`."""
+    A = input if A is None else A
+    return _result_into(out, linalg_eigh(A, UPLO).eigenvalues)
+
+
+def linalg_svd(A, full_matrices=True, *, driver=None, out=None):
+    """`torch.linalg.svd`: (U, S, Vh); MindSpore's svd gives (S, U, V)."""
+    S, U, V = ops.svd(A, full_matrices=full_matrices, compute_uv=True)
+    return _results_into(out, (U, S, _mH(V)), LinalgSVD)
+
+
+def linalg_svdvals(A, *, driver=None, out=None):
+    """`torch.linalg.svdvals`: the singular values, descending."""
+    return _result_into(out, ops.svd(A, compute_uv=False))
+
+
+def linalg_matrix_rank(
+    A=None, tol=None, hermitian=False, *, atol=None, rtol=None, out=None, input=None
+):
+    """`torch.linalg.matrix_rank`: the singular values (|eigenvalues| when hermitian) above
+    max(atol, rtol * largest); rtol defaults to eps * max(m, n) when neither is given."""
+    A = input if A is None else A
+    if hermitian:
+        values = ops.abs(linalg_eigh(A).eigenvalues)
+    else:
+        values = linalg_svdvals(A)
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    if rtol is None:
+        eps = 2.220446049250313e-16 if _real_dtype(A) == mindspore.float64 else 1.1920929e-07
+        rtol = eps * max(A.shape[-2:]) if atol is None else 0.0
+    atol = 0.0 if atol is None else atol
+    largest = ops.amax(values, -1, keepdims=True)
+    threshold = ops.maximum(
+        _as_column(atol, values), _as_column(rtol, values) * largest
+    )
+    rank = (values > threshold).astype(mindspore.int64).sum(-1)
+    return _result_into(out, rank)
+
+
+def _as_column(value, like):
+    """A tolerance (a number, or a tensor over the batch) against values of shape (..., k)."""
+    if isinstance(value, mindspore.Tensor):
+        return value.astype(like.dtype).expand_dims(-1)
+    return mindspore.tensor(value, like.dtype)
+
+
+def linalg_vector_norm(
+    x=None, ord=2, dim=None, keepdim=False, *, dtype=None, out=None, input=None
+):
+    """`torch.linalg.vector_norm`."""
+    x = input if x is None else x
+    if dtype is not None:
+        x = x.astype(dtype)
+    a = ops.abs(x)
+    if dim is None:
+        axis = tuple(range(x.ndim))
+    else:
+        axis = tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
+    if ord == math.inf:
+        result = ops.amax(a, axis, keepdims=keepdim)
+    elif ord == -math.inf:
+        result = ops.amin(a, axis, keepdims=keepdim)
+    elif ord == 0:
+        result = (a != 0).astype(a.dtype).sum(axis, keepdims=keepdim)
+    elif ord == 1:
+        result = a.sum(axis, keepdims=keepdim)
+    elif ord == 2:
+        result = ops.sqrt((a * a).sum(axis, keepdims=keepdim))
+    else:
+        result = ops.pow(ops.pow(a, ord).sum(axis, keepdims=keepdim), 1.0 / ord)
+    return _result_into(out, result)
+
+
+def linalg_matrix_norm(
+    input=None, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None, A=None
+):
+    """`torch.linalg.matrix_norm`: "fro", "nuc", +-inf, +-1, +-2 over the two dimensions `dim`."""
+    A = input if A is None else A
+    if dtype is not None:
+        A = A.astype(dtype)
+    rows, cols = (d % A.ndim for d in dim)
+    a = ops.abs(A)
+    if ord == "fro":
+        result = ops.sqrt((a * a).sum((rows, cols), keepdims=keepdim))
+    elif ord in ("nuc", 2, -2):
+        moved = ops.movedim(A, (rows, cols), (-2, -1))
+        values = ops.svd(moved, compute_uv=False)
+        if ord == "nuc":
+            result = values.sum(-1)
+        else:
+            result = values[..., 0] if ord == 2 else values[..., -1]
+        if keepdim:
+            result = result.expand_dims(min(rows, cols)).expand_dims(max(rows, cols))
+    elif ord in (math.inf, -math.inf, 1, -1):
+        summed, reduced = (cols, rows) if ord in (math.inf, -math.inf) else (rows, cols)
+        sums = a.sum(summed, keepdims=True)
+        pick = ops.amax if ord > 0 else ops.amin
+        result = pick(sums, reduced, keepdims=True)
+        if not keepdim:
+            result = result.squeeze((rows, cols))
+    else:
+        raise ValueError(f"matrix_norm: unsupported ord {ord!r}")
+    return _result_into(out, result)
+
+
+def linalg_norm(input=None, ord=None, dim=None, keepdim=False, *, out=None, dtype=None, A=None):
+    """`torch.linalg.norm`: a matrix norm for a string ord or two dims (or a 2-d input with ord
+    and no dim), the vector 2-norm of all elements when both ord and dim are None."""
+    A = input if A is None else A
+    if dim is not None and not isinstance(dim, (list, tuple)):
+        dim = (dim,)
+    matrix = isinstance(ord, str) or (dim is not None and len(dim) == 2)
+    if ord is not None and dim is None and A.ndim == 2:
+        matrix = True
+    if matrix:
+        return linalg_matrix_norm(
+            A, "fro" if ord is None else ord, dim or (-2, -1), keepdim, dtype=dtype, out=out
+        )
+    return linalg_vector_norm(
+        A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out
+    )
+
+
+def linalg_cond(input=None, p=None, *, out=None, A=None):
+    """`torch.linalg.cond`: sigma_max / sigma_min for p None or +-2, else
+    norm(A, p) * norm(inv(A), p)."""
+    A = input if A is None else A
+    if p in (None, 2, -2):
+        values = ops.svd(A, compute_uv=False)
+        result = values[..., 0] / values[..., -1]
+        if p == -2:
+            result = values[..., -1] / values[..., 0]
+    else:
+        result = linalg_matrix_norm(A, p) * linalg_matrix_norm(ops.inverse(A), p)
+    return _result_into(out, result)
+
+
+def linalg_householder_product(input=None, tau=None, *, out=None, A=None):
+    """`torch.linalg.householder_product` (LAPACK's orgqr)."""
+    A = input if A is None else A
+    return _result_into(out, ops.orgqr(A, tau))
+
+
+def _lu_one(A):
+    P, L, U = scipy_linalg.lu(A)
+    return P.astype(A.dtype), L, U
+
+
+def linalg_lu(A, *, pivot=True, out=None):
+    """`torch.linalg.lu`: A = P L U with partial pivoting."""
+    if not pivot:
+        raise NotImplementedError("lu without pivoting has no MindSpore CPU kernel")
+    return _results_into(out, _per_matrix(_lu_one, A), LinalgLU)
+
+
+def _lu_factor_one(A):
+    LU, pivots = scipy_linalg.lu_factor(A)
+    return LU, pivots.astype(mindspore.int32) + 1
+
+
+def linalg_lu_factor(A, *, pivot=True, out=None):
+    """`torch.linalg.lu_factor`: the packed LU and torch's 1-based pivots."""
+    if not pivot:
+        raise NotImplementedError("lu_factor without pivoting has no MindSpore CPU kernel")
+    return _results_into(out, _per_matrix(_lu_factor_one, A), LinalgLUFactor)
+
+
+def linalg_solve_triangular(
+    A=None, B=None, *, upper, left=True, unitriangular=False, out=None, input=None
+):
+    """`torch.linalg.solve_triangular`: X with A X = B (X A = B when left is False)."""
+    A = input if A is None else A
+    if not left:
+        X = scipy_linalg.solve_triangular(
+            _mT(A), _mT(B), lower=upper, unit_diagonal=unitriangular
+        )
+        return _result_into(out, _mT(X))
+    X = scipy_linalg.solve_triangular(A, B, lower=not upper, unit_diagonal=unitriangular)
+    return _result_into(out, X)
+
+
+def linalg_solve(A, B, *, left=True, out=None):
+    """`torch.linalg.solve`: X with A X = B (X A = B when left is False); a B with one dimension
+    fewer than A is a (batch of) vector(s)."""
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
+    if vector:
+        B = B.expand_dims(-1)
+    if left:
+        X = ops.matrix_solve(A, B)
+    else:
+        X = _mT(ops.matrix_solve(_mT(A), _mT(B)))
+    return _result_into(out, X.squeeze(-1) if vector else X)
+
+
+def linalg_matrix_exp(input=None, *, A=None):
+    """`torch.linalg.matrix_exp`: scaling and squaring with an 18-term Taylor series, in float64
+    (MindSpore's MatrixExp has no CPU kernel)."""
+    A = input if A is None else A
+    wide = A.astype(mindspore.complex128 if A.is_complex() else mindspore.float64)
+    norm = float(ops.abs(wide).sum(-1).max().asnumpy()) if wide.size else 0.0
+    squarings = max(0, int(math.ceil(math.log2(norm))) + 1) if norm > 0 else 0
+    X = wide / (2.0**squarings)
+    identity = ops.eye(A.shape[-1], A.shape[-1], wide.dtype)
+    result = identity + ops.zeros_like(X)
+    term = result
+    for k in range(1, 19):
+        term = ops.matmul(term, X) / k
+        result = result + term
+    for _ in range(squarings):
+        result = ops.matmul(result, result)
+    return result.astype(A.dtype)
+
+
+def linalg_matrix_power(input=None, n=None, *, out=None, A=None):
+    """`torch.linalg.matrix_power`, negative n through the inverse."""
+    A = input if A is None else A
+    if n < 0:
+        A, n = ops.inverse(A), -n
+    result = ops.eye(A.shape[-1], A.shape[-1], A.dtype) + ops.zeros_like(A)
+    base = A
+    while n:
+        if n & 1:
+            result = ops.matmul(result, base)
+        n >>= 1
+        if n:
+            base = ops.matmul(base, base)
+    return _result_into(out, result)
+
+
+def linalg_multi_dot(tensors, *, out=None):
+    """`torch.linalg.multi_dot`: a leading 1-d operand is a row, a trailing one a column."""
+    first, last = tensors[0], tensors[-1]
+    items = list(tensors)
+    if first.ndim == 1:
+        items[0] = first.expand_dims(0)
+    if last.ndim == 1:
+        items[-1] = last.expand_dims(-1)
+    result = items[0]
+    for item in items[1:]:
+        result = ops.matmul(result, item)
+    if last.ndim == 1:
+        result = result.squeeze(-1)
+    if first.ndim == 1:
+        result = result.squeeze(0)
+    return _result_into(out, result)
+
+
+def linalg_vander(x, *, N=None):
+    """`torch.linalg.vander`: the powers x^0 .. x^(N-1) along a new last dimension."""
+    count = x.shape[-1] if N is None else N
+    columns = [ops.ones_like(x)]
+    for _ in range(1, count):
+        columns.append(columns[-1] * x)
+    return ops.stack(columns[:count], -1)
+
+
+def linalg_vecdot(x, y, *, dim=-1, out=None):
+    """`torch.linalg.vecdot`: sum(conj(x) * y) over `dim`."""
+    if x.is_complex():
+        x = ops.conj(x)
+    return _result_into(out, (x * y).sum(dim))
+
+
+def linalg_cross(input, other, *, dim=-1, out=None):
+    """`torch.linalg.cross`, the two inputs broadcast to one shape."""
+    a, b = input + ops.zeros_like(other), other + ops.zeros_like(input)
+    return _result_into(out, ops.cross(a, b, dim))
+
+
+def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """`torch.linalg.diagonal`."""
+    return ops.diagonal(A, offset, dim1, dim2)
+
+
+def linalg_matmul(input, other, *, out=None):
+    """`torch.linalg.matmul`."""
+    return _result_into(out, ops.matmul(input, other))
+
+
+def linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """`torch.linalg.pinv`."""
+    return _result_into(out, ops.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian))
+
+
+def linalg_lstsq(input=None, b=None, rcond=None, *, driver=None, A=None, B=None):
+    """`torch.linalg.lstsq` as torch computes it on the CPU (driver gelsy): the minimum-norm
+    solution and the rank; residuals and singular values are empty, as gelsy leaves them."""
+    A = input if A is None else A
+    B = b if B is None else B
+    vector = B.ndim == A.ndim - 1
+    rhs = B.expand_dims(-1) if vector else B
+    solution = ops.matmul(ops.pinv(A), rhs)
+    if vector:
+        solution = solution.squeeze(-1)
+    empty = ops.zeros((0,), _real_dtype(A))
+    rank = linalg_matrix_rank(A) if rcond is None else linalg_matrix_rank(A, rtol=rcond)
+    return LinalgLstsq(solution, empty, rank, empty)
