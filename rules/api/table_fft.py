@@ -22,7 +22,11 @@ _TRANSFORMS = [
     ("fftn", ("input", "s", "dim", "norm"), ("c64[2,3,4]", (2, 3), (0, 2), "ortho")),
     ("ifftn", ("input", "s", "dim", "norm"), ("c64[2,3,4]", (2, 3), (0, 1), "forward")),
     ("rfftn", ("input", "s", "dim", "norm"), ("f32[2,3,4]", (2,), (1,), "ortho")),
-    ("irfftn", ("input", "s", "dim", "norm"), ("c64[2,3,4]", (2, 5), (0, 1), "forward")),
+    (
+        "irfftn",
+        ("input", "s", "dim", "norm"),
+        ("c64[2,3,4]", (2, 5), (0, 1), "forward"),
+    ),
     ("fftshift", ("input", "dim"), ("f32[3,4]", (0,))),
     ("ifftshift", ("input", "dim"), ("f32[3,5]", 1)),
 ]

@@ -3,8 +3,26 @@ plain calls to `ops`; these serve the calls it refuses (`out=`, `requires_grad=`
 
 ENTRIES: dict[str, str] = {
     "torch.fft." + name: "fft_" + name
-    for name in (
-        "fft ifft rfft irfft hfft ihfft fft2 ifft2 rfft2 irfft2 hfft2 ihfft2 "
-        "fftn ifftn rfftn irfftn hfftn ihfftn fftfreq rfftfreq"
-    ).split()
+    for name in [
+        "fft",
+        "ifft",
+        "rfft",
+        "irfft",
+        "hfft",
+        "ihfft",
+        "fft2",
+        "ifft2",
+        "rfft2",
+        "irfft2",
+        "hfft2",
+        "ihfft2",
+        "fftn",
+        "ifftn",
+        "rfftn",
+        "irfftn",
+        "hfftn",
+        "ihfftn",
+        "fftfreq",
+        "rfftfreq",
+    ]
 }

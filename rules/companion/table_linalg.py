@@ -4,9 +4,37 @@ refuses (`out=`, `dtype=`)."""
 
 ENTRIES: dict[str, str] = {
     "torch.linalg." + name: "linalg_" + name
-    for name in (
-        "cholesky cholesky_ex qr det slogdet inv inv_ex eigh eigvalsh svd svdvals matrix_rank "
-        "vector_norm matrix_norm norm cond householder_product lu lu_factor solve_triangular "
-        "solve matrix_exp matrix_power multi_dot vander vecdot cross diagonal matmul pinv lstsq"
-    ).split()
+    for name in [
+        "cholesky",
+        "cholesky_ex",
+        "qr",
+        "det",
+        "slogdet",
+        "inv",
+        "inv_ex",
+        "eigh",
+        "eigvalsh",
+        "svd",
+        "svdvals",
+        "matrix_rank",
+        "vector_norm",
+        "matrix_norm",
+        "norm",
+        "cond",
+        "householder_product",
+        "lu",
+        "lu_factor",
+        "solve_triangular",
+        "solve",
+        "matrix_exp",
+        "matrix_power",
+        "multi_dot",
+        "vander",
+        "vecdot",
+        "cross",
+        "diagonal",
+        "matmul",
+        "pinv",
+        "lstsq",
+    ]
 }

@@ -33,7 +33,12 @@ fft_irfftn = _fft_with_out(ops.irfftn)
 
 # The Hermitian transforms are the real ones of the conjugate, with the normalisation swapped.
 # (MindSpore 2.10's CPU hfft/ihfft kernels alternate between two results on repeated calls.)
-_HERMITIAN_NORM = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
+_HERMITIAN_NORM = {
+    None: "forward",
+    "backward": "forward",
+    "forward": "backward",
+    "ortho": "ortho",
+}
 
 
 def _hermitian(input):
@@ -88,4 +93,6 @@ def fft_rfftfreq(
     n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False
 ):
     """`torch.fft.rfftfreq` (see `fft_fftfreq` on `requires_grad`)."""
-    return _result_into(out, ops.rfftfreq(n, float(d), dtype=dtype or mindspore.float32))
+    return _result_into(
+        out, ops.rfftfreq(n, float(d), dtype=dtype or mindspore.float32)
+    )

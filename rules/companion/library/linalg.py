@@ -55,9 +55,10 @@ def _mH(A):
 
 
 def _real_dtype(A):
-    return {mindspore.complex64: mindspore.float32, mindspore.complex128: mindspore.float64}.get(
-        A.dtype, A.dtype
-    )
+    return {
+        mindspore.complex64: mindspore.float32,
+        mindspore.complex128: mindspore.float64,
+    }.get(A.dtype, A.dtype)
 
 
 def linalg_cholesky(input=None, *, upper=False, out=None, A=None):
@@ -66,7 +67,9 @@ def linalg_cholesky(input=None, *, upper=False, out=None, A=None):
     return _result_into(out, ops.cholesky(A, upper=upper))
 
 
-def linalg_cholesky_ex(input=None, *, upper=False, check_errors=False, out=None, A=None):
+def linalg_cholesky_ex(
+    input=None, *, upper=False, check_errors=False, out=None, A=None
+):
     """`torch.linalg.cholesky_ex`: MindSpore's kernel raises on a matrix that is not positive
     definite, so a returned `info` is always 0."""
     A = input if A is None else A
@@ -151,7 +154,11 @@ def linalg_matrix_rank(
     if tol is not None:
         atol, rtol = tol, 0.0
     if rtol is None:
-        eps = 2.220446049250313e-16 if _real_dtype(A) == mindspore.float64 else 1.1920929e-07
+        eps = (
+            2.220446049250313e-16
+            if _real_dtype(A) == mindspore.float64
+            else 1.1920929e-07
+        )
         rtol = eps * max(A.shape[-2:]) if atol is None else 0.0
     atol = 0.0 if atol is None else atol
     largest = ops.amax(values, -1, keepdims=True)
@@ -228,7 +235,9 @@ def linalg_matrix_norm(
     return _result_into(out, result)
 
 
-def linalg_norm(input=None, ord=None, dim=None, keepdim=False, *, out=None, dtype=None, A=None):
+def linalg_norm(
+    input=None, ord=None, dim=None, keepdim=False, *, out=None, dtype=None, A=None
+):
     """`torch.linalg.norm`: a matrix norm for a string ord or two dims (or a 2-d input with ord
     and no dim), the vector 2-norm of all elements when both ord and dim are None."""
     A = input if A is None else A
@@ -239,7 +248,12 @@ def linalg_norm(input=None, ord=None, dim=None, keepdim=False, *, out=None, dtyp
         matrix = True
     if matrix:
         return linalg_matrix_norm(
-            A, "fro" if ord is None else ord, dim or (-2, -1), keepdim, dtype=dtype, out=out
+            A,
+            "fro" if ord is None else ord,
+            dim or (-2, -1),
+            keepdim,
+            dtype=dtype,
+            out=out,
         )
     return linalg_vector_norm(
         A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out
@@ -286,7 +300,9 @@ def _lu_factor_one(A):
 def linalg_lu_factor(A, *, pivot=True, out=None):
     """`torch.linalg.lu_factor`: the packed LU and torch's 1-based pivots."""
     if not pivot:
-        raise NotImplementedError("lu_factor without pivoting has no MindSpore CPU kernel")
+        raise NotImplementedError(
+            "lu_factor without pivoting has no MindSpore CPU kernel"
+        )
     return _results_into(out, _per_matrix(_lu_factor_one, A), LinalgLUFactor)
 
 
@@ -300,7 +316,9 @@ def linalg_solve_triangular(
             _mT(A), _mT(B), lower=upper, unit_diagonal=unitriangular
         )
         return _result_into(out, _mT(X))
-    X = scipy_linalg.solve_triangular(A, B, lower=not upper, unit_diagonal=unitriangular)
+    X = scipy_linalg.solve_triangular(
+        A, B, lower=not upper, unit_diagonal=unitriangular
+    )
     return _result_into(out, X)
 
 
@@ -323,7 +341,7 @@ def linalg_matrix_exp(input=None, *, A=None):
     A = input if A is None else A
     wide = A.astype(mindspore.complex128 if A.is_complex() else mindspore.float64)
     norm = float(ops.abs(wide).sum(-1).max().asnumpy()) if wide.size else 0.0
-    squarings = max(0, int(math.ceil(math.log2(norm))) + 1) if norm > 0 else 0
+    squarings = max(0, math.ceil(math.log2(norm)) + 1) if norm > 0 else 0
     X = wide / (2.0**squarings)
     identity = ops.eye(A.shape[-1], A.shape[-1], wide.dtype)
     result = identity + ops.zeros_like(X)

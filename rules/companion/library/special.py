@@ -9,7 +9,12 @@ from mindspore import ops
 
 from .outputs import _result_into
 
-_FLOAT_ORDER = (mindspore.float16, mindspore.bfloat16, mindspore.float32, mindspore.float64)
+_FLOAT_ORDER = (
+    mindspore.float16,
+    mindspore.bfloat16,
+    mindspore.float32,
+    mindspore.float64,
+)
 
 
 def _special_floats(*values):
@@ -21,7 +26,9 @@ def _special_floats(*values):
     ]
     dtype = max(floats, key=_FLOAT_ORDER.index) if floats else mindspore.float32
     return [
-        v.astype(dtype) if isinstance(v, mindspore.Tensor) else mindspore.tensor(v, dtype)
+        v.astype(dtype)
+        if isinstance(v, mindspore.Tensor)
+        else mindspore.tensor(v, dtype)
         for v in values
     ]
 
@@ -62,13 +69,29 @@ def _erfinv_float64(x):
     w = -ops.log((1.0 - a) * (1.0 + a))
     central = w - 2.5
     p = 2.81022636e-08
-    for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-              -0.00125372503, -0.00417768164, 0.246640727, 1.50140941):
+    for c in (
+        3.43273939e-07,
+        -3.5233877e-06,
+        -4.39150654e-06,
+        0.00021858087,
+        -0.00125372503,
+        -0.00417768164,
+        0.246640727,
+        1.50140941,
+    ):
         p = c + p * central
     tail = ops.sqrt(w) - 3.0
     q = -0.000200214257
-    for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-              -0.0076224613, 0.00943887047, 1.00167406, 2.83297682):
+    for c in (
+        0.000100950558,
+        0.00134934322,
+        -0.00367342844,
+        0.00573950773,
+        -0.0076224613,
+        0.00943887047,
+        1.00167406,
+        2.83297682,
+    ):
         q = c + q * tail
     y = ops.where(w < 5.0, p, q) * a
     finite = a < 1.0
@@ -85,7 +108,9 @@ def _erfinv_float64(x):
 def special_erfinv(input, *, out=None):
     """`torch.special.erfinv`: the inverse of erf, to float32 precision up to |x| = 1."""
     (x,) = _special_floats(input)
-    return _result_into(out, _erfinv_float64(x.astype(mindspore.float64)).astype(x.dtype))
+    return _result_into(
+        out, _erfinv_float64(x.astype(mindspore.float64)).astype(x.dtype)
+    )
 
 
 def special_ndtr(input, *, out=None):
@@ -98,7 +123,9 @@ def special_ndtri(input, *, out=None):
     """`torch.special.ndtri`: the inverse of the standard normal CDF, sqrt(2) erfinv(2p - 1)."""
     (x,) = _special_floats(input)
     p = x.astype(mindspore.float64)
-    return _result_into(out, (math.sqrt(2.0) * _erfinv_float64(2.0 * p - 1.0)).astype(x.dtype))
+    return _result_into(
+        out, (math.sqrt(2.0) * _erfinv_float64(2.0 * p - 1.0)).astype(x.dtype)
+    )
 
 
 def special_log_ndtr(input, *, out=None):

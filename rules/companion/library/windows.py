@@ -35,14 +35,19 @@ def windows_general_cosine(
     if not coefficients:
         raise ValueError("general_cosine needs at least one coefficient")
     k = _window_grid(M, 0.0, 2 * math.pi / (M - 1 if sym else M))
-    values = sum(
-        (-1) ** i * c * np.cos(i * k) for i, c in enumerate(coefficients)
-    )
+    values = sum((-1) ** i * c * np.cos(i * k) for i, c in enumerate(coefficients))
     return _window_values(values, dtype)
 
 
 def windows_general_hamming(
-    M, *, alpha=0.54, sym=True, dtype=None, layout=None, device=None, requires_grad=False
+    M,
+    *,
+    alpha=0.54,
+    sym=True,
+    dtype=None,
+    layout=None,
+    device=None,
+    requires_grad=False,
 ):
     """`torch.signal.windows.general_hamming`: alpha - (1 - alpha) cos(2 pi n / N)."""
     return windows_general_cosine(M, a=[alpha, 1.0 - alpha], sym=sym, dtype=dtype)
@@ -55,7 +60,9 @@ def windows_hamming(
     return windows_general_hamming(M, alpha=0.54, sym=sym, dtype=dtype)
 
 
-def windows_hann(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
+def windows_hann(
+    M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False
+):
     """`torch.signal.windows.hann`."""
     return windows_general_hamming(M, alpha=0.5, sym=sym, dtype=dtype)
 
@@ -86,7 +93,9 @@ def windows_bartlett(
     return _window_values(1.0 - np.abs(k), dtype)
 
 
-def windows_cosine(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
+def windows_cosine(
+    M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False
+):
     """`torch.signal.windows.cosine`: sin(pi (n + 0.5) / N)."""
     step = math.pi / (M + 1 if not sym and M > 1 else M) if M else 0.0
     return _window_values(np.sin(_window_grid(M, 0.5 * step, step)), dtype)
