@@ -8,6 +8,7 @@ from .spec import ApiMapping
 from .table_fft import TABLE as FFT
 from .table_functional import TABLE as FUNCTIONAL
 from .table_init import TABLE as NN_INIT
+from .table_linalg import TABLE as LINALG
 from .table_mint import MINT
 from .table_nn import TABLE as NN_LAYERS
 from .table_optim import TABLE as OPTIM
@@ -27,6 +28,7 @@ _TABLES: tuple[ApiMapping, ...] = (
     + NN_INIT
     + OPTIM
     + FFT
+    + LINALG
     + REPORT_ONLY
 )
 # Each entry carries the Ascend-only `mindspore.mint` alternative the official table lists for it.

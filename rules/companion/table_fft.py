@@ -26,3 +26,6 @@ ENTRIES: dict[str, str] = {
         "rfftfreq",
     ]
 }
+# Complex tensors built from real ones (MindSpore has `ops.Complex`, no functional form).
+ENTRIES["torch.complex"] = "complex_tensor"
+ENTRIES["torch.view_as_complex"] = "view_as_complex"

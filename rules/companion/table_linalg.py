@@ -36,5 +36,7 @@ ENTRIES: dict[str, str] = {
         "matmul",
         "pinv",
         "lstsq",
+        "lu_factor_ex",
+        "solve_ex",
     ]
 }

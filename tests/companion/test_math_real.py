@@ -21,7 +21,11 @@ RTOL, ATOL = 1e-5, 1e-5
 def aux(fw, tmp_path_factory):
     folder = tmp_path_factory.mktemp("companion_math")
     path = folder / "ms_aux_math.py"
-    names = {e for t, e in ENTRIES.items() if t.startswith(FAMILIES)}
+    names = {
+        e
+        for t, e in ENTRIES.items()
+        if t.startswith(FAMILIES) or t in ("torch.complex", "torch.view_as_complex")
+    }
     path.write_text(assemble(sorted(names)), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("ms_aux_math", path)
     module = importlib.util.module_from_spec(spec)
@@ -351,6 +355,11 @@ LINALG = [
     (L + "cross", (Arr(f32(2, 3)), Arr(f32(1, 3, seed=1))), {}, ()),
     (L + "diagonal", (B23,), {"offset": 1}, ()),
     (L + "pinv", (Arr(f32(4, 3)),), {}, ()),
+    (L + "lu_factor_ex", (B23,), {}, ()),
+    (L + "solve_ex", (Arr(spd(3)), Arr(f32(3, 2))), {}, ()),
+    (L + "inv_ex", (Arr(spd(3)),), {}, ()),
+    ("torch.complex", (Arr(f32(2, 3)), Arr(f32(2, 3, seed=1))), {}, ()),
+    ("torch.view_as_complex", (Arr(f32(2, 3, 2).astype(np.float64)),), {}, ()),
 ]
 
 

@@ -96,3 +96,15 @@ def fft_rfftfreq(
     return _result_into(
         out, ops.rfftfreq(n, float(d), dtype=dtype or mindspore.float32)
     )
+
+
+# Complex tensors from real parts (the inputs and `out=` tensors of the transforms).
+def complex_tensor(real, imag, *, out=None):
+    """`torch.complex`: real + i imag, complex64 from float32 parts, complex128 from float64."""
+    return _result_into(out, ops.Complex()(real, imag))
+
+
+def view_as_complex(input):
+    """`torch.view_as_complex`: a (..., 2) real tensor read as complex (a copy in MindSpore,
+    which has no complex views of real storage)."""
+    return ops.Complex()(input[..., 0], input[..., 1])

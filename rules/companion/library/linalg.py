@@ -21,6 +21,8 @@ LinalgLU = collections.namedtuple("LinalgLU", ["P", "L", "U"])
 LinalgLUFactor = collections.namedtuple("LinalgLUFactor", ["LU", "pivots"])
 LinalgCholeskyEx = collections.namedtuple("LinalgCholeskyEx", ["L", "info"])
 LinalgInvEx = collections.namedtuple("LinalgInvEx", ["inverse", "info"])
+LinalgLUFactorEx = collections.namedtuple("LinalgLUFactorEx", ["LU", "pivots", "info"])
+LinalgSolveEx = collections.namedtuple("LinalgSolveEx", ["result", "info"])
 LinalgLstsq = collections.namedtuple(
     "LinalgLstsq", ["solution", "residuals", "rank", "singular_values"]
 )
@@ -438,3 +440,18 @@ def linalg_lstsq(input=None, b=None, rcond=None, *, driver=None, A=None, B=None)
     empty = ops.zeros((0,), _real_dtype(A))
     rank = linalg_matrix_rank(A) if rcond is None else linalg_matrix_rank(A, rtol=rcond)
     return LinalgLstsq(solution, empty, rank, empty)
+
+
+def linalg_lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    """`torch.linalg.lu_factor_ex`: `lu_factor` and an `info` of 0 (MindSpore's kernel reports
+    no singular pivot)."""
+    LU, pivots = linalg_lu_factor(A, pivot=pivot)
+    info = ops.zeros(A.shape[:-2], mindspore.int32)
+    return _results_into(out, (LU, pivots, info), LinalgLUFactorEx)
+
+
+def linalg_solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    """`torch.linalg.solve_ex`: `solve` and an `info` of 0."""
+    result = linalg_solve(A, B, left=left)
+    info = ops.zeros(A.shape[:-2], mindspore.int32)
+    return _results_into(out, (result, info), LinalgSolveEx)
