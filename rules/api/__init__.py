@@ -13,6 +13,7 @@ from .table_mint import MINT
 from .table_nn import TABLE as NN_LAYERS
 from .table_optim import TABLE as OPTIM
 from .table_report import TABLE as REPORT_ONLY
+from .table_special import TABLE as SPECIAL
 from .table_tensor import INPLACE as TENSOR_INPLACE
 from .table_tensor import REPORTS as TENSOR_REPORTS
 from .table_tensor import TABLE as TENSOR_METHODS
@@ -29,6 +30,7 @@ _TABLES: tuple[ApiMapping, ...] = (
     + OPTIM
     + FFT
     + LINALG
+    + SPECIAL
     + REPORT_ONLY
 )
 # Each entry carries the Ascend-only `mindspore.mint` alternative the official table lists for it.

@@ -1,5 +1,6 @@
-"""`torch.linalg` APIs with no certain MindSpore form; the others are companion entries
-(rules/companion/library/linalg.py) or rows of table_torch (`inv`, `pinv`, `vector_norm`)."""
+"""`torch.linalg` APIs with no certain MindSpore form, each with the reason; the others are
+companion entries (rules/companion/library/linalg.py) or rows of table_torch (`inv`, `pinv`,
+`vector_norm`)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ _ORDER = (
     "then imaginary) where the order matters: `ops.eig(A)`"
 )
 
+_LDL = (
+    "MindSpore has no LDL^T factorization (LAPACK's sytrf with Bunch-Kaufman pivoting), and its "
+    "packed factors and pivots cannot be rebuilt from the factorizations it has; solve with "
+    "`ops.matrix_solve(A, B)` or factor with `ops.cholesky` where A is positive definite"
+)
+
 TABLE = (
     report("torch.linalg.eig", _ORDER, "mindspore.ops.eig"),
     report("torch.linalg.eigvals", _ORDER, "mindspore.ops.eigvals"),
-    report(
-        "torch.linalg.lu_solve",
-        "MindSpore's lu_solve takes 0-based pivots in a (LU, pivots) pair and no `left`/"
-        "`adjoint`; with torch's 1-based pivots write "
-        "`mindspore.scipy.linalg.lu_solve((LU, pivots - 1), B)` for one matrix",
-        "mindspore.scipy.linalg.lu_solve",
-    ),
+    report("torch.linalg.ldl_factor", _LDL),
+    report("torch.linalg.ldl_factor_ex", _LDL),
+    report("torch.linalg.ldl_solve", _LDL),
 )

@@ -38,5 +38,8 @@ ENTRIES: dict[str, str] = {
         "lstsq",
         "lu_factor_ex",
         "solve_ex",
+        "lu_solve",
+        "tensorinv",
+        "tensorsolve",
     ]
 }

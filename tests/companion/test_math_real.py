@@ -264,6 +264,15 @@ SPECIAL = [
         {"decimals": 2},
     ),
     (S + "round", (Arr(np.array([1234.5678, -55.0], np.float32)),), {"decimals": -2}),
+    (S + "bessel_y1", (Arr(np.array([-1.0, 0.0, 0.5, 7.0], np.float32)),), {}),
+    (S + "modified_bessel_k0", (Arr(np.array([-1.0, 0.0, 0.5, 7.0], np.float32)),), {}),
+    (S + "scaled_modified_bessel_k1", (X,), {}),
+    (S + "spherical_bessel_j0", (X,), {}),
+    (S + "chebyshev_polynomial_t", (Arr(f32(6, low=-1.5, high=1.5)), 7), {}),
+    (S + "shifted_chebyshev_polynomial_w", (Arr(f32(6, low=0.0, high=1.0)), 4), {}),
+    (S + "hermite_polynomial_h", (Arr(f32(5)), Arr(np.array([0, 1, 2, 5, -1]))), {}),
+    (S + "laguerre_polynomial_l", (Arr(f32(5, low=0.0, high=3.0)), 6), {}),
+    (S + "legendre_polynomial_p", (Arr(f32(5, low=-1.0, high=1.0)), 3), {}),
 ]
 
 
@@ -356,6 +365,14 @@ LINALG = [
     (L + "diagonal", (B23,), {"offset": 1}, ()),
     (L + "pinv", (Arr(f32(4, 3)),), {}, ()),
     (L + "lu_factor_ex", (B23,), {}, ()),
+    (L + "tensorinv", (Arr(spd(6).reshape(6, 2, 3)),), {"ind": 1}, ()),
+    (L + "tensorsolve", (Arr(spd(6).reshape(2, 3, 6)), Arr(f32(2, 3))), {}, ()),
+    (
+        L + "tensorsolve",
+        (Arr(spd(6).reshape(6, 2, 3)), Arr(f32(2, 3))),
+        {"dims": (0,)},
+        (),
+    ),
     (L + "solve_ex", (Arr(spd(3)), Arr(f32(3, 2))), {}, ()),
     (L + "inv_ex", (Arr(spd(3)),), {}, ()),
     ("torch.complex", (Arr(f32(2, 3)), Arr(f32(2, 3, seed=1))), {}, ()),
@@ -366,6 +383,20 @@ LINALG = [
 @pytest.mark.parametrize(("name", "args", "kwargs", "absolute"), LINALG)
 def test_linalg(fw, aux, name, args, kwargs, absolute) -> None:
     run(fw, aux, name, args, kwargs, absolute, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("adjoint", [False, True])
+def test_lu_solve(fw, aux, left, adjoint) -> None:
+    torch, ms = fw
+    a, b = f32(2, 3, 3, seed=7), f32(2, 3, 3, seed=8)
+    LU, pivots = torch.linalg.lu_factor(torch.tensor(a))
+    want = torch.linalg.lu_solve(
+        LU, pivots, torch.tensor(b), left=left, adjoint=adjoint
+    )
+    m_lu, m_pivots = aux.linalg_lu_factor(ms.Tensor(a))
+    got = aux.linalg_lu_solve(m_lu, m_pivots, ms.Tensor(b), left=left, adjoint=adjoint)
+    np.testing.assert_allclose(got.asnumpy(), want.numpy(), rtol=1e-4, atol=1e-4)
 
 
 def test_lstsq_solution_and_rank(fw, aux) -> None:

@@ -7,6 +7,7 @@ import collections
 import math
 
 import mindspore
+import numpy as np
 from mindspore import ops
 from mindspore.scipy import linalg as scipy_linalg
 
@@ -455,3 +456,57 @@ def linalg_solve_ex(A, B, *, left=True, check_errors=False, out=None):
     result = linalg_solve(A, B, left=left)
     info = ops.zeros(A.shape[:-2], mindspore.int32)
     return _results_into(out, (result, info), LinalgSolveEx)
+
+
+def _lu_permutation(pivots, n, dtype):
+    """P^T as matrices, from LAPACK's 1-based row interchanges (P^T A = L U)."""
+    swaps = pivots.asnumpy().reshape(-1, pivots.shape[-1]) - 1
+    matrices = []
+    for row in swaps:
+        order = np.arange(n)
+        for i, j in enumerate(row):
+            order[i], order[j] = order[j], order[i]
+        matrices.append(np.eye(n)[order])
+    shape = tuple(pivots.shape[:-1]) + (n, n)
+    return mindspore.Tensor(np.stack(matrices).reshape(shape), dtype)
+
+
+def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    """`torch.linalg.lu_solve`: X with A X = B from `lu_factor`'s (LU, pivots), A^H X = B when
+    adjoint, X A = B when not left; by two triangular solves and the row permutation."""
+    if not left:
+        # X A = B is A^H X^H = B^H (and X A^H = B is A X^H = B^H).
+        X = linalg_lu_solve(LU, pivots, _mH(B), adjoint=not adjoint)
+        return _result_into(out, _mH(X))
+    n = LU.shape[-1]
+    L = ops.tril(LU, -1) + ops.eye(n, n, LU.dtype)
+    U = ops.triu(LU)
+    permute = _lu_permutation(pivots, n, LU.dtype)
+    if not adjoint:
+        Y = scipy_linalg.solve_triangular(L, ops.matmul(permute, B), lower=True)
+        X = scipy_linalg.solve_triangular(U, Y, lower=False)
+    else:
+        Y = scipy_linalg.solve_triangular(_mH(U), B, lower=True)
+        Y = scipy_linalg.solve_triangular(_mH(L), Y, lower=False)
+        X = ops.matmul(_mH(permute), Y)
+    return _result_into(out, X)
+
+
+def linalg_tensorinv(A, ind=2, *, out=None):
+    """`torch.linalg.tensorinv`: the inverse of A read as a matrix of its first `ind` dimensions
+    by the rest."""
+    rows = math.prod(A.shape[:ind])
+    inverse = ops.inverse(A.reshape(rows, -1))
+    return _result_into(out, inverse.reshape(A.shape[ind:] + A.shape[:ind]))
+
+
+def linalg_tensorsolve(A, B, dims=None, *, out=None):
+    """`torch.linalg.tensorsolve`: X with tensordot(A, X, X.ndim) = B; `dims` of A are moved
+    to the end first."""
+    if dims is not None:
+        dims = [d % A.ndim for d in dims]
+        kept = [d for d in range(A.ndim) if d not in dims]
+        A = ops.transpose(A, tuple(kept + dims))
+    rest = A.shape[B.ndim :]
+    X = ops.matrix_solve(A.reshape(B.size, -1), B.reshape(-1, 1))
+    return _result_into(out, X.reshape(rest))

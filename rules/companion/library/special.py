@@ -247,3 +247,107 @@ def special_round(input, *, decimals=0, out=None):
     else:
         result = ops.round(input / scale) * scale
     return _result_into(out, result)
+
+
+def _special_positive(operator, at_zero):
+    """`operator` where x > 0, torch's value at 0 (an infinity) and NaN below 0, where
+    MindSpore's kernels give other values."""
+
+    def call(input, *, out=None):
+        (x,) = _special_floats(input)
+        result = operator(x)
+        result = ops.where(x == 0, ops.full_like(result, at_zero), result)
+        result = ops.where(x < 0, ops.full_like(result, math.nan), result)
+        return _result_into(out, result)
+
+    return call
+
+
+special_bessel_y0 = _special_positive(ops.bessel_y0, -math.inf)
+special_bessel_y1 = _special_positive(ops.bessel_y1, -math.inf)
+special_modified_bessel_i0 = _special_unary(ops.bessel_i0)
+special_modified_bessel_i1 = _special_unary(ops.bessel_i1)
+special_modified_bessel_k0 = _special_positive(ops.bessel_k0, math.inf)
+special_modified_bessel_k1 = _special_positive(ops.bessel_k1, math.inf)
+special_scaled_modified_bessel_k0 = _special_positive(ops.bessel_k0e, math.inf)
+special_scaled_modified_bessel_k1 = _special_positive(ops.bessel_k1e, math.inf)
+
+
+def special_spherical_bessel_j0(input, *, out=None):
+    """`torch.special.spherical_bessel_j0`: sin(x) / x, 1 at 0."""
+    (x,) = _special_floats(input)
+    safe = ops.where(x == 0, ops.ones_like(x), x)
+    return _result_into(out, ops.where(x == 0, ops.ones_like(x), ops.sin(safe) / safe))
+
+
+def _polynomial(input, n, first, step, shift=False):
+    """A classical orthogonal polynomial of degree n (a number or a tensor of degrees) by its
+    three-term recurrence: p_0 = 1, p_1 = first(x), p_{k+1} = step(k, x, p_k, p_{k-1});
+    0 for a negative degree, as torch's."""
+    x, degree = _special_floats(input, n)
+    if shift:
+        x = 2.0 * x - 1.0
+    x, degree = x + ops.zeros_like(degree), degree + ops.zeros_like(x)
+    highest = int(degree.max().asnumpy()) if degree.size else 0
+    previous, current = ops.ones_like(x), first(x)
+    result = ops.where(degree == 0, previous, ops.zeros_like(x))
+    for k in range(1, highest + 1):
+        result = ops.where(degree == k, current, result)
+        previous, current = current, step(k, x, current, previous)
+    return result
+
+
+def _chebyshev(first, shift=False):
+    def call(input, n, *, out=None):
+        result = _polynomial(
+            input, n, first, lambda k, x, p, q: 2.0 * x * p - q, shift=shift
+        )
+        return _result_into(out, result)
+
+    return call
+
+
+special_chebyshev_polynomial_t = _chebyshev(lambda x: x)
+special_chebyshev_polynomial_u = _chebyshev(lambda x: 2.0 * x)
+special_chebyshev_polynomial_v = _chebyshev(lambda x: 2.0 * x - 1.0)
+special_chebyshev_polynomial_w = _chebyshev(lambda x: 2.0 * x + 1.0)
+special_shifted_chebyshev_polynomial_t = _chebyshev(lambda x: x, shift=True)
+special_shifted_chebyshev_polynomial_u = _chebyshev(lambda x: 2.0 * x, shift=True)
+special_shifted_chebyshev_polynomial_v = _chebyshev(lambda x: 2.0 * x - 1.0, shift=True)
+special_shifted_chebyshev_polynomial_w = _chebyshev(lambda x: 2.0 * x + 1.0, shift=True)
+
+
+def special_hermite_polynomial_h(input, n, *, out=None):
+    """`torch.special.hermite_polynomial_h` (physicists' Hermite polynomials)."""
+    result = _polynomial(
+        input, n, lambda x: 2.0 * x, lambda k, x, p, q: 2.0 * x * p - 2.0 * k * q
+    )
+    return _result_into(out, result)
+
+
+def special_hermite_polynomial_he(input, n, *, out=None):
+    """`torch.special.hermite_polynomial_he` (probabilists' Hermite polynomials)."""
+    result = _polynomial(input, n, lambda x: x, lambda k, x, p, q: x * p - k * q)
+    return _result_into(out, result)
+
+
+def special_laguerre_polynomial_l(input, n, *, out=None):
+    """`torch.special.laguerre_polynomial_l`."""
+    result = _polynomial(
+        input,
+        n,
+        lambda x: 1.0 - x,
+        lambda k, x, p, q: ((2 * k + 1 - x) * p - k * q) / (k + 1),
+    )
+    return _result_into(out, result)
+
+
+def special_legendre_polynomial_p(input, n, *, out=None):
+    """`torch.special.legendre_polynomial_p`."""
+    result = _polynomial(
+        input,
+        n,
+        lambda x: x,
+        lambda k, x, p, q: ((2 * k + 1) * x * p - k * q) / (k + 1),
+    )
+    return _result_into(out, result)
