@@ -43,3 +43,14 @@ ENTRIES: dict[str, str] = {
         "tensorsolve",
     ]
 }
+# The top-level torch forms of the same factorizations and solves.
+ENTRIES.update(
+    {
+        "torch.svd": "legacy_svd",
+        "torch.lu": "legacy_lu",
+        "torch.pinverse": "pinverse",
+        "torch.cholesky_solve": "cholesky_solve",
+        "torch.geqrf": "geqrf",
+        "torch.ormqr": "ormqr",
+    }
+)

@@ -14,6 +14,17 @@ from torch2ms.rules.companion import ENTRIES, assemble
 pytestmark = pytest.mark.real
 
 FAMILIES = ("torch.linalg.", "torch.fft.", "torch.special.", "torch.signal.windows.")
+# torch.* forms served by the same library files.
+TOP_LEVEL = (
+    "torch.complex",
+    "torch.view_as_complex",
+    "torch.svd",
+    "torch.lu",
+    "torch.pinverse",
+    "torch.cholesky_solve",
+    "torch.geqrf",
+    "torch.ormqr",
+)
 RTOL, ATOL = 1e-5, 1e-5
 
 
@@ -21,11 +32,7 @@ RTOL, ATOL = 1e-5, 1e-5
 def aux(fw, tmp_path_factory):
     folder = tmp_path_factory.mktemp("companion_math")
     path = folder / "ms_aux_math.py"
-    names = {
-        e
-        for t, e in ENTRIES.items()
-        if t.startswith(FAMILIES) or t in ("torch.complex", "torch.view_as_complex")
-    }
+    names = {e for t, e in ENTRIES.items() if t.startswith(FAMILIES) or t in TOP_LEVEL}
     path.write_text(assemble(sorted(names)), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("ms_aux_math", path)
     module = importlib.util.module_from_spec(spec)
@@ -376,6 +383,12 @@ LINALG = [
     (L + "solve_ex", (Arr(spd(3)), Arr(f32(3, 2))), {}, ()),
     (L + "inv_ex", (Arr(spd(3)),), {}, ()),
     ("torch.complex", (Arr(f32(2, 3)), Arr(f32(2, 3, seed=1))), {}, ()),
+    ("torch.svd", (Arr(f32(5, 3)),), {}, (0, 2)),
+    ("torch.svd", (Arr(f32(5, 3)),), {"compute_uv": False}, ()),
+    ("torch.lu", (B23,), {"get_infos": True}, ()),
+    ("torch.pinverse", (Arr(f32(4, 3)), 1e-13), {}, ()),
+    ("torch.cholesky_solve", (Arr(f32(3, 2)), Arr(np.linalg.cholesky(spd(3)))), {}, ()),
+    ("torch.geqrf", (Arr(f32(4, 3)),), {}, ()),
     ("torch.view_as_complex", (Arr(f32(2, 3, 2).astype(np.float64)),), {}, ()),
 ]
 
@@ -397,6 +410,18 @@ def test_lu_solve(fw, aux, left, adjoint) -> None:
     m_lu, m_pivots = aux.linalg_lu_factor(ms.Tensor(a))
     got = aux.linalg_lu_solve(m_lu, m_pivots, ms.Tensor(b), left=left, adjoint=adjoint)
     np.testing.assert_allclose(got.asnumpy(), want.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(("left", "transpose"), [(True, False), (False, True)])
+def test_ormqr(fw, aux, left, transpose) -> None:
+    torch, ms = fw
+    a = f32(4, 3)
+    other = f32(4, 2, seed=1) if left else f32(2, 4, seed=1)
+    reflectors, tau = torch.geqrf(torch.tensor(a))
+    want = torch.ormqr(reflectors, tau, torch.tensor(other), left, transpose)
+    m_reflectors, m_tau = aux.geqrf(ms.Tensor(a))
+    got = aux.ormqr(m_reflectors, m_tau, ms.Tensor(other), left, transpose)
+    np.testing.assert_allclose(got.asnumpy(), want.numpy(), rtol=1e-4, atol=1e-5)
 
 
 def test_lstsq_solution_and_rank(fw, aux) -> None:

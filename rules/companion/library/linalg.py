@@ -510,3 +510,69 @@ def linalg_tensorsolve(A, B, dims=None, *, out=None):
     rest = A.shape[B.ndim :]
     X = ops.matrix_solve(A.reshape(B.size, -1), B.reshape(-1, 1))
     return _result_into(out, X.reshape(rest))
+
+
+# The top-level torch forms of the factorizations (torch.svd, torch.lu, ...).
+TorchSVD = collections.namedtuple("TorchSVD", ["U", "S", "V"])
+TorchGeqrf = collections.namedtuple("TorchGeqrf", ["a", "tau"])
+
+
+def legacy_svd(input, some=True, compute_uv=True, *, out=None):
+    """`torch.svd`: (U, S, V) with V, not its adjoint; without compute_uv, U and V are zero
+    matrices of the full sizes, as torch's."""
+    if compute_uv:
+        S, U, V = ops.svd(input, full_matrices=not some, compute_uv=True)
+    else:
+        S = ops.svd(input, compute_uv=False)
+        m, n = input.shape[-2:]
+        U = ops.zeros(input.shape[:-2] + (m, m), input.dtype)
+        V = ops.zeros(input.shape[:-2] + (n, n), input.dtype)
+    return _results_into(out, (U, S, V), TorchSVD)
+
+
+def legacy_lu(A=None, pivot=True, get_infos=False, out=None, *, input=None):
+    """`torch.lu`: `torch.linalg.lu_factor`'s (LU, pivots), and the infos (0) when asked."""
+    A = input if A is None else A
+    LU, pivots = linalg_lu_factor(A, pivot=pivot)
+    results = (LU, pivots)
+    if get_infos:
+        results += (ops.zeros(A.shape[:-2], mindspore.int32),)
+    if out is None:
+        return results
+    return tuple(_result_into(o, r) for o, r in zip(out, results))
+
+
+def pinverse(input, rcond=1e-15):
+    """`torch.pinverse`: the pseudo-inverse with singular values below rcond * largest cut."""
+    return ops.pinv(input, rtol=rcond)
+
+
+def cholesky_solve(input, input2, upper=False, *, out=None):
+    """`torch.cholesky_solve`: X with A X = input, A given by its Cholesky factor input2."""
+    return _result_into(out, ops.cholesky_solve(input, input2, upper))
+
+
+def geqrf(input, *, out=None):
+    """`torch.geqrf`: LAPACK's packed QR (the reflectors below R, and their scales tau)."""
+    return _results_into(out, ops.geqrf(input), TorchGeqrf)
+
+
+def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
+    """`torch.ormqr`: the product of the full Q of a `geqrf` result with input3 (MindSpore's
+    Ormqr has no CPU kernel: Q is built by orgqr from the reflectors padded to a square)."""
+    m = input.shape[-2]
+    missing = m - input.shape[-1]
+    reflectors, tau = input, input2
+    if missing > 0:
+        reflectors = ops.concat(
+            (input, ops.zeros(input.shape[:-1] + (missing,), input.dtype)), -1
+        )
+    if m - tau.shape[-1] > 0:
+        tau = ops.concat(
+            (tau, ops.zeros(tau.shape[:-1] + (m - tau.shape[-1],), tau.dtype)), -1
+        )
+    Q = ops.orgqr(reflectors[..., :m], tau[..., :m])
+    if transpose:
+        Q = _mH(Q)
+    result = ops.matmul(Q, input3) if left else ops.matmul(input3, Q)
+    return _result_into(out, result)
