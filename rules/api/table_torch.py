@@ -661,7 +661,14 @@ _COMPARE = [
     fn("torch.igamma", params=("input", "other"), sample=("f32+[2,3]", "f32+[2,3]")),
     fn("torch.igammac", params=("input", "other"), sample=("f32+[2,3]", "f32+[2,3]")),
     fn("torch.inverse", sample=("f32[3,3]",)),
-    fn("torch.cholesky_inverse", sample=("f32[3,3]",), check="shape"),
+    fn(
+        "torch.cholesky_inverse",
+        params=("input", "upper"),
+        rename={"input": "input_x"},
+        positional=2,
+        sample=("f32[3,3]",),
+        check="shape",
+    ),
     fn(
         "torch.trapezoid",
         "mindspore.ops.trapz",
@@ -676,7 +683,13 @@ _COMPARE = [
         params=("input", "n", "dim"),
         sample=("f32[2,4]", 1, 1),
     ),
-    fn("torch.vander", params=("x", "N"), sample=("f32[3]", 4)),
+    fn(
+        "torch.vander",
+        params=("x", "N", "increasing"),
+        sample=("f32[3]", 4),
+        unsafe_args={"increasing": "*"},
+        unsafe_reason="MindSpore's vander has no `increasing`; the companion entry flips it",
+    ),
     fn(
         "torch.cosine_similarity",
         params=("x1", "x2", "dim", "eps"),

@@ -52,5 +52,6 @@ ENTRIES.update(
         "torch.cholesky_solve": "cholesky_solve",
         "torch.geqrf": "geqrf",
         "torch.ormqr": "ormqr",
+        "torch.vander": "vander",
     }
 )

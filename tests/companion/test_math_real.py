@@ -24,6 +24,7 @@ TOP_LEVEL = (
     "torch.cholesky_solve",
     "torch.geqrf",
     "torch.ormqr",
+    "torch.vander",
 )
 RTOL, ATOL = 1e-5, 1e-5
 
@@ -389,6 +390,8 @@ LINALG = [
     ("torch.pinverse", (Arr(f32(4, 3)), 1e-13), {}, ()),
     ("torch.cholesky_solve", (Arr(f32(3, 2)), Arr(np.linalg.cholesky(spd(3)))), {}, ()),
     ("torch.geqrf", (Arr(f32(4, 3)),), {}, ()),
+    ("torch.vander", (Arr(np.array([1, 2, 3, 5])), 3), {}, ()),
+    ("torch.vander", (Arr(f32(4)),), {"N": 5, "increasing": True}, ()),
     ("torch.view_as_complex", (Arr(f32(2, 3, 2).astype(np.float64)),), {}, ()),
 ]
 

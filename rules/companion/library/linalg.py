@@ -576,3 +576,9 @@ def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
         Q = _mH(Q)
     result = ops.matmul(Q, input3) if left else ops.matmul(input3, Q)
     return _result_into(out, result)
+
+
+def vander(x, N=None, increasing=False):
+    """`torch.vander`: decreasing powers x^(N-1) .. x^0 unless `increasing`."""
+    powers = linalg_vander(x, N=N)
+    return powers if increasing else ops.flip(powers, (-1,))
