@@ -106,7 +106,7 @@ _RENAMED = [
         "torch.linalg.vector_norm",
         params=("x", "ord", "dim", "keepdim"),
         sample=("f32[2,3]", 2, 1),
-        rename={"dim": "axis", "keepdim": "keepdims"},
+        rename={"dim": "axis", "keepdim": "keepdims", "input": "x"},
     ),
     alias("torch.pi", "mindspore.numpy.pi", check="values"),
     fn("torch.fix", "mindspore.ops.trunc"),
@@ -968,9 +968,12 @@ _LINALG = [
         "torch.linalg.pinv",
         "mindspore.ops.pinv",
         params=("A",),
-        rename={"A": "x"},
+        rename={"A": "x", "input": "x"},
         positional=1,
         sample=("f32[4,3]",),
+        # torch's older form: a relative cutoff, which MindSpore's pinv calls rtol.
+        unsafe_args={"rcond": "*"},
+        unsafe_reason="torch's rcond is MindSpore's rtol; the companion entry maps it",
     ),
     fn(
         "torch.linalg.inv",

@@ -36,6 +36,9 @@ CALLS = [
         "w = ms_aux.windows_gaussian(10, std=0.9, dtype=mindspore.float64, layout=ms_aux.strided)",
     ),
     ("z = torch.complex(a, b)", "z = ms_aux.complex_tensor(a, b)"),
+    ("p = torch.linalg.pinv(input=a, atol=0.1)", "p = ops.pinv(x=a, atol=0.1)"),
+    ("p = torch.linalg.pinv(a, rcond=0.1)", "p = ms_aux.linalg_pinv(a, rcond=0.1)"),
+    ("n = torch.linalg.vector_norm(input=a, ord=1)", "n = ops.vector_norm(x=a, ord=1)"),
 ]
 
 

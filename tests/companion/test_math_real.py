@@ -372,6 +372,8 @@ LINALG = [
     (L + "cross", (Arr(f32(2, 3)), Arr(f32(1, 3, seed=1))), {}, ()),
     (L + "diagonal", (B23,), {"offset": 1}, ()),
     (L + "pinv", (Arr(f32(4, 3)),), {}, ()),
+    (L + "pinv", (Arr(f32(4, 3)), 0.5), {}, ()),
+    (L + "pinv", (Arr(spd(3)),), {"atol": 0.5, "hermitian": True}, ()),
     (L + "lu_factor_ex", (B23,), {}, ()),
     (L + "tensorinv", (Arr(spd(6).reshape(6, 2, 3)),), {"ind": 1}, ()),
     (L + "tensorsolve", (Arr(spd(6).reshape(2, 3, 6)), Arr(f32(2, 3))), {}, ()),

@@ -423,8 +423,13 @@ def linalg_matmul(input, other, *, out=None):
     return _result_into(out, ops.matmul(input, other))
 
 
-def linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
-    """`torch.linalg.pinv`."""
+def linalg_pinv(
+    A=None, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None, input=None
+):
+    """`torch.linalg.pinv`; the older `rcond` is a relative cutoff, MindSpore's rtol."""
+    A = input if A is None else A
+    if rcond is not None:
+        rtol = rcond
     return _result_into(out, ops.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian))
 
 
