@@ -455,3 +455,18 @@ def test_named_results_and_out_tuples(fw, aux) -> None:
         torch.linalg.slogdet(torch.tensor(a)).logabsdet.numpy(),
         rtol=1e-5,
     )
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_gradient(fw, aux, upper) -> None:
+    """MindSpore has no CPU kernel for Cholesky's gradient; the entry composes it."""
+    torch, ms = fw
+    a, weight = spd(3, (2,)), f32(2, 3, 3, seed=9)
+    t = torch.tensor(a, requires_grad=True)
+    (torch.linalg.cholesky(t, upper=upper) * torch.tensor(weight)).sum().backward()
+
+    def loss(x):
+        return (aux.linalg_cholesky(x, upper=upper) * ms.Tensor(weight)).sum()
+
+    got = ms.grad(loss)(ms.Tensor(a))
+    np.testing.assert_allclose(got.asnumpy(), t.grad.numpy(), rtol=1e-4, atol=1e-5)

@@ -8,7 +8,7 @@ import math
 
 import mindspore
 import numpy as np
-from mindspore import ops
+from mindspore import nn, ops
 from mindspore.scipy import linalg as scipy_linalg
 
 from .outputs import _result_into
@@ -64,10 +64,30 @@ def _real_dtype(A):
     }.get(A.dtype, A.dtype)
 
 
+class _CholeskyFactor(nn.Cell):
+    """The lower Cholesky factor, with its gradient composed from operators (MindSpore's
+    CholeskyGrad has no CPU kernel): gA = sym(L^-T Phi(L^T dL) L^-1), Phi the lower triangle
+    with its diagonal halved."""
+
+    def construct(self, A):
+        return ops.cholesky(A)
+
+    def bprop(self, A, L, dL):
+        phi = ops.tril(ops.matmul(_mH(L), dL))
+        phi = phi - 0.5 * ops.diag_embed(ops.diagonal(phi, 0, -2, -1))
+        L_inv = ops.inverse(L)
+        gA = ops.matmul(ops.matmul(_mH(L_inv), phi), L_inv)
+        return (0.5 * (gA + _mH(gA)),)
+
+
+_cholesky_factor = _CholeskyFactor()
+
+
 def linalg_cholesky(input=None, *, upper=False, out=None, A=None):
-    """`torch.linalg.cholesky`."""
+    """`torch.linalg.cholesky` (differentiable on the CPU through `_CholeskyFactor`)."""
     A = input if A is None else A
-    return _result_into(out, ops.cholesky(A, upper=upper))
+    L = _cholesky_factor(A)
+    return _result_into(out, _mH(L) if upper else L)
 
 
 def linalg_cholesky_ex(
@@ -76,7 +96,7 @@ def linalg_cholesky_ex(
     """`torch.linalg.cholesky_ex`: MindSpore's kernel raises on a matrix that is not positive
     definite, so a returned `info` is always 0."""
     A = input if A is None else A
-    L = ops.cholesky(A, upper=upper)
+    L = linalg_cholesky(A, upper=upper)
     info = ops.zeros(A.shape[:-2], mindspore.int32)
     return _results_into(out, (L, info), LinalgCholeskyEx)
 
@@ -121,7 +141,9 @@ def _eigh_one(A, lower):
 
 
 def linalg_eigh(input=None, UPLO="L", *, out=None, A=None):
-    """`torch.linalg.eigh`: ascending real eigenvalues and the eigenvectors of the triangle UPLO."""
+    """`torch.linalg.eigh`: ascending real eigenvalues and the eigenvectors of the triangle UPLO.
+    Its gradient (MindSpore's) lies in that triangle, where torch's is symmetric: the two agree
+    for an input built symmetric (`B + B.T`), not for a gradient taken on A itself."""
     A = input if A is None else A
     values, vectors = _per_matrix(lambda M: _eigh_one(M, UPLO == "L"), A)
     return _results_into(out, (values.astype(_real_dtype(A)), vectors), LinalgEigh)
