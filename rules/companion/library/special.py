@@ -62,11 +62,12 @@ special_bessel_j1 = _special_unary(ops.bessel_j1)
 
 
 def _erfinv_float64(x):
-    """erfinv of a float64 tensor: Giles' single-precision approximation, refined by two Newton
-    steps on erfc (MindSpore's erfinv kernel loses digits beyond |x| = 0.99)."""
-    sign = ops.sign(x)
-    a = ops.abs(x)
-    w = -ops.log((1.0 - a) * (1.0 + a))
+    """erfinv of a float64 tensor: Giles' single-precision approximation (odd in x), refined by
+    two Newton steps on erfc, accurate in both tails (MindSpore's erfinv kernel loses digits
+    beyond |x| = 0.99)."""
+    inside = ops.abs(x) < 1.0
+    safe = ops.where(inside, x, ops.zeros_like(x))
+    w = -ops.log((1.0 - safe) * (1.0 + safe))
     central = w - 2.5
     p = 2.81022636e-08
     for c in (
@@ -80,7 +81,8 @@ def _erfinv_float64(x):
         1.50140941,
     ):
         p = c + p * central
-    tail = ops.sqrt(w) - 3.0
+    # sqrt only where the tail branch is taken, so that its gradient stays finite elsewhere
+    tail = ops.sqrt(ops.maximum(w, ops.full_like(w, 5.0))) - 3.0
     q = -0.000200214257
     for c in (
         0.000100950558,
@@ -93,16 +95,16 @@ def _erfinv_float64(x):
         2.83297682,
     ):
         q = c + q * tail
-    y = ops.where(w < 5.0, p, q) * a
-    finite = a < 1.0
-    y = ops.where(finite, y, ops.zeros_like(y))
+    y = ops.where(w < 5.0, p, q) * safe
     for _ in range(2):
-        # f(y) = erf(y) - a = (1 - a) - erfc(y), accurate in the tail
-        step = ((1.0 - a) - ops.erfc(y)) / (2.0 / math.sqrt(math.pi) * ops.exp(-y * y))
-        y = y - ops.where(finite, step, ops.zeros_like(step))
-    y = ops.where(a == 1.0, ops.full_like(y, math.inf), y)
-    y = ops.where(a > 1.0, ops.full_like(y, math.nan), y)
-    return sign * y
+        # erf(y) - x, from erfc on the side of x's sign
+        residual = ops.where(
+            safe >= 0, (1.0 - safe) - ops.erfc(y), ops.erfc(-y) - (1.0 + safe)
+        )
+        y = y - residual / (2.0 / math.sqrt(math.pi) * ops.exp(-y * y))
+    y = ops.where(inside, y, ops.full_like(y, math.nan))
+    y = ops.where(x == 1.0, ops.full_like(y, math.inf), y)
+    return ops.where(x == -1.0, ops.full_like(y, -math.inf), y)
 
 
 def special_erfinv(input, *, out=None):
