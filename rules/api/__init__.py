@@ -6,12 +6,15 @@ import dataclasses
 
 from .inplace_derived import derived_inplace
 from .spec import ApiMapping
+from .table_fft import TABLE as FFT
 from .table_functional import TABLE as FUNCTIONAL
 from .table_init import TABLE as NN_INIT
+from .table_linalg import TABLE as LINALG
 from .table_mint import MINT
 from .table_nn import TABLE as NN_LAYERS
 from .table_optim import TABLE as OPTIM
 from .table_report import TABLE as REPORT_ONLY
+from .table_special import TABLE as SPECIAL
 from .table_tensor import INPLACE as TENSOR_INPLACE
 from .table_tensor import REPORTS as TENSOR_REPORTS
 from .table_tensor import TABLE as TENSOR_METHODS
@@ -31,6 +34,9 @@ _TABLES: tuple[ApiMapping, ...] = tuple(
     + NN_LAYERS
     + NN_INIT
     + OPTIM
+    + FFT
+    + LINALG
+    + SPECIAL
     + REPORT_ONLY
     if m.torch not in _LATER
 ) + TENSOR_MORE + TORCH_MORE

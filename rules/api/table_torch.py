@@ -106,7 +106,7 @@ _RENAMED = [
         "torch.linalg.vector_norm",
         params=("x", "ord", "dim", "keepdim"),
         sample=("f32[2,3]", 2, 1),
-        rename={"dim": "axis", "keepdim": "keepdims"},
+        rename={"dim": "axis", "keepdim": "keepdims", "input": "x"},
     ),
     alias("torch.pi", "mindspore.numpy.pi", check="values"),
     fn("torch.fix", "mindspore.ops.trunc"),
@@ -661,7 +661,14 @@ _COMPARE = [
     fn("torch.igamma", params=("input", "other"), sample=("f32+[2,3]", "f32+[2,3]")),
     fn("torch.igammac", params=("input", "other"), sample=("f32+[2,3]", "f32+[2,3]")),
     fn("torch.inverse", sample=("f32[3,3]",)),
-    fn("torch.cholesky_inverse", sample=("f32[3,3]",), check="shape"),
+    fn(
+        "torch.cholesky_inverse",
+        params=("input", "upper"),
+        rename={"input": "input_x"},
+        positional=2,
+        sample=("f32[3,3]",),
+        check="shape",
+    ),
     fn(
         "torch.trapezoid",
         "mindspore.ops.trapz",
@@ -676,7 +683,13 @@ _COMPARE = [
         params=("input", "n", "dim"),
         sample=("f32[2,4]", 1, 1),
     ),
-    fn("torch.vander", params=("x", "N"), sample=("f32[3]", 4)),
+    fn(
+        "torch.vander",
+        params=("x", "N", "increasing"),
+        sample=("f32[3]", 4),
+        unsafe_args={"increasing": "*"},
+        unsafe_reason="MindSpore's vander has no `increasing`; the companion entry flips it",
+    ),
     fn(
         "torch.cosine_similarity",
         params=("x1", "x2", "dim", "eps"),
@@ -958,9 +971,12 @@ _LINALG = [
         "torch.linalg.pinv",
         "mindspore.ops.pinv",
         params=("A",),
-        rename={"A": "x"},
+        rename={"A": "x", "input": "x"},
         positional=1,
         sample=("f32[4,3]",),
+        # torch's older form: a relative cutoff, which MindSpore's pinv calls rtol.
+        unsafe_args={"rcond": "*"},
+        unsafe_reason="torch's rcond is MindSpore's rtol; the companion entry maps it",
     ),
     fn(
         "torch.linalg.inv",
@@ -969,12 +985,6 @@ _LINALG = [
         rename={"A": "input"},
         positional=1,
         sample=("f32[3,3]",),
-    ),
-    fn(
-        "torch.fft.fft",
-        "mindspore.ops.fft",
-        params=("input", "n", "dim", "norm"),
-        sample=("f32[2,8]", 6, -1, "ortho"),
     ),
 ]
 

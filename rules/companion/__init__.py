@@ -47,6 +47,11 @@ LIBRARY_FILES = (
     "distributions.py",
     "distribution_transforms.py",
     "autograd_functional.py",
+    "outputs.py",
+    "windows.py",
+    "fft.py",
+    "special.py",
+    "linalg.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -8,9 +8,11 @@ from .table_distributed import ENTRIES as DISTRIBUTED
 from .table_autograd import ENTRIES as AUTOGRAD
 from .table_distributions import ENTRIES as DISTRIBUTIONS
 from .table_export import ENTRIES as EXPORT
+from .table_fft import ENTRIES as FFT
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
+from .table_linalg import ENTRIES as LINALG
 from .table_loading import ENTRIES as LOADING
 from .table_methods import ENTRIES as METHODS
 from .table_optim import ENTRIES as OPTIM
@@ -20,6 +22,8 @@ from .table_recurrent import ENTRIES as RECURRENT
 from .table_runtime import CALL_ONLY
 from .table_runtime import ENTRIES as RUNTIME
 from .table_tensor_ops import ENTRIES as TENSOR_OPS
+from .table_special import ENTRIES as SPECIAL
+from .table_windows import ENTRIES as WINDOWS
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
@@ -40,6 +44,10 @@ for _table in (
     DATA,
     DISTRIBUTIONS,
     AUTOGRAD,
+    WINDOWS,
+    FFT,
+    SPECIAL,
+    LINALG,
 ):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
