@@ -45,7 +45,7 @@ def _clamp_probs(probs):
     return ops.clamp(probs, eps, 1 - eps)
 
 
-def _uniform(shape, dtype, low=0.0):
+def _uniform_draws(shape, dtype, low=0.0):
     """Uniform draws in [low, 1) of ``shape`` (a 0-d draw for ``()``)."""
     u = ops.rand(shape if shape else ()).astype(dtype)
     return u if low == 0.0 else low + (1 - low) * u
@@ -214,7 +214,7 @@ class Cauchy(Distribution):
         super().__init__(self.loc.shape, validate_args=validate_args)
 
     def rsample(self, sample_shape=()):
-        u = _uniform(self._extended_shape(sample_shape), self.loc.dtype)
+        u = _uniform_draws(self._extended_shape(sample_shape), self.loc.dtype)
         return self.loc + self.scale * ops.tan(math.pi * (u - 0.5))
 
     def log_prob(self, value):
@@ -252,7 +252,7 @@ class Laplace(Distribution):
 
     def rsample(self, sample_shape=()):
         eps = float(_finfo(self.loc.dtype).eps)
-        u = _uniform(self._extended_shape(sample_shape), self.loc.dtype)
+        u = _uniform_draws(self._extended_shape(sample_shape), self.loc.dtype)
         u = (eps - 1) + (2 - eps) * u
         return self.loc - self.scale * ops.sign(u) * ops.log1p(-ops.abs(u))
 
@@ -287,7 +287,7 @@ class Uniform(Distribution):
         super().__init__(self.low.shape, validate_args=validate_args)
 
     def rsample(self, sample_shape=()):
-        u = _uniform(self._extended_shape(sample_shape), self.low.dtype)
+        u = _uniform_draws(self._extended_shape(sample_shape), self.low.dtype)
         return self.low + u * (self.high - self.low)
 
     def log_prob(self, value):
@@ -321,7 +321,7 @@ class Exponential(Distribution):
 
     def rsample(self, sample_shape=()):
         tiny = float(_finfo(self.rate.dtype).tiny)
-        u = _uniform(self._extended_shape(sample_shape), self.rate.dtype, low=tiny)
+        u = _uniform_draws(self._extended_shape(sample_shape), self.rate.dtype, low=tiny)
         return -ops.log(u) / self.rate
 
     def log_prob(self, value):
@@ -555,7 +555,7 @@ class Bernoulli(_ProbsOrLogits):
 
     def sample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        u = _uniform(shape, self.probs.dtype)
+        u = _uniform_draws(shape, self.probs.dtype)
         return (u < ops.broadcast_to(self.probs, shape)).astype(self.probs.dtype)
 
     def log_prob(self, value):
@@ -592,7 +592,7 @@ class Binomial(_ProbsOrLogits):
         trials = int(self.total_count.max().asnumpy()) if self.total_count.size else 0
         if trials == 0:
             return ops.zeros(shape, self.probs.dtype)
-        u = _uniform((trials,) + shape, self.probs.dtype)
+        u = _uniform_draws((trials,) + shape, self.probs.dtype)
         index = ops.arange(trials).astype(self.probs.dtype).reshape((trials,) + (1,) * len(shape))
         hits = ops.logical_and(u < self.probs, index < self.total_count)
         return hits.astype(self.probs.dtype).sum(0)
@@ -636,7 +636,7 @@ class Geometric(_ProbsOrLogits):
 
     def sample(self, sample_shape=()):
         tiny = float(_finfo(self.probs.dtype).tiny)
-        u = _uniform(self._extended_shape(sample_shape), self.probs.dtype, low=tiny)
+        u = _uniform_draws(self._extended_shape(sample_shape), self.probs.dtype, low=tiny)
         return ops.floor(ops.log(u) / ops.log1p(-self.probs))
 
     def log_prob(self, value):
