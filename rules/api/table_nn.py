@@ -7,9 +7,14 @@ from .entries import layer, report
 N = "torch.nn."
 NN = "mindspore.nn."
 _NO_CPU = "no CPU kernel in MindSpore 2.10"
-_INPLACE = (
-    "inplace",
-)  # a layer's output is the same without it; only the input's storage is spared
+_INPLACE = ("inplace",)
+# inplace=True also writes the result into the input, which MindSpore's layers never do: the
+# companion class (which does) stands for those calls.
+_WRITES_INPUT = {
+    "unsafe_args": {"inplace": "True"},
+    "unsafe_reason": "torch's inplace=True also writes the result into the input tensor, which "
+    "MindSpore's layer does not; where nothing else reads the input, drop `inplace`",
+}
 _REDUCTION = {
     "unsafe_args": {"size_average": "*", "reduce": "*"},
     "unsafe_reason": "size_average/reduce are deprecated; pass reduction='mean'|'sum'|'none'",
@@ -101,7 +106,9 @@ _RNN_CELL_NOTE = (
 
 
 def act(name: str, mindspore: str = "", params: tuple = ("inplace",), **fields):
-    return layer(N + name, mindspore, params=params, drop=_INPLACE, **fields)
+    return layer(
+        N + name, mindspore, params=params, drop=_INPLACE, **{**_WRITES_INPUT, **fields}
+    )
 
 
 def loss(name: str, params: tuple, sample: tuple, **fields):
@@ -259,6 +266,7 @@ TABLE = (
         params=("p", "inplace"),
         positional=0,
         drop=_INPLACE,
+        **_WRITES_INPUT,
         note="MindSpore's first positional parameter is keep_prob; p= is passed by name",
         init=(0.3,),
     ),

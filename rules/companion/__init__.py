@@ -38,6 +38,7 @@ LIBRARY_FILES = (
     "parameters.py",
     "containers.py",
     "recurrent.py",
+    "nn_utils.py",
     "optim.py",
     "gradients.py",
     "checkpoint.py",

@@ -11,6 +11,7 @@ from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
 from .table_loading import ENTRIES as LOADING
 from .table_methods import ENTRIES as METHODS
+from .table_nn_utils import ENTRIES as NN_UTILS
 from .table_optim import ENTRIES as OPTIM
 from .table_parameters import ENTRIES as PARAMETERS
 from .table_plumbing import ENTRIES as PLUMBING
@@ -31,6 +32,7 @@ for _table in (
     ATTENTION,
     PARAMETERS,
     RECURRENT,
+    NN_UTILS,
     OPTIM,
     LOADING,
     DATA,
