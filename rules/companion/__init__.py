@@ -39,6 +39,7 @@ LIBRARY_FILES = (
     "containers.py",
     "recurrent.py",
     "nn_utils.py",
+    "losses.py",
     "optim.py",
     "gradients.py",
     "checkpoint.py",

@@ -10,6 +10,7 @@ from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
 from .table_loading import ENTRIES as LOADING
+from .table_losses import ENTRIES as LOSSES
 from .table_methods import ENTRIES as METHODS
 from .table_nn_utils import ENTRIES as NN_UTILS
 from .table_optim import ENTRIES as OPTIM
@@ -33,6 +34,7 @@ for _table in (
     PARAMETERS,
     RECURRENT,
     NN_UTILS,
+    LOSSES,
     OPTIM,
     LOADING,
     DATA,

@@ -1,0 +1,19 @@
+"""Companion entries in library/losses.py: torch qualified name -> entry name."""
+
+from __future__ import annotations
+
+F = "torch.nn.functional."
+
+ENTRIES: dict[str, str] = {
+    F + "pairwise_distance": "pairwise_distance",
+    "torch.pairwise_distance": "pairwise_distance",
+    F + "triplet_margin_loss": "triplet_margin_loss",
+    F + "soft_margin_loss": "soft_margin_loss",
+    F + "conv_transpose1d": "conv_transpose1d",
+    F + "conv_transpose2d": "conv_transpose2d",
+    "torch.conv_transpose1d": "conv_transpose1d",
+    "torch.conv_transpose2d": "conv_transpose2d",
+}
+for _name in ("TripletMarginLoss", "SoftMarginLoss"):
+    ENTRIES["torch.nn." + _name] = _name
+    ENTRIES["torch.nn.modules.loss." + _name] = _name
