@@ -154,8 +154,15 @@ def conv_transpose2d(
     dtype = input.dtype
     if dtype not in (mindspore.float16, mindspore.float32):
         input, weight = input.astype(mindspore.float32), weight.astype(mindspore.float32)
+    # The primitive is the input gradient of a convolution from `channels` to the input's
+    # channels: its `out_channel` is that convolution's, the input's channel count.
     transpose = ops.Conv2DTranspose(
-        channels, kernel, pad_mode="valid", stride=stride, dilation=dilation, group=groups
+        weight.shape[0],
+        kernel,
+        pad_mode="valid",
+        stride=stride,
+        dilation=dilation,
+        group=groups,
     )
     output = transpose(input, weight, (input.shape[0], channels, *full))
     for axis, size, p, extra in zip((2, 3), full, padding, output_padding):
