@@ -42,6 +42,14 @@ _REDUCTION = {
 }
 
 
+# MindSpore's CPU kernel reads a weight smaller than the input as if it had the input's shape.
+_BCE_WEIGHT = {
+    "unsafe_args": {**_REDUCTION["unsafe_args"], "weight": "*"},
+    "unsafe_reason": "MindSpore's binary_cross_entropy does not broadcast `weight` on CPU: "
+    "pass `ops.broadcast_to(weight, input.shape)`",
+}
+
+
 def act(name: str, params: tuple = ("input", "inplace"), mindspore: str = "", **fields):
     fields.setdefault("drop", ("inplace",))
     return fn(F + name, mindspore, params=params, **{**_INPLACE, **fields})
@@ -367,20 +375,20 @@ TABLE = (
     ),
     fn(
         F + "mse_loss",
-        params=("input", "target"),
+        params=("input", "target", "size_average", "reduce", "reduction"),
         sample=("f32[2,3]", "f32[2,3]"),
         sample_kwargs={"reduction": "sum"},
         **_REDUCTION,
     ),
     fn(
         F + "l1_loss",
-        params=("input", "target"),
+        params=("input", "target", "size_average", "reduce", "reduction"),
         sample=("f32[2,3]", "f32[2,3]"),
         **_REDUCTION,
     ),
     fn(
         F + "smooth_l1_loss",
-        params=("input", "target"),
+        params=("input", "target", "size_average", "reduce", "reduction", "beta"),
         sample=("f32[2,3]", "f32[2,3]"),
         sample_kwargs={"beta": 0.5},
         defaults={"reduction": "'mean'"},
@@ -403,28 +411,44 @@ TABLE = (
     ),
     fn(
         F + "nll_loss",
-        params=("input", "target", "weight"),
+        params=(
+            "input",
+            "target",
+            "weight",
+            "size_average",
+            "ignore_index",
+            "reduce",
+            "reduction",
+        ),
         sample=("f32[4,3]", "i64[4]"),
         **_REDUCTION,
     ),
     fn(
         F + "binary_cross_entropy",
-        params=("input", "target", "weight"),
+        params=("input", "target", "weight", "size_average", "reduce", "reduction"),
         rename={"input": "logits", "target": "labels"},
         positional=3,
         sample=("f32p[2,3]", "f32p[2,3]"),
-        **_REDUCTION,
+        **_BCE_WEIGHT,
     ),
     fn(
         F + "binary_cross_entropy_with_logits",
-        params=("input", "target", "weight"),
+        params=(
+            "input",
+            "target",
+            "weight",
+            "size_average",
+            "reduce",
+            "reduction",
+            "pos_weight",
+        ),
         sample=("f32[2,3]", "f32p[2,3]"),
         sample_kwargs={"pos_weight": "f32+[3]"},
         **_REDUCTION,
     ),
     fn(
         F + "kl_div",
-        params=("input", "target"),
+        params=("input", "target", "size_average", "reduce", "reduction", "log_target"),
         rename={"input": "logits", "target": "labels"},
         positional=2,
         sample=("f32[2,3]", "f32p[2,3]"),
@@ -433,19 +457,35 @@ TABLE = (
     ),
     fn(
         F + "cosine_embedding_loss",
-        params=("input1", "input2", "target", "margin"),
+        params=(
+            "input1",
+            "input2",
+            "target",
+            "margin",
+            "size_average",
+            "reduce",
+            "reduction",
+        ),
         sample=("f32[3,4]", "f32[3,4]", "f32n[3]"),
         **_REDUCTION,
     ),
     fn(
         F + "margin_ranking_loss",
-        params=("input1", "input2", "target", "margin"),
+        params=(
+            "input1",
+            "input2",
+            "target",
+            "margin",
+            "size_average",
+            "reduce",
+            "reduction",
+        ),
         sample=("f32[4]", "f32[4]", "f32n[4]", 0.1),
         **_REDUCTION,
     ),
     fn(
         F + "hinge_embedding_loss",
-        params=("input", "target", "margin"),
+        params=("input", "target", "margin", "size_average", "reduce", "reduction"),
         rename={"input": "inputs", "target": "targets"},
         positional=3,
         sample=("f32[2,3]", "f32n[2,3]"),
@@ -461,13 +501,22 @@ TABLE = (
     ),
     fn(
         F + "multilabel_soft_margin_loss",
-        params=("input", "target", "weight"),
+        params=("input", "target", "weight", "size_average", "reduce", "reduction"),
         sample=("f32[2,3]", "f32p[2,3]"),
         **_REDUCTION,
     ),
     fn(
         F + "multi_margin_loss",
-        params=("input", "target", "p", "margin"),
+        params=(
+            "input",
+            "target",
+            "p",
+            "margin",
+            "weight",
+            "size_average",
+            "reduce",
+            "reduction",
+        ),
         sample=("f32[4,3]", "i64[4]"),
         **_REDUCTION,
     ),

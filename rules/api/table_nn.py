@@ -589,6 +589,9 @@ TABLE = (
         ("weight", "size_average", "reduce", "reduction"),
         ("f32p[2,3]", "f32p[2,3]"),
         positional=1,
+        unsafe_args={"size_average": "*", "reduce": "*", "weight": "*"},
+        unsafe_reason="MindSpore's BCELoss does not broadcast `weight` on CPU: pass it "
+        "broadcast to the input's shape",
     ),
     loss(
         "BCEWithLogitsLoss",

@@ -27,6 +27,7 @@ from .docs import (
 )
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace
+from .legacy_reduction import fold_legacy_reduction
 from .list_values import passes_list
 from .max_min import (
     FIELDS,
@@ -1084,6 +1085,7 @@ class ApiTableRule(Rule):
                     [cst.Arg(into.deep_clone()), cst.Arg(value)],
                 )
         args, kwargs = drop_rebound_inplace(mapping, args, kwargs, original, ctx)
+        args, kwargs = fold_legacy_reduction(mapping, args, kwargs)
         translation = translate_args(mapping, args, kwargs)
         if isinstance(translation, Refusal):
             companion = self._companion_call(mapping.torch, call, ctx)

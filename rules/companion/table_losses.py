@@ -9,11 +9,12 @@ ENTRIES: dict[str, str] = {
     "torch.pairwise_distance": "pairwise_distance",
     F + "triplet_margin_loss": "triplet_margin_loss",
     F + "soft_margin_loss": "soft_margin_loss",
+    F + "binary_cross_entropy": "binary_cross_entropy",
     F + "conv_transpose1d": "conv_transpose1d",
     F + "conv_transpose2d": "conv_transpose2d",
     "torch.conv_transpose1d": "conv_transpose1d",
     "torch.conv_transpose2d": "conv_transpose2d",
 }
-for _name in ("TripletMarginLoss", "SoftMarginLoss"):
+for _name in ("TripletMarginLoss", "SoftMarginLoss", "BCELoss"):
     ENTRIES["torch.nn." + _name] = _name
     ENTRIES["torch.nn.modules.loss." + _name] = _name

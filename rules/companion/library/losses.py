@@ -113,6 +113,30 @@ class SoftMarginLoss(nn.Cell):
         return soft_margin_loss(input, target, reduction=self.reduction)
 
 
+def binary_cross_entropy(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean"
+):
+    """`torch.nn.functional.binary_cross_entropy`: `ops.binary_cross_entropy` with `weight`
+    broadcast to the input's shape first (MindSpore's CPU kernel reads a smaller weight as if it
+    had the input's shape)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        weight = ops.broadcast_to(weight.astype(input.dtype), input.shape)
+    return ops.binary_cross_entropy(input, target, weight, reduction=reduction)
+
+
+class BCELoss(nn.Cell):
+    """`torch.nn.BCELoss` with torch's constructor arguments and broadcast `weight`."""
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__()
+        self.weight = weight
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
+
+    def construct(self, input, target):
+        return binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
+
+
 def _each(value, rank):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * rank
 
