@@ -40,6 +40,7 @@ LIBRARY_FILES = (
     "recurrent.py",
     "nn_utils.py",
     "losses.py",
+    "unpooling.py",
     "optim.py",
     "gradients.py",
     "checkpoint.py",

@@ -19,6 +19,7 @@ from .table_plumbing import ENTRIES as PLUMBING
 from .table_recurrent import ENTRIES as RECURRENT
 from .table_runtime import CALL_ONLY
 from .table_runtime import ENTRIES as RUNTIME
+from .table_unpooling import ENTRIES as UNPOOLING
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
@@ -35,6 +36,7 @@ for _table in (
     RECURRENT,
     NN_UTILS,
     LOSSES,
+    UNPOOLING,
     OPTIM,
     LOADING,
     DATA,
