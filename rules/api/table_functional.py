@@ -121,7 +121,8 @@ TABLE = (
         note="without dim, torch picks a dim by ndim (deprecated); pass it",
         params=("input", "dim"),
         sample=("f32[2,3]", 1),
-        rename={"dim": "axis"},
+        rename={"input": "logits", "dim": "axis"},
+        positional=2,
     ),
     fn(
         F + "softmin",
@@ -129,7 +130,8 @@ TABLE = (
         note="without dim, torch picks a dim by ndim (deprecated); pass it",
         params=("input", "dim"),
         sample=("f32[2,3]", 1),
-        rename={"dim": "axis"},
+        rename={"input": "x", "dim": "axis"},
+        positional=2,
     ),
     fn(F + "prelu", params=("input", "weight"), sample=("f32[2,3,4]", "f32[3]")),
     fn(
@@ -174,6 +176,8 @@ TABLE = (
     fn(
         F + "avg_pool1d",
         defaults={"stride": "@kernel_size"},
+        rename={"input": "input_x"},
+        positional=1,
         params=(
             "input",
             "kernel_size",
@@ -187,6 +191,7 @@ TABLE = (
     fn(
         F + "avg_pool2d",
         defaults={"stride": "@kernel_size"},
+        rename={"input": "input_x"},
         params=(
             "input",
             "kernel_size",
@@ -201,6 +206,7 @@ TABLE = (
     fn(
         F + "avg_pool3d",
         defaults={"stride": "@kernel_size"},
+        rename={"input": "input_x"},
         params=(
             "input",
             "kernel_size",
@@ -216,6 +222,7 @@ TABLE = (
         F + "max_pool2d",
         defaults={"stride": "@kernel_size"},
         params=("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        rename={"input": "x"},
         # MindSpore's sixth parameter is return_indices: ceil_mode goes by name.
         positional=5,
         sample=("f32[2,3,7,7]", 3, 2, 0, 1, True),
@@ -224,6 +231,8 @@ TABLE = (
         F + "max_pool3d",
         defaults={"stride": "@kernel_size"},
         params=("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        rename={"input": "x"},
+        positional=6,
         sample=("f32[1,2,4,4,4]", 2),
     ),
     fn(
@@ -254,11 +263,15 @@ TABLE = (
     fn(
         F + "lp_pool1d",
         params=("input", "norm_type", "kernel_size", "stride", "ceil_mode"),
+        rename={"input": "x"},
+        positional=5,
         sample=("f32+[2,3,8]", 2.0, 2),
     ),
     fn(
         F + "lp_pool2d",
         params=("input", "norm_type", "kernel_size", "stride", "ceil_mode"),
+        rename={"input": "x"},
+        positional=5,
         sample=("f32+[2,3,6,6]", 2.0, 2),
     ),
     fn(
@@ -335,7 +348,7 @@ TABLE = (
     ),
     fn(
         F + "one_hot",
-        rename={"tensor": "indices", "num_classes": "depth"},
+        rename={"tensor": "indices", "input": "indices", "num_classes": "depth"},
         positional=2,
         requires=("num_classes",),
         note="torch infers num_classes when it is absent; MindSpore needs depth",
