@@ -1,4 +1,5 @@
-"""Companion entries in library/losses.py: torch qualified name -> entry name."""
+"""Companion entries in library/losses.py (and the parameter containers of
+library/containers.py): torch qualified name -> entry name."""
 
 from __future__ import annotations
 
@@ -15,6 +16,12 @@ ENTRIES: dict[str, str] = {
     "torch.conv_transpose1d": "conv_transpose1d",
     "torch.conv_transpose2d": "conv_transpose2d",
 }
-for _name in ("TripletMarginLoss", "SoftMarginLoss", "BCELoss"):
-    ENTRIES["torch.nn." + _name] = _name
-    ENTRIES["torch.nn.modules.loss." + _name] = _name
+_MODULES = {
+    "loss": ("TripletMarginLoss", "SoftMarginLoss", "BCELoss"),
+    "distance": ("PairwiseDistance", "CosineSimilarity"),
+    "container": ("ParameterDict", "ParameterList"),
+}
+for _module, _classes in _MODULES.items():
+    for _name in _classes:
+        ENTRIES["torch.nn." + _name] = _name
+        ENTRIES[f"torch.nn.modules.{_module}.{_name}"] = _name

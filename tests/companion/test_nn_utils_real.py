@@ -251,3 +251,48 @@ def test_conv_transpose1d(fw, aux, kwargs) -> None:
         lambda x, w: aux.conv_transpose1d(x, w, **kwargs),
         arrays,
     )
+
+
+def test_parameter_containers(fw, aux) -> None:
+    torch, ms = fw
+    arrays = {f"p{i}": np.full((i + 1,), float(i), np.float32) for i in range(3)}
+    want = torch.nn.ParameterDict(
+        {k: torch.nn.Parameter(torch.tensor(v)) for k, v in arrays.items()}
+    )
+    have = aux.ParameterDict({k: ms.Parameter(ms.Tensor(v)) for k, v in arrays.items()})
+    want.update([("z", torch.nn.Parameter(torch.zeros(2)))])
+    have.update([("z", ms.Tensor(np.zeros(2, np.float32)))])
+    assert list(have) == list(want) and len(have) == len(want) and "z" in have
+    _same(have["p1"], want["p1"])
+    names = [n for n, _ in want.named_parameters()]
+    assert [p.name for p in have.trainable_params()] == names
+    want_list = torch.nn.ParameterList(
+        [torch.nn.Parameter(torch.tensor(v)) for v in arrays.values()]
+    )
+    have_list = aux.ParameterList([ms.Tensor(v) for v in arrays.values()])
+    assert len(have_list) == len(want_list)
+    _same(have_list[-1], want_list[-1])
+    assert [p.name for p in have_list.trainable_params()] == [
+        n for n, _ in want_list.named_parameters()
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("CosineSimilarity", {"dim": 1, "eps": 1e-6}),
+        ("CosineSimilarity", {"dim": 0}),
+        ("PairwiseDistance", {"p": 1.0, "keepdim": True}),
+        ("PairwiseDistance", {}),
+    ],
+)
+def test_distance_layers(fw, aux, name, kwargs) -> None:
+    torch, _ = fw
+    rng = np.random.default_rng(4)
+    arrays = [rng.standard_normal((3, 4)).astype(np.float32) for _ in range(2)]
+    _values_and_grads(
+        fw,
+        lambda a, b: getattr(torch.nn, name)(**kwargs)(a, b),
+        lambda a, b: getattr(aux, name)(**kwargs)(a, b),
+        arrays,
+    )

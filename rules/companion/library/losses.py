@@ -42,6 +42,28 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return ops.pow(ops.pow(diff, p).sum(axis=-1, keepdims=keepdim), 1.0 / p)
 
 
+class PairwiseDistance(nn.Cell):
+    """`torch.nn.PairwiseDistance`: `pairwise_distance` with torch's constructor arguments."""
+
+    def __init__(self, p=2.0, eps=1e-6, keepdim=False):
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def construct(self, x1, x2):
+        return pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class CosineSimilarity(nn.Cell):
+    """`torch.nn.CosineSimilarity`: `ops.cosine_similarity` over `dim`."""
+
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def construct(self, x1, x2):
+        return ops.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
 def triplet_margin_loss(
     anchor,
     positive,
