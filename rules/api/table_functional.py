@@ -64,7 +64,7 @@ TABLE = (
         unsafe_args={"inplace": "True", "alpha": "*"},
         unsafe_reason="MindSpore 2.10's elu supports only alpha=1.0; write `ops.where(x > 0, x, alpha * ops.expm1(x))`",
     ),
-    act("selu"),
+    act("selu", rename={"input": "input_x"}, positional=1),
     act("celu", ("input", "alpha", "inplace"), sample=("f32[2,3]", 0.7)),
     act("silu"),
     act("mish"),
@@ -90,7 +90,11 @@ TABLE = (
         positional=3,
         sample=("f32[2,3]", 0.1, 20.0),
     ),
-    act("rrelu", ("input", "lower", "upper", "training", "inplace"), check="shape"),
+    report(
+        F + "rrelu",
+        "MindSpore's ops.rrelu always draws random slopes; torch's default (training=False) "
+        "uses the fixed slope (lower + upper) / 2: write `ops.leaky_relu(x, (lower + upper) / 2)`",
+    ),
     fn(F + "gelu", params=("input",), sample_kwargs={"approximate": "tanh"}),
     fn(F + "sigmoid"),
     fn(F + "tanh"),
@@ -103,7 +107,7 @@ TABLE = (
     fn(
         F + "glu",
         rename={"input": "x", "dim": "axis"},
-        positional=2,
+        positional=1,
         params=("input", "dim"),
         sample=("f32[2,4]", -1),
     ),
@@ -122,7 +126,7 @@ TABLE = (
         params=("input", "dim"),
         sample=("f32[2,3]", 1),
         rename={"input": "logits", "dim": "axis"},
-        positional=2,
+        positional=1,
     ),
     fn(
         F + "softmin",
@@ -131,7 +135,7 @@ TABLE = (
         params=("input", "dim"),
         sample=("f32[2,3]", 1),
         rename={"input": "x", "dim": "axis"},
-        positional=2,
+        positional=1,
     ),
     fn(F + "prelu", params=("input", "weight"), sample=("f32[2,3,4]", "f32[3]")),
     fn(
@@ -331,18 +335,21 @@ TABLE = (
     fn(
         F + "dropout1d",
         params=("input", "p", "training", "inplace"),
+        drop=("inplace",),
         sample=("f32[2,3,4]", 0.5, False),
         **_INPLACE,
     ),
     fn(
         F + "dropout2d",
         params=("input", "p", "training", "inplace"),
+        drop=("inplace",),
         sample=("f32[2,3,4,4]", 0.5, False),
         **_INPLACE,
     ),
     fn(
         F + "dropout3d",
         params=("input", "p", "training", "inplace"),
+        drop=("inplace",),
         sample=("f32[1,2,3,4,4]", 0.5, False),
         **_INPLACE,
     ),
@@ -433,6 +440,8 @@ TABLE = (
             "reduce",
             "reduction",
         ),
+        rename={"input": "inputs"},
+        positional=3,
         sample=("f32[4,3]", "i64[4]"),
         **_REDUCTION,
     ),
@@ -459,14 +468,10 @@ TABLE = (
         sample_kwargs={"pos_weight": "f32+[3]"},
         **_REDUCTION,
     ),
-    fn(
+    report(
         F + "kl_div",
-        params=("input", "target", "size_average", "reduce", "reduction", "log_target"),
-        rename={"input": "logits", "target": "labels"},
-        positional=2,
-        sample=("f32[2,3]", "f32p[2,3]"),
-        sample_kwargs={"reduction": "sum"},
-        **_REDUCTION,
+        "MindSpore's ops.kl_div has no log_target: exponentiate a log target first, "
+        "`ops.kl_div(input, ops.exp(target), reduction)`",
     ),
     fn(
         F + "cosine_embedding_loss",
@@ -496,13 +501,10 @@ TABLE = (
         sample=("f32[4]", "f32[4]", "f32n[4]", 0.1),
         **_REDUCTION,
     ),
-    fn(
+    report(
         F + "hinge_embedding_loss",
-        params=("input", "target", "margin", "size_average", "reduce", "reduction"),
-        rename={"input": "inputs", "target": "targets"},
-        positional=3,
-        sample=("f32[2,3]", "f32n[2,3]"),
-        **_REDUCTION,
+        "MindSpore's hinge_embedding_loss needs float targets; torch takes integer -1/1: "
+        "cast the target with `.astype(input.dtype)`",
     ),
     fn(
         F + "soft_margin_loss",
@@ -548,7 +550,10 @@ TABLE = (
     ),
     fn(
         F + "gumbel_softmax",
-        params=("logits", "tau", "hard"),
+        params=("logits", "tau", "hard", "eps", "dim"),
+        drop=("eps",),
+        transform={"tau": "as_float"},
+        positional=1,
         sample=("f32[2,3]",),
         check="shape",
     ),

@@ -42,6 +42,8 @@ ENTRIES: dict[str, str] = {
     "torch.nn.functional.hardswish": "hardswish",
     "torch.nn.functional.hardtanh": "hardtanh",
     "torch.nn.functional.threshold": "threshold",
+    "torch.nn.functional.rrelu": "rrelu",
+    "torch.rrelu": "rrelu",
     # The in-place forms: the result written into the input.
     "torch.relu_": "relu_",
     "torch.nn.functional.relu_": "relu_",

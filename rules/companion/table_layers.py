@@ -17,6 +17,7 @@ _MODULES = {
         "LeakyReLU",
         "Mish",
         "PReLU",
+        "RReLU",
         "ReLU",
         "ReLU6",
         "SELU",

@@ -11,13 +11,23 @@ ENTRIES: dict[str, str] = {
     F + "triplet_margin_loss": "triplet_margin_loss",
     F + "soft_margin_loss": "soft_margin_loss",
     F + "binary_cross_entropy": "binary_cross_entropy",
+    F + "kl_div": "kl_div",
+    "torch.kl_div": "kl_div",
+    F + "hinge_embedding_loss": "hinge_embedding_loss",
+    "torch.hinge_embedding_loss": "hinge_embedding_loss",
     F + "conv_transpose1d": "conv_transpose1d",
     F + "conv_transpose2d": "conv_transpose2d",
     "torch.conv_transpose1d": "conv_transpose1d",
     "torch.conv_transpose2d": "conv_transpose2d",
 }
 _MODULES = {
-    "loss": ("TripletMarginLoss", "SoftMarginLoss", "BCELoss"),
+    "loss": (
+        "TripletMarginLoss",
+        "SoftMarginLoss",
+        "BCELoss",
+        "KLDivLoss",
+        "HingeEmbeddingLoss",
+    ),
     "distance": ("PairwiseDistance", "CosineSimilarity"),
     "container": ("ParameterDict", "ParameterList"),
 }

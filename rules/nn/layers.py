@@ -58,6 +58,7 @@ MODE_DEPENDENT = frozenset(
         "InstanceNorm1d",
         "InstanceNorm2d",
         "InstanceNorm3d",
+        "RReLU",
         "Dropout",
         "Dropout1d",
         "Dropout2d",

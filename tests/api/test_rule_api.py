@@ -184,7 +184,7 @@ UNTOUCHED = [
     ("torch.cuda.current_device()", "TM940"),
     ("sampler = torch.utils.data.WeightedRandomSampler(w, 10)", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
-    ("act = nn.RReLU", "TM900"),
+    ("act = nn.AlphaDropout", "TM900"),
     ("f = nn.MSELoss(size_average=flag)", "TM941"),
     ("y = f(x, inplace=True).clamp_(0, 1)", "TM941"),
     ("y = x.view(-1).add_(1)", "TM941"),

@@ -714,3 +714,30 @@ def test_functional_inplace_forms(fw, aux, name, args) -> None:
     got = ms.Tensor(x)
     assert getattr(aux, name)(got, *args) is got
     np.testing.assert_allclose(got.asnumpy(), expected.numpy(), rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("bounds", [(), (0.1, 0.3)])
+def test_rrelu_outside_training_uses_the_mean_slope(fw, aux, bounds) -> None:
+    torch, ms = fw
+    x = (_rng(7).standard_normal((3, 4)) * 2).astype(np.float32)
+    check(
+        fw,
+        lambda t: torch.nn.functional.rrelu(t, *bounds),
+        lambda m: aux.rrelu(m, *bounds),
+        [x],
+    )
+    drawn = aux.rrelu(ms.Tensor(x), 0.1, 0.3, training=True).asnumpy()
+    negative = x < 0
+    slopes = drawn[negative] / x[negative]
+    assert np.all((slopes >= 0.1 - 1e-6) & (slopes <= 0.3 + 1e-6))
+    np.testing.assert_array_equal(drawn[~negative], x[~negative])
+
+
+def test_normalize_writes_out(fw, aux) -> None:
+    torch, ms = fw
+    x = _rng(8).standard_normal((3, 4)).astype(np.float32)
+    want = torch.empty(3, 4)
+    torch.nn.functional.normalize(torch.tensor(x), dim=0, out=want)
+    out = ms.ops.zeros((3, 4))
+    assert aux.normalize(ms.Tensor(x), dim=0, out=out) is out
+    np.testing.assert_allclose(out.asnumpy(), want.numpy(), rtol=RTOL, atol=ATOL)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -295,4 +296,52 @@ def test_distance_layers(fw, aux, name, kwargs) -> None:
         lambda a, b: getattr(torch.nn, name)(**kwargs)(a, b),
         lambda a, b: getattr(aux, name)(**kwargs)(a, b),
         arrays,
+    )
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"reduction": "batchmean"},
+        {"reduction": "sum", "log_target": True},
+        {"reduction": "none"},
+        {"size_average": False},
+    ],
+)
+def test_kl_div(fw, aux, kwargs) -> None:
+    torch, ms = fw
+    rng = np.random.default_rng(6)
+    logits = rng.standard_normal((3, 4)).astype(np.float32)
+    target = rng.random((3, 4)).astype(np.float32)
+    target[0, 1] = 0.0
+    if kwargs.get("log_target"):
+        target = np.log(target + 0.1)
+
+    def torch_fn(t):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's deprecation notice
+            return torch.nn.functional.kl_div(
+                t.log_softmax(-1), torch.tensor(target), **kwargs
+            )
+
+    _values_and_grads(
+        fw,
+        torch_fn,
+        lambda m: aux.kl_div(ms.ops.log_softmax(m, -1), ms.Tensor(target), **kwargs),
+        [logits],
+    )
+
+
+@pytest.mark.parametrize("margin", [1.0, 0.3])
+def test_hinge_embedding_loss_with_integer_targets(fw, aux, margin) -> None:
+    torch, ms = fw
+    x = np.random.default_rng(8).standard_normal((2, 5)).astype(np.float32)
+    target = np.array([[1, -1, 1, -1, 1], [-1, -1, 1, 1, -1]], np.int64)
+    _values_and_grads(
+        fw,
+        lambda t: torch.nn.HingeEmbeddingLoss(margin, reduction="none")(
+            t, torch.tensor(target)
+        ),
+        lambda m: aux.HingeEmbeddingLoss(margin, reduction="none")(m, ms.Tensor(target)),
+        [x],
     )

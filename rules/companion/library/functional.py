@@ -209,11 +209,14 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    """`torch.nn.functional.normalize`: `x / max(norm_p(x, dim), eps)`."""
-    if out is not None:
-        raise NotImplementedError("normalize: out= is not supported; assign the result")
+    """`torch.nn.functional.normalize`: `x / max(norm_p(x, dim), eps)`, written into `out`
+    when given."""
     norm = ops.norm(input, p, dim, keepdim=True)
-    return input / ops.clamp(norm, min=eps)
+    result = input / ops.clamp(norm, min=eps)
+    if out is None:
+        return result
+    out.copy_(result)
+    return out
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
@@ -610,6 +613,21 @@ def _threshold(input, limit, value, inplace):
 def threshold(input, threshold, value, inplace=False):
     """`torch.nn.functional.threshold`: x where x > threshold, else value."""
     return _threshold(input, threshold, value, inplace)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """`torch.nn.functional.rrelu`: in training, negative inputs times a slope drawn uniformly
+    from [lower, upper] per element; otherwise the fixed slope (lower + upper) / 2."""
+
+    def randomized(x):
+        if training:
+            low, high = mindspore.Tensor(lower, x.dtype), mindspore.Tensor(upper, x.dtype)
+            slope = ops.uniform(x.shape, low, high, dtype=x.dtype)
+        else:
+            slope = (lower + upper) / 2
+        return ops.where(x >= 0, x, x * slope)
+
+    return _in_place(randomized, input, inplace)
 
 
 def relu_(input):

@@ -21,7 +21,7 @@ from mindspore import dtype as mstype
 from mindspore.common.initializer import Normal
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
-from .functional import _in_place, interpolate
+from .functional import _in_place, interpolate, rrelu
 from .parameters import _reset_layer
 
 
@@ -721,6 +721,18 @@ class Threshold(nn.Threshold):
 
     def construct(self, x):
         return _in_place(super().construct, x, self.inplace)
+
+
+class RReLU(nn.Cell):
+    """`torch.nn.RReLU`: random negative slopes from [lower, upper] in training, their mean
+    after `set_train(False)`; written into the input with `inplace=True`."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def construct(self, x):
+        return rrelu(x, self.lower, self.upper, self.training, self.inplace)
 
 
 class Sigmoid(nn.Sigmoid):

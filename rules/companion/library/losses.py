@@ -159,6 +159,65 @@ class BCELoss(nn.Cell):
         return binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
+def kl_div(
+    input,
+    target,
+    size_average=None,
+    reduce=None,
+    reduction="mean",
+    log_target=False,
+):
+    """`torch.nn.functional.kl_div`: target * (log(target) - input), 0 where target is 0 (or
+    exp(target) * (target - input) with `log_target`); 'batchmean' divides the sum by the
+    batch size."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if log_target:
+        loss = ops.exp(target) * (target - input)
+    else:
+        positive = target > 0
+        safe = ops.where(positive, target, ops.ones_like(target))
+        loss = ops.where(positive, target * (ops.log(safe) - input), ops.zeros_like(input))
+    if reduction == "batchmean":
+        return loss.sum() / (input.shape[0] if input.ndim else 1)
+    return _loss_reduced(loss, reduction)
+
+
+class KLDivLoss(nn.Cell):
+    """`torch.nn.KLDivLoss` with torch's constructor arguments (`log_target` included)."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__()
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def construct(self, input, target):
+        return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+def hinge_embedding_loss(
+    input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"
+):
+    """`torch.nn.functional.hinge_embedding_loss`: input where target is not -1, plus
+    max(0, margin - input) where target is not 1 (targets of any dtype)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    zeros = ops.zeros_like(input)
+    hinge = ops.clamp(margin - input, min=0.0)
+    loss = ops.where(target != 1, hinge, zeros) + ops.where(target != -1, input, zeros)
+    return _loss_reduced(loss, reduction)
+
+
+class HingeEmbeddingLoss(nn.Cell):
+    """`torch.nn.HingeEmbeddingLoss` with torch's constructor arguments."""
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__()
+        self.margin = margin
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
+
+    def construct(self, input, target):
+        return hinge_embedding_loss(input, target, self.margin, reduction=self.reduction)
+
+
 def _each(value, rank):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * rank
 
