@@ -1,4 +1,5 @@
-"""torch's deprecated loss arguments `size_average` and `reduce`, folded into `reduction`.
+"""torch's deprecated loss arguments `size_average` and `reduce`, folded into `reduction`, and
+`generator=None`, torch's default stream, dropped.
 
 Where either is given (not None), torch ignores `reduction` and uses `legacy_get_string`:
 `reduce=False` is 'none', else `size_average=False` is 'sum', else 'mean' (each defaults to
@@ -68,3 +69,12 @@ def fold_legacy_reduction(
             equal=_EQUAL,
         )
     return positional, named
+
+
+def drop_default_generator(kwargs: dict[str, cst.Arg]) -> dict[str, cst.Arg]:
+    """``kwargs`` without a literal `generator=None`: the default stream, which MindSpore's
+    calls draw from too (any other generator stays refused)."""
+    arg = kwargs.get("generator")
+    if arg is None or literal_source(arg) != "None":
+        return kwargs
+    return {k: v for k, v in kwargs.items() if k != "generator"}
