@@ -30,6 +30,8 @@ _BATCH_NORM = {
     "positional": 4,
     "transform": {"momentum": "one_minus"},
     "unsafe_args": {"track_running_stats": "False", "momentum": "=None"},
+    # MindSpore's BatchNorm always tracks them: True is its only behaviour.
+    "drop": ("track_running_stats",),
     "unsafe_reason": "MindSpore's BatchNorm always tracks an exponential moving average; "
     "use `use_batch_statistics=True` for batch statistics in both modes",
     "param_names": _NORM_NAMES,

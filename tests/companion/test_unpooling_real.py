@@ -155,3 +155,18 @@ def test_embedding(fw, aux, padding_idx) -> None:
         lambda w: aux.embedding(ms.Tensor(ids), w, padding_idx=padding_idx),
         [_randn(5, 3)],
     )
+
+
+def test_instance_norm_updates_statistics_after_the_output(fw, aux) -> None:
+    """One tensor passed as running mean, running variance, weight and bias: torch reads the
+    weight before it updates the statistics, and the variance's update is the one kept."""
+    torch, ms = fw
+    x = _randn(2, 3, 4, seed=11)
+    shared_t = torch.ones(3)
+    want = torch.nn.functional.instance_norm(
+        torch.tensor(x), shared_t, shared_t, shared_t, shared_t
+    )
+    shared_m = ms.Tensor(np.ones(3, np.float32))
+    have = aux.instance_norm(ms.Tensor(x), shared_m, shared_m, shared_m, shared_m)
+    np.testing.assert_allclose(have.asnumpy(), want.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(shared_m.asnumpy(), shared_t.numpy(), rtol=1e-5, atol=1e-6)

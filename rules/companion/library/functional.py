@@ -630,6 +630,12 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return _in_place(randomized, input, inplace)
 
 
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """`torch.nn.functional.gumbel_softmax`: `ops.gumbel_softmax` with a float `tau` (torch
+    takes an int too; `eps` is unused there as well)."""
+    return ops.gumbel_softmax(logits, float(tau), hard, dim)
+
+
 def relu_(input):
     """`torch.relu_` / `torch.nn.functional.relu_`: relu written into the input."""
     return relu(input, inplace=True)

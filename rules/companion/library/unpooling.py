@@ -134,14 +134,6 @@ def instance_norm(
     if use_input_stats:
         mean = input.mean(axis=axes, keep_dims=True)
         var = ((input - mean) ** 2).mean(axis=axes, keep_dims=True)
-        if running_mean is not None or running_var is not None:
-            count = int(math.prod(input.shape[2:]))
-            batch_mean = mean.reshape(input.shape[:2]).mean(0)
-            batch_var = var.reshape(input.shape[:2]).mean(0) * count / max(count - 1, 1)
-            if running_mean is not None:
-                ops.assign(running_mean, running_mean * (1 - momentum) + batch_mean * momentum)
-            if running_var is not None:
-                ops.assign(running_var, running_var * (1 - momentum) + batch_var * momentum)
     else:
         mean, var = running_mean.reshape(shape), running_var.reshape(shape)
     output = (input - mean) / ops.sqrt(var + eps)
@@ -149,6 +141,19 @@ def instance_norm(
         output = output * weight.reshape(shape)
     if bias is not None:
         output = output + bias.reshape(shape)
+    if use_input_stats and (running_mean is not None or running_var is not None):
+        # After the output, as torch: the statistics may be the very tensors passed as weight.
+        count = int(math.prod(input.shape[2:]))
+        batch_mean = mean.reshape(input.shape[:2]).mean(0)
+        batch_var = var.reshape(input.shape[:2]).mean(0) * count / max(count - 1, 1)
+        updates = []
+        if running_mean is not None:
+            updates.append((running_mean, batch_mean))
+        if running_var is not None:
+            updates.append((running_var, batch_var))
+        new = [old * (1 - momentum) + batch * momentum for old, batch in updates]
+        for (old, _), value in zip(updates, new):
+            ops.assign(old, value)
     return output
 
 
