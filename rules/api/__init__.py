@@ -10,6 +10,7 @@ from .table_fft import TABLE as FFT
 from .table_functional import TABLE as FUNCTIONAL
 from .table_init import TABLE as NN_INIT
 from .table_linalg import TABLE as LINALG
+from .nn_modules import module_names
 from .table_mint import MINT
 from .table_nn import TABLE as NN_LAYERS
 from .table_optim import TABLE as OPTIM
@@ -46,6 +47,10 @@ ALL_MAPPINGS: tuple[ApiMapping, ...] = tuple(
     for m in _TABLES
 )
 BY_TORCH_NAME: dict[str, ApiMapping] = {m.torch: m for m in ALL_MAPPINGS}
+# A `torch.nn` class is also reached as `torch.nn.modules[.<file>].<Class>`.
+BY_TORCH_NAME.update(
+    {alias: m for m in ALL_MAPPINGS for alias in module_names(m.torch)}
+)
 # Tensor methods by method name (`view` -> the `torch.Tensor.view` entry).
 METHODS: dict[str, ApiMapping] = {
     m.torch.rsplit(".", 1)[1]: m for m in ALL_MAPPINGS if m.kind == "method"

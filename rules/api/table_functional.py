@@ -42,6 +42,14 @@ _REDUCTION = {
 }
 
 
+# MindSpore's CPU kernel reads a weight smaller than the input as if it had the input's shape.
+_BCE_WEIGHT = {
+    "unsafe_args": {**_REDUCTION["unsafe_args"], "weight": "*"},
+    "unsafe_reason": "MindSpore's binary_cross_entropy does not broadcast `weight` on CPU: "
+    "pass `ops.broadcast_to(weight, input.shape)`",
+}
+
+
 def act(name: str, params: tuple = ("input", "inplace"), mindspore: str = "", **fields):
     fields.setdefault("drop", ("inplace",))
     return fn(F + name, mindspore, params=params, **{**_INPLACE, **fields})
@@ -56,7 +64,7 @@ TABLE = (
         unsafe_args={"inplace": "True", "alpha": "*"},
         unsafe_reason="MindSpore 2.10's elu supports only alpha=1.0; write `ops.where(x > 0, x, alpha * ops.expm1(x))`",
     ),
-    act("selu"),
+    act("selu", rename={"input": "input_x"}, positional=1),
     act("celu", ("input", "alpha", "inplace"), sample=("f32[2,3]", 0.7)),
     act("silu"),
     act("mish"),
@@ -82,7 +90,11 @@ TABLE = (
         positional=3,
         sample=("f32[2,3]", 0.1, 20.0),
     ),
-    act("rrelu", ("input", "lower", "upper", "training", "inplace"), check="shape"),
+    report(
+        F + "rrelu",
+        "MindSpore's ops.rrelu always draws random slopes; torch's default (training=False) "
+        "uses the fixed slope (lower + upper) / 2: write `ops.leaky_relu(x, (lower + upper) / 2)`",
+    ),
     fn(F + "gelu", params=("input",), sample_kwargs={"approximate": "tanh"}),
     fn(F + "sigmoid"),
     fn(F + "tanh"),
@@ -95,7 +107,7 @@ TABLE = (
     fn(
         F + "glu",
         rename={"input": "x", "dim": "axis"},
-        positional=2,
+        positional=1,
         params=("input", "dim"),
         sample=("f32[2,4]", -1),
     ),
@@ -113,7 +125,8 @@ TABLE = (
         note="without dim, torch picks a dim by ndim (deprecated); pass it",
         params=("input", "dim"),
         sample=("f32[2,3]", 1),
-        rename={"dim": "axis"},
+        rename={"input": "logits", "dim": "axis"},
+        positional=1,
     ),
     fn(
         F + "softmin",
@@ -121,7 +134,8 @@ TABLE = (
         note="without dim, torch picks a dim by ndim (deprecated); pass it",
         params=("input", "dim"),
         sample=("f32[2,3]", 1),
-        rename={"dim": "axis"},
+        rename={"input": "x", "dim": "axis"},
+        positional=1,
     ),
     fn(F + "prelu", params=("input", "weight"), sample=("f32[2,3,4]", "f32[3]")),
     fn(
@@ -166,6 +180,8 @@ TABLE = (
     fn(
         F + "avg_pool1d",
         defaults={"stride": "@kernel_size"},
+        rename={"input": "input_x"},
+        positional=1,
         params=(
             "input",
             "kernel_size",
@@ -179,6 +195,7 @@ TABLE = (
     fn(
         F + "avg_pool2d",
         defaults={"stride": "@kernel_size"},
+        rename={"input": "input_x"},
         params=(
             "input",
             "kernel_size",
@@ -193,6 +210,7 @@ TABLE = (
     fn(
         F + "avg_pool3d",
         defaults={"stride": "@kernel_size"},
+        rename={"input": "input_x"},
         params=(
             "input",
             "kernel_size",
@@ -208,6 +226,7 @@ TABLE = (
         F + "max_pool2d",
         defaults={"stride": "@kernel_size"},
         params=("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        rename={"input": "x"},
         # MindSpore's sixth parameter is return_indices: ceil_mode goes by name.
         positional=5,
         sample=("f32[2,3,7,7]", 3, 2, 0, 1, True),
@@ -216,6 +235,8 @@ TABLE = (
         F + "max_pool3d",
         defaults={"stride": "@kernel_size"},
         params=("input", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        rename={"input": "x"},
+        positional=6,
         sample=("f32[1,2,4,4,4]", 2),
     ),
     fn(
@@ -246,11 +267,15 @@ TABLE = (
     fn(
         F + "lp_pool1d",
         params=("input", "norm_type", "kernel_size", "stride", "ceil_mode"),
+        rename={"input": "x"},
+        positional=5,
         sample=("f32+[2,3,8]", 2.0, 2),
     ),
     fn(
         F + "lp_pool2d",
         params=("input", "norm_type", "kernel_size", "stride", "ceil_mode"),
+        rename={"input": "x"},
+        positional=5,
         sample=("f32+[2,3,6,6]", 2.0, 2),
     ),
     fn(
@@ -310,24 +335,27 @@ TABLE = (
     fn(
         F + "dropout1d",
         params=("input", "p", "training", "inplace"),
+        drop=("inplace",),
         sample=("f32[2,3,4]", 0.5, False),
         **_INPLACE,
     ),
     fn(
         F + "dropout2d",
         params=("input", "p", "training", "inplace"),
+        drop=("inplace",),
         sample=("f32[2,3,4,4]", 0.5, False),
         **_INPLACE,
     ),
     fn(
         F + "dropout3d",
         params=("input", "p", "training", "inplace"),
+        drop=("inplace",),
         sample=("f32[1,2,3,4,4]", 0.5, False),
         **_INPLACE,
     ),
     fn(
         F + "one_hot",
-        rename={"tensor": "indices", "num_classes": "depth"},
+        rename={"tensor": "indices", "input": "indices", "num_classes": "depth"},
         positional=2,
         requires=("num_classes",),
         note="torch infers num_classes when it is absent; MindSpore needs depth",
@@ -367,20 +395,20 @@ TABLE = (
     ),
     fn(
         F + "mse_loss",
-        params=("input", "target"),
+        params=("input", "target", "size_average", "reduce", "reduction"),
         sample=("f32[2,3]", "f32[2,3]"),
         sample_kwargs={"reduction": "sum"},
         **_REDUCTION,
     ),
     fn(
         F + "l1_loss",
-        params=("input", "target"),
+        params=("input", "target", "size_average", "reduce", "reduction"),
         sample=("f32[2,3]", "f32[2,3]"),
         **_REDUCTION,
     ),
     fn(
         F + "smooth_l1_loss",
-        params=("input", "target"),
+        params=("input", "target", "size_average", "reduce", "reduction", "beta"),
         sample=("f32[2,3]", "f32[2,3]"),
         sample_kwargs={"beta": 0.5},
         defaults={"reduction": "'mean'"},
@@ -403,53 +431,80 @@ TABLE = (
     ),
     fn(
         F + "nll_loss",
-        params=("input", "target", "weight"),
+        params=(
+            "input",
+            "target",
+            "weight",
+            "size_average",
+            "ignore_index",
+            "reduce",
+            "reduction",
+        ),
+        rename={"input": "inputs"},
+        positional=3,
         sample=("f32[4,3]", "i64[4]"),
         **_REDUCTION,
     ),
     fn(
         F + "binary_cross_entropy",
-        params=("input", "target", "weight"),
+        params=("input", "target", "weight", "size_average", "reduce", "reduction"),
         rename={"input": "logits", "target": "labels"},
         positional=3,
         sample=("f32p[2,3]", "f32p[2,3]"),
-        **_REDUCTION,
+        **_BCE_WEIGHT,
     ),
     fn(
         F + "binary_cross_entropy_with_logits",
-        params=("input", "target", "weight"),
+        params=(
+            "input",
+            "target",
+            "weight",
+            "size_average",
+            "reduce",
+            "reduction",
+            "pos_weight",
+        ),
         sample=("f32[2,3]", "f32p[2,3]"),
         sample_kwargs={"pos_weight": "f32+[3]"},
         **_REDUCTION,
     ),
-    fn(
+    report(
         F + "kl_div",
-        params=("input", "target"),
-        rename={"input": "logits", "target": "labels"},
-        positional=2,
-        sample=("f32[2,3]", "f32p[2,3]"),
-        sample_kwargs={"reduction": "sum"},
-        **_REDUCTION,
+        "MindSpore's ops.kl_div has no log_target: exponentiate a log target first, "
+        "`ops.kl_div(input, ops.exp(target), reduction)`",
     ),
     fn(
         F + "cosine_embedding_loss",
-        params=("input1", "input2", "target", "margin"),
+        params=(
+            "input1",
+            "input2",
+            "target",
+            "margin",
+            "size_average",
+            "reduce",
+            "reduction",
+        ),
         sample=("f32[3,4]", "f32[3,4]", "f32n[3]"),
         **_REDUCTION,
     ),
     fn(
         F + "margin_ranking_loss",
-        params=("input1", "input2", "target", "margin"),
+        params=(
+            "input1",
+            "input2",
+            "target",
+            "margin",
+            "size_average",
+            "reduce",
+            "reduction",
+        ),
         sample=("f32[4]", "f32[4]", "f32n[4]", 0.1),
         **_REDUCTION,
     ),
-    fn(
+    report(
         F + "hinge_embedding_loss",
-        params=("input", "target", "margin"),
-        rename={"input": "inputs", "target": "targets"},
-        positional=3,
-        sample=("f32[2,3]", "f32n[2,3]"),
-        **_REDUCTION,
+        "MindSpore's hinge_embedding_loss needs float targets; torch takes integer -1/1: "
+        "cast the target with `.astype(input.dtype)`",
     ),
     fn(
         F + "soft_margin_loss",
@@ -461,13 +516,22 @@ TABLE = (
     ),
     fn(
         F + "multilabel_soft_margin_loss",
-        params=("input", "target", "weight"),
+        params=("input", "target", "weight", "size_average", "reduce", "reduction"),
         sample=("f32[2,3]", "f32p[2,3]"),
         **_REDUCTION,
     ),
     fn(
         F + "multi_margin_loss",
-        params=("input", "target", "p", "margin"),
+        params=(
+            "input",
+            "target",
+            "p",
+            "margin",
+            "weight",
+            "size_average",
+            "reduce",
+            "reduction",
+        ),
         sample=("f32[4,3]", "i64[4]"),
         **_REDUCTION,
     ),
@@ -486,7 +550,10 @@ TABLE = (
     ),
     fn(
         F + "gumbel_softmax",
-        params=("logits", "tau", "hard"),
+        params=("logits", "tau", "hard", "eps", "dim"),
+        drop=("eps",),
+        transform={"tau": "as_float"},
+        positional=1,
         sample=("f32[2,3]",),
         check="shape",
     ),

@@ -7,9 +7,14 @@ from .entries import layer, report
 N = "torch.nn."
 NN = "mindspore.nn."
 _NO_CPU = "no CPU kernel in MindSpore 2.10"
-_INPLACE = (
-    "inplace",
-)  # a layer's output is the same without it; only the input's storage is spared
+_INPLACE = ("inplace",)
+# inplace=True also writes the result into the input, which MindSpore's layers never do: the
+# companion class (which does) stands for those calls.
+_WRITES_INPUT = {
+    "unsafe_args": {"inplace": "True"},
+    "unsafe_reason": "torch's inplace=True also writes the result into the input tensor, which "
+    "MindSpore's layer does not; where nothing else reads the input, drop `inplace`",
+}
 _REDUCTION = {
     "unsafe_args": {"size_average": "*", "reduce": "*"},
     "unsafe_reason": "size_average/reduce are deprecated; pass reduction='mean'|'sum'|'none'",
@@ -25,6 +30,8 @@ _BATCH_NORM = {
     "positional": 4,
     "transform": {"momentum": "one_minus"},
     "unsafe_args": {"track_running_stats": "False", "momentum": "=None"},
+    # MindSpore's BatchNorm always tracks them: True is its only behaviour.
+    "drop": ("track_running_stats",),
     "unsafe_reason": "MindSpore's BatchNorm always tracks an exponential moving average; "
     "use `use_batch_statistics=True` for batch statistics in both modes",
     "param_names": _NORM_NAMES,
@@ -101,7 +108,9 @@ _RNN_CELL_NOTE = (
 
 
 def act(name: str, mindspore: str = "", params: tuple = ("inplace",), **fields):
-    return layer(N + name, mindspore, params=params, drop=_INPLACE, **fields)
+    return layer(
+        N + name, mindspore, params=params, drop=_INPLACE, **{**_WRITES_INPUT, **fields}
+    )
 
 
 def loss(name: str, params: tuple, sample: tuple, **fields):
@@ -259,6 +268,7 @@ TABLE = (
         params=("p", "inplace"),
         positional=0,
         drop=_INPLACE,
+        **_WRITES_INPUT,
         note="MindSpore's first positional parameter is keep_prob; p= is passed by name",
         init=(0.3,),
     ),
@@ -581,6 +591,9 @@ TABLE = (
         ("weight", "size_average", "reduce", "reduction"),
         ("f32p[2,3]", "f32p[2,3]"),
         positional=1,
+        unsafe_args={"size_average": "*", "reduce": "*", "weight": "*"},
+        unsafe_reason="MindSpore's BCELoss does not broadcast `weight` on CPU: pass it "
+        "broadcast to the input's shape",
     ),
     loss(
         "BCEWithLogitsLoss",

@@ -914,7 +914,8 @@ def _same_as_functional(name: str, **changes) -> object:
 
 _NO_INPLACE = {"drop": (), "unsafe_args": {}, "unsafe_reason": ""}
 # Top-level aliases of `torch.nn.functional` functions. (`torch.batch_norm` and `torch.embedding`
-# take their arguments in another order, and `torch.adaptive_max_pool1d` returns the indices too.)
+# take their arguments in another order, `torch.adaptive_max_pool1d` returns the indices too,
+# and `torch.rrelu` is the companion's: its default slope is fixed, MindSpore's drawn.)
 _FUNCTIONAL_ALIASES = [
     _same_as_functional("softmax"),
     _same_as_functional("log_softmax"),
@@ -924,12 +925,6 @@ _FUNCTIONAL_ALIASES = [
     ),
     _same_as_functional(
         "threshold", params=("input", "threshold", "value"), **_NO_INPLACE
-    ),
-    _same_as_functional(
-        "rrelu",
-        params=("input", "lower", "upper", "training"),
-        status="exact",
-        **_NO_INPLACE,
     ),
     _same_as_functional("hardshrink"),
     _same_as_functional("prelu"),

@@ -29,6 +29,7 @@ from .docs import (
 )
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace
+from .legacy_reduction import drop_default_generator, fold_legacy_reduction
 from .list_values import passes_list
 from .max_min import (
     FIELDS,
@@ -1171,6 +1172,7 @@ class ApiTableRule(Rule):
                 return companion
         if len(args) + len(kwargs) < len(call.args):
             self._placement_dropped(ctx)
+        kwargs = drop_default_generator(kwargs)
         if mapping.form == "initializer":
             return self._initializer(mapping, call, args, kwargs, ctx)
         into = out_is_input(args, kwargs, call, ctx)
@@ -1192,6 +1194,7 @@ class ApiTableRule(Rule):
             if written is not None:
                 return written
         args, kwargs = drop_rebound_inplace(mapping, args, kwargs, original, ctx)
+        args, kwargs = fold_legacy_reduction(mapping, args, kwargs)
         translation = translate_args(mapping, args, kwargs)
         if isinstance(translation, Refusal):
             companion = self._companion_call(mapping.torch, call, ctx)

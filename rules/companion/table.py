@@ -14,7 +14,9 @@ from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
 from .table_linalg import ENTRIES as LINALG
 from .table_loading import ENTRIES as LOADING
+from .table_losses import ENTRIES as LOSSES
 from .table_methods import ENTRIES as METHODS
+from .table_nn_utils import ENTRIES as NN_UTILS
 from .table_optim import ENTRIES as OPTIM
 from .table_parameters import ENTRIES as PARAMETERS
 from .table_plumbing import ENTRIES as PLUMBING
@@ -24,6 +26,7 @@ from .table_runtime import ENTRIES as RUNTIME
 from .table_tensor_ops import ENTRIES as TENSOR_OPS
 from .table_special import ENTRIES as SPECIAL
 from .table_windows import ENTRIES as WINDOWS
+from .table_unpooling import ENTRIES as UNPOOLING
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
@@ -39,6 +42,9 @@ for _table in (
     ATTENTION,
     PARAMETERS,
     RECURRENT,
+    NN_UTILS,
+    LOSSES,
+    UNPOOLING,
     OPTIM,
     LOADING,
     DATA,

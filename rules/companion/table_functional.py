@@ -40,25 +40,28 @@ ENTRIES: dict[str, str] = {
     "torch.nn.functional.mish": "mish",
     "torch.nn.functional.hardsigmoid": "hardsigmoid",
     "torch.nn.functional.hardswish": "hardswish",
+    "torch.nn.functional.hardtanh": "hardtanh",
+    "torch.nn.functional.threshold": "threshold",
+    "torch.nn.functional.rrelu": "rrelu",
+    "torch.nn.functional.gumbel_softmax": "gumbel_softmax",
+    "torch.rrelu": "rrelu",
+    # The in-place forms: the result written into the input.
+    "torch.relu_": "relu_",
+    "torch.nn.functional.relu_": "relu_",
+    "torch.nn.functional.leaky_relu_": "leaky_relu_",
+    "torch.nn.functional.elu_": "elu_",
+    "torch.nn.functional.celu_": "celu_",
+    "torch.selu_": "selu_",
+    "torch.celu_": "celu_",
+    "torch.nn.functional.hardtanh_": "hardtanh_",
+    "torch.nn.functional.threshold_": "threshold_",
+    "torch.threshold_": "threshold_",
 }
 
 # Torch classes the API table refuses whose companion class is what converted calls build: an
 # annotation naming the torch class names the companion class.
 ANNOTATED: dict[str, str] = {"torch.Generator": "Generator"}
 
-# Entries that stand for a function kept as a value only: a call whose idiom is refused (for
-# `inplace=True`) keeps its finding.
-VALUE_ONLY = frozenset(
-    [
-        "relu",
-        "relu6",
-        "leaky_relu",
-        "elu",
-        "celu",
-        "selu",
-        "silu",
-        "mish",
-        "hardsigmoid",
-        "hardswish",
-    ]
-)
+# Entries that stand for a function kept as a value only (none: the activations also serve
+# calls with `inplace=True`, which they write into the input as torch does).
+VALUE_ONLY: frozenset[str] = frozenset()

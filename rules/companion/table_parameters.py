@@ -22,5 +22,7 @@ for _name in (
     "xavier_normal_",
     "kaiming_uniform_",
     "kaiming_normal_",
+    "eye_",
+    "dirac_",
 ):
     ENTRIES["torch.nn.init." + _name] = "init_" + _name

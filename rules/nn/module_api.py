@@ -151,6 +151,9 @@ class ParametersRule(Rule):
             "named_children",
             "add_module",
             "register_module",
+            "get_submodule",
+            "get_parameter",
+            "register_parameter",
         }
     )
     # The program's own layers have `reset_parameters` too: a call is no torch use of its own.
@@ -270,6 +273,13 @@ class ParametersRule(Rule):
                 args=[cst.Arg(receiver), *updated.args],
             )
             rule = "TM309"
+        elif name in _COMPANION_METHODS:
+            if name == "register_parameter" and _is_self(receiver):
+                return updated  # TM314 writes `self.<name> = param`
+            new = cst.Call(
+                func=ctx.companion(name), args=[cst.Arg(receiver), *updated.args]
+            )
+            rule = "TM309"
         elif name in TRAVERSALS:
             if updated.args:
                 return updated
@@ -363,8 +373,23 @@ def _calls(node: cst.CSTNode) -> list[cst.Call]:
 TRAVERSALS = frozenset({"modules", "named_modules", "children", "named_children"})
 # Methods no other common object has: any receiver is taken to be a Module (reported, TM932).
 _MODULE_ONLY = frozenset(
-    {"add_module", "register_module", "named_children", "named_modules"}
+    {
+        "add_module",
+        "register_module",
+        "named_children",
+        "named_modules",
+        "get_submodule",
+        "get_parameter",
+        "register_parameter",
+    }
 )
+# Module methods a Cell lacks, served by the companion function of the same name, which takes
+# the module first.
+_COMPANION_METHODS = frozenset({"get_submodule", "get_parameter", "register_parameter"})
+
+
+def _is_self(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "self"
 
 
 def _traversal(receiver: cst.BaseExpression, name: str) -> cst.BaseExpression:

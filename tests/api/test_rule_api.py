@@ -43,7 +43,18 @@ REWRITES = [
     ("m = nn.LayerNorm(dim, eps=1e-6)", "m = nn.LayerNorm((dim,), epsilon=1e-6)"),
     ("m = nn.GELU(approximate='tanh')", "m = nn.GELU(approximate=True)"),
     ("m = nn.GELU(approximate=mode)", 'm = nn.GELU(approximate=mode == "tanh")'),
-    ("m = nn.LeakyReLU(0.1, inplace=True)", "m = nn.LeakyReLU(alpha=0.1)"),
+    ("m = nn.LeakyReLU(0.1, inplace=False)", "m = nn.LeakyReLU(alpha=0.1)"),
+    # inplace=True writes into the input: the companion class does, MindSpore's does not.
+    ("m = nn.LeakyReLU(0.1, inplace=True)", "m = ms_aux.LeakyReLU(0.1, inplace=True)"),
+    ("y = F.relu(x, inplace=True)", "y = ms_aux.relu(x, inplace=True)"),
+    ("act = nn.Hardtanh", "act = ms_aux.Hardtanh"),
+    # torch's deprecated size_average/reduce, as literals, select the reduction.
+    ("f = nn.MSELoss(False, True)", "f = nn.MSELoss(reduction='sum')"),
+    (
+        "y = F.l1_loss(a, b, None, False, 'mean')",
+        "y = ops.l1_loss(a, b, reduction='none')",
+    ),
+    ("f = torch.nn.modules.loss.L1Loss()", "f = nn.L1Loss()"),
     ("m = nn.Dropout(0.1)", "m = nn.Dropout(p=0.1)"),
     ("m = nn.AvgPool2d(2)", "m = nn.AvgPool2d(2, stride=2, pad_mode='pad')"),
     # No CPU kernel for the MindSpore class: the companion class computes with ops.cross_entropy.
@@ -168,7 +179,6 @@ def test_ascend_target_uses_mint() -> None:
 
 
 UNTOUCHED = [
-    ("y = F.relu(x, inplace=True)", "TM941"),
     # an out= item may be a copy in MindSpore: nothing would be written into it
     ("y = torch.abs(a, out=c[0])", "TM941"),
     # Refused calls of layers without a companion class (those with one become `ms_aux.X(...)`).
@@ -178,29 +188,13 @@ UNTOUCHED = [
     ("m = nn.Bilinear(*shape)", "TM941"),
     ("torch.cuda.current_device()", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
-    ("act = nn.Hardtanh", "TM900"),
+    ("act = nn.AlphaDropout", "TM900"),
+    ("f = nn.MSELoss(size_average=flag)", "TM941"),
     ("y = f(x, inplace=True).clamp_(0, 1)", "TM941"),
     ("y = x.view(-1).add_(1)", "TM941"),
     # Layer classes as values, without a companion class (those with one become `ms_aux.X`).
     ("norm = nn.BatchNorm3d", "TM900"),
-    # MindSpore's HardTanh and CELU take no inplace argument.
-    (
-        "def block(act_layer=nn.Hardtanh):\n    return act_layer(-0.5, 0.5, inplace=True)",
-        "TM941",
-    ),
-    (
-        "def block(act_layer=nn.Threshold):\n    return act_layer(0.1, 0.0, inplace=True)",
-        "TM941",
-    ),
     ("def block(norm=nn.BatchNorm3d, **dd):\n    return norm(8, **dd)", "TM941"),
-    (
-        "def block(act_layer=nn.Hardtanh):\n    return Other(act_layer=act_layer)",
-        "TM941",
-    ),
-    (
-        "def block(act_layer=nn.Threshold):\n    return act_layer() if act_layer is not None else None",
-        "TM941",
-    ),
     ("def block(norm=nn.BatchNorm3d):\n    return norm(8, 1e-5, 0.01)", "TM941"),
     ("m = Block(norm_layer=nn.BatchNorm3d)", "TM941"),
 ]

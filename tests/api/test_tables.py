@@ -29,7 +29,15 @@ DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 def test_torch_names_are_unique() -> None:
     names = [m.torch for m in ALL_MAPPINGS]
     assert len(names) == len(set(names))
-    assert len(BY_TORCH_NAME) == len(ALL_MAPPINGS)
+    # Besides its own name, a `torch.nn` class is reached by its `torch.nn.modules` names.
+    canonical = {name for name, m in BY_TORCH_NAME.items() if name == m.torch}
+    assert len(canonical) == len(ALL_MAPPINGS)
+    for name, mapping in BY_TORCH_NAME.items():
+        if name != mapping.torch:
+            assert name.startswith("torch.nn.modules.")
+            assert name.rsplit(".", 1)[1] == mapping.torch.rsplit(".", 1)[1]
+    assert BY_TORCH_NAME["torch.nn.modules.loss.MSELoss"].torch == "torch.nn.MSELoss"
+    assert BY_TORCH_NAME["torch.nn.modules.Dropout"].torch == "torch.nn.Dropout"
 
 
 @pytest.mark.parametrize("mapping", ALL_MAPPINGS, ids=[m.torch for m in ALL_MAPPINGS])

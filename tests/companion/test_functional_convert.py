@@ -203,6 +203,6 @@ def test_activations_kept_as_values_become_companion_functions() -> None:
     )
     result = convert_checked(source)
     assert "ACTS = dict(relu=ms_aux.relu, silu=ms_aux.silu)" in result.code
-    # a call keeps its idiom or its finding: `inplace=True` is not carried over silently
-    assert "ms_aux.relu(x" not in result.code
-    assert "TM941" in {f.rule for f in result.findings}
+    # `inplace=True` is carried over: the companion function writes the result into x
+    assert "return ms_aux.relu(x, inplace=True)" in result.code
+    assert "TM941" not in {f.rule for f in result.findings}

@@ -665,7 +665,79 @@ def test_activation_kept_as_a_value(fw, aux, name, kwargs) -> None:
     )
 
 
-def test_activation_value_refuses_inplace(fw, aux) -> None:
-    _, ms = fw
-    with pytest.raises(NotImplementedError, match="inplace=True"):
-        aux.relu(ms.Tensor(np.ones(2, np.float32)), inplace=True)
+IN_PLACE = [
+    *ACTIVATION_VALUES,
+    ("hardtanh", {"min_val": -0.5, "max_val": 2.0}),
+    ("threshold", {"threshold": 0.1, "value": 20.0}),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), IN_PLACE)
+def test_activation_inplace_writes_the_input(fw, aux, name, kwargs) -> None:
+    """`inplace=True`: the input holds the result afterwards, the result is the input, and the
+    gradient through both matches torch's."""
+    torch, ms = fw
+    x = (_rng(4).standard_normal((3, 5)) * 3).astype(np.float32)
+    cotangent = _rng(5).standard_normal((3, 5)).astype(np.float32)
+    leaf = torch.tensor(x, requires_grad=True)
+    inner = leaf * 2
+    out = getattr(torch.nn.functional, name)(inner, **kwargs, inplace=True)
+    assert out is inner
+    written = inner.detach().numpy().copy()
+    (out * torch.tensor(cotangent)).sum().backward()
+
+    def forward(w):
+        inner = w * 2
+        result = getattr(aux, name)(inner, **kwargs, inplace=True)
+        assert result is inner
+        return (result * ms.Tensor(cotangent)).sum(), inner
+
+    (_, ms_written), grad = ms.value_and_grad(forward, 0, None, has_aux=True)(
+        ms.Tensor(x)
+    )
+    tolerance = 1e-4 if name == "mish" else ATOL
+    np.testing.assert_allclose(ms_written.asnumpy(), written, rtol=RTOL, atol=tolerance)
+    np.testing.assert_allclose(
+        grad.asnumpy(), leaf.grad.numpy(), rtol=tolerance, atol=tolerance
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [("relu_", ()), ("leaky_relu_", (0.2,)), ("elu_", (0.5,)), ("hardtanh_", (-0.5, 1.0))],
+)
+def test_functional_inplace_forms(fw, aux, name, args) -> None:
+    torch, ms = fw
+    x = (_rng(6).standard_normal((2, 4)) * 3).astype(np.float32)
+    expected = torch.tensor(x)
+    getattr(torch.nn.functional, name)(expected, *args)
+    got = ms.Tensor(x)
+    assert getattr(aux, name)(got, *args) is got
+    np.testing.assert_allclose(got.asnumpy(), expected.numpy(), rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("bounds", [(), (0.1, 0.3)])
+def test_rrelu_outside_training_uses_the_mean_slope(fw, aux, bounds) -> None:
+    torch, ms = fw
+    x = (_rng(7).standard_normal((3, 4)) * 2).astype(np.float32)
+    check(
+        fw,
+        lambda t: torch.nn.functional.rrelu(t, *bounds),
+        lambda m: aux.rrelu(m, *bounds),
+        [x],
+    )
+    drawn = aux.rrelu(ms.Tensor(x), 0.1, 0.3, training=True).asnumpy()
+    negative = x < 0
+    slopes = drawn[negative] / x[negative]
+    assert np.all((slopes >= 0.1 - 1e-6) & (slopes <= 0.3 + 1e-6))
+    np.testing.assert_array_equal(drawn[~negative], x[~negative])
+
+
+def test_normalize_writes_out(fw, aux) -> None:
+    torch, ms = fw
+    x = _rng(8).standard_normal((3, 4)).astype(np.float32)
+    want = torch.empty(3, 4)
+    torch.nn.functional.normalize(torch.tensor(x), dim=0, out=want)
+    out = ms.ops.zeros((3, 4))
+    assert aux.normalize(ms.Tensor(x), dim=0, out=out) is out
+    np.testing.assert_allclose(out.asnumpy(), want.numpy(), rtol=RTOL, atol=ATOL)

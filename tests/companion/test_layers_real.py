@@ -169,7 +169,7 @@ def run_ms(ms, layer, x, cotangent):
     ct = ms.Tensor(cotangent)
 
     def forward(inp):
-        out = layer(inp)
+        out = layer(inp * 1)  # as on torch: in-place layers need a non-leaf input
         return (out * ct).sum(), out
 
     floating = x.dtype == np.float32

@@ -26,9 +26,11 @@ def test_register_parameter_becomes_an_assignment(before: str, after: str) -> No
     assert "register_parameter" not in result.code and "import torch" not in result.code
 
 
-def test_register_parameter_on_another_object_is_left() -> None:
+def test_register_parameter_on_another_object_goes_through_the_companion() -> None:
+    # Only a Module has `register_parameter`; a Cell lacks it, so the companion registers it.
     result = convert_checked(HEAD + "        p.register_parameter('bias', None)\n")
-    assert "p.register_parameter('bias', None)" in result.code
+    assert "ms_aux.register_parameter(p, 'bias', None)" in result.code
+    assert "TM932" in {f.rule for f in result.findings}
 
 
 @pytest.mark.real

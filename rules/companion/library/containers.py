@@ -1,6 +1,6 @@
 """Containers whose MindSpore counterpart runs differently from torch's."""
 
-from mindspore import nn
+from mindspore import Parameter, nn
 
 
 class Sequential(nn.SequentialCell):
@@ -28,3 +28,114 @@ class ModuleDict(nn.CellDict):
             raise TypeError(
                 f"ModuleDict values must be Cells, but got {type(cell).__name__}"
             )
+
+
+class ParameterDict(nn.Cell):
+    """`torch.nn.ParameterDict`: an ordered mapping of names to Parameters registered on the
+    Cell (so `trainable_params()` and checkpoints see them under `<name>.<key>`). A tensor
+    that is not a Parameter is wrapped in one, as torch does."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = []
+        if parameters is not None:
+            self.update(parameters)
+
+    def __setitem__(self, key, value):
+        if not isinstance(value, Parameter):
+            value = Parameter(value, name=key)
+        if key not in self._keys:
+            self._keys.append(key)
+        setattr(self, key, value)
+
+    def __getitem__(self, key):
+        if key not in self._keys:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __delitem__(self, key):
+        self._keys.remove(key)
+        delattr(self, key)
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(list(self._keys))
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def keys(self):
+        return list(self._keys)
+
+    def values(self):
+        return [self[k] for k in self._keys]
+
+    def items(self):
+        return [(k, self[k]) for k in self._keys]
+
+    def get(self, key, default=None):
+        return self[key] if key in self._keys else default
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self):
+        for key in list(self._keys):
+            del self[key]
+
+    def update(self, parameters):
+        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        for key, value in pairs:
+            self[key] = value
+
+    def copy(self):
+        return ParameterDict(self.items())
+
+
+class ParameterList(nn.Cell):
+    """`torch.nn.ParameterList`: a list of Parameters registered on the Cell under their
+    indices."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._count = 0
+        for value in values or ():
+            self.append(value)
+
+    def append(self, value):
+        if not isinstance(value, Parameter):
+            value = Parameter(value, name=str(self._count))
+        setattr(self, str(self._count), value)
+        self._count += 1
+        return self
+
+    def extend(self, values):
+        for value in values:
+            self.append(value)
+        return self
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return ParameterList([self[i] for i in range(self._count)[index]])
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("index out of range")
+        return getattr(self, str(index))
+
+    def __setitem__(self, index, value):
+        if index < 0:
+            index += self._count
+        if not isinstance(value, Parameter):
+            value = Parameter(value, name=str(index))
+        setattr(self, str(index), value)
+
+    def __len__(self):
+        return self._count
+
+    def __iter__(self):
+        return iter([self[i] for i in range(self._count)])

@@ -207,11 +207,14 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    """`torch.nn.functional.normalize`: `x / max(norm_p(x, dim), eps)`."""
-    if out is not None:
-        raise NotImplementedError("normalize: out= is not supported; assign the result")
+    """`torch.nn.functional.normalize`: `x / max(norm_p(x, dim), eps)`, written into `out`
+    when given."""
     norm = ops.norm(input, p, dim, keepdim=True)
-    return input / ops.clamp(norm, min=eps)
+    result = input / ops.clamp(norm, min=eps)
+    if out is None:
+        return result
+    out.copy_(result)
+    return out
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
@@ -520,74 +523,150 @@ def _antialias_weights(n_in, n_out, mode, align_corners, factor):
 
 
 # Activation functions with torch's signatures, for code that keeps them as values
-# (`act_fns = dict(relu=F.relu, silu=F.silu)`) and calls them later with torch's arguments.
-def _not_inplace(name, inplace):
-    if inplace:
-        raise NotImplementedError(
-            f"{name}(..., inplace=True): MindSpore tensors are not updated in place here; "
-            "use the returned value"
-        )
+# (`act_fns = dict(relu=F.relu, silu=F.silu)`) or passes `inplace=True`.
+def _in_place(function, input, inplace):
+    """``function(input)``; torch's `inplace=True` also writes the result into the input and
+    returns the input, so code that reads the input afterwards sees the new values. The function
+    then reads a copy: its gradient needs the values it read, which the write replaces. Where an
+    earlier operation's gradient needs them, `copy_` raises, as torch does."""
+    if not inplace:
+        return function(input)
+    result = function(input * 1)
+    input.copy_(result)
+    return input
 
 
 def relu(input, inplace=False):
-    """`torch.nn.functional.relu` as a value: `ops.relu`."""
-    _not_inplace("relu", inplace)
-    return ops.relu(input)
+    """`torch.nn.functional.relu`: `ops.relu`."""
+    return _in_place(ops.relu, input, inplace)
 
 
 def relu6(input, inplace=False):
-    """`torch.nn.functional.relu6` as a value: `ops.relu6`."""
-    _not_inplace("relu6", inplace)
-    return ops.relu6(input)
+    """`torch.nn.functional.relu6`: `ops.relu6`."""
+    return _in_place(ops.relu6, input, inplace)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """`torch.nn.functional.leaky_relu` as a value: `ops.leaky_relu`."""
-    _not_inplace("leaky_relu", inplace)
-    return ops.leaky_relu(input, negative_slope)
+    """`torch.nn.functional.leaky_relu`: `ops.leaky_relu`."""
+    return _in_place(lambda x: ops.leaky_relu(x, negative_slope), input, inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
-    """`torch.nn.functional.elu` as a value: relu(x) + alpha * expm1(min(x, 0))."""
-    _not_inplace("elu", inplace)
-    return ops.relu(input) + alpha * ops.expm1(ops.minimum(input, 0.0))
+    """`torch.nn.functional.elu`: relu(x) + alpha * expm1(min(x, 0))."""
+    return _in_place(
+        lambda x: ops.relu(x) + alpha * ops.expm1(ops.minimum(x, 0.0)), input, inplace
+    )
 
 
 def celu(input, alpha=1.0, inplace=False):
-    """`torch.nn.functional.celu` as a value: relu(x) + alpha * expm1(min(x, 0) / alpha)."""
-    _not_inplace("celu", inplace)
-    return ops.relu(input) + alpha * ops.expm1(ops.minimum(input, 0.0) / alpha)
+    """`torch.nn.functional.celu`: relu(x) + alpha * expm1(min(x, 0) / alpha)."""
+    return _in_place(
+        lambda x: ops.relu(x) + alpha * ops.expm1(ops.minimum(x, 0.0) / alpha),
+        input,
+        inplace,
+    )
 
 
 def selu(input, inplace=False):
-    """`torch.nn.functional.selu` as a value: scale * elu(x, alpha) with torch's constants."""
-    _not_inplace("selu", inplace)
+    """`torch.nn.functional.selu`: scale * elu(x, alpha) with torch's constants."""
     alpha, scale = 1.6732632423543772, 1.0507009873554805
-    return scale * (ops.relu(input) + alpha * ops.expm1(ops.minimum(input, 0.0)))
+    return _in_place(
+        lambda x: scale * (ops.relu(x) + alpha * ops.expm1(ops.minimum(x, 0.0))),
+        input,
+        inplace,
+    )
 
 
 def silu(input, inplace=False):
-    """`torch.nn.functional.silu` as a value: x * sigmoid(x)."""
-    _not_inplace("silu", inplace)
-    return input * ops.sigmoid(input)
+    """`torch.nn.functional.silu`: x * sigmoid(x)."""
+    return _in_place(lambda x: x * ops.sigmoid(x), input, inplace)
 
 
 def mish(input, inplace=False):
-    """`torch.nn.functional.mish` as a value: `ops.mish`."""
-    _not_inplace("mish", inplace)
-    return ops.mish(input)
+    """`torch.nn.functional.mish`: `ops.mish`."""
+    return _in_place(ops.mish, input, inplace)
 
 
 def hardsigmoid(input, inplace=False):
-    """`torch.nn.functional.hardsigmoid` as a value: relu6(x + 3) / 6."""
-    _not_inplace("hardsigmoid", inplace)
-    return ops.relu6(input + 3.0) / 6.0
+    """`torch.nn.functional.hardsigmoid`: relu6(x + 3) / 6."""
+    return _in_place(lambda x: ops.relu6(x + 3.0) / 6.0, input, inplace)
 
 
 def hardswish(input, inplace=False):
-    """`torch.nn.functional.hardswish` as a value: x * relu6(x + 3) / 6."""
-    _not_inplace("hardswish", inplace)
-    return input * ops.relu6(input + 3.0) / 6.0
+    """`torch.nn.functional.hardswish`: x * relu6(x + 3) / 6."""
+    return _in_place(lambda x: x * ops.relu6(x + 3.0) / 6.0, input, inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """`torch.nn.functional.hardtanh`: x clamped to [min_val, max_val]."""
+    return _in_place(lambda x: ops.clamp(x, min_val, max_val), input, inplace)
+
+
+def _threshold(input, limit, value, inplace):
+    return _in_place(
+        lambda x: ops.where(x > limit, x, ops.full_like(x, value)), input, inplace
+    )
+
+
+def threshold(input, threshold, value, inplace=False):
+    """`torch.nn.functional.threshold`: x where x > threshold, else value."""
+    return _threshold(input, threshold, value, inplace)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """`torch.nn.functional.rrelu`: in training, negative inputs times a slope drawn uniformly
+    from [lower, upper] per element; otherwise the fixed slope (lower + upper) / 2."""
+
+    def randomized(x):
+        if training:
+            low, high = mindspore.Tensor(lower, x.dtype), mindspore.Tensor(upper, x.dtype)
+            slope = ops.uniform(x.shape, low, high, dtype=x.dtype)
+        else:
+            slope = (lower + upper) / 2
+        return ops.where(x >= 0, x, x * slope)
+
+    return _in_place(randomized, input, inplace)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """`torch.nn.functional.gumbel_softmax`: `ops.gumbel_softmax` with a float `tau` (torch
+    takes an int too; `eps` is unused there as well)."""
+    return ops.gumbel_softmax(logits, float(tau), hard, dim)
+
+
+def relu_(input):
+    """`torch.relu_` / `torch.nn.functional.relu_`: relu written into the input."""
+    return relu(input, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    """`torch.nn.functional.leaky_relu_`: leaky_relu written into the input."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    """`torch.nn.functional.elu_`: elu written into the input."""
+    return elu(input, alpha, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    """`torch.nn.functional.celu_`: celu written into the input."""
+    return celu(input, alpha, inplace=True)
+
+
+def selu_(input):
+    """`torch.selu_`: selu written into the input."""
+    return selu(input, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    """`torch.nn.functional.hardtanh_`: hardtanh written into the input."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input, threshold, value):
+    """`torch.nn.functional.threshold_`: threshold written into the input."""
+    return _threshold(input, threshold, value, True)
 
 
 def full(

@@ -21,7 +21,7 @@ from mindspore import dtype as mstype
 from mindspore.common.initializer import Normal
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
-from .functional import interpolate
+from .functional import _in_place, interpolate, rrelu
 from .parameters import _reset_layer
 
 
@@ -594,11 +594,14 @@ class Identity(nn.Identity):
 
 class Dropout(nn.Dropout):
     """`torch.nn.Dropout`: MindSpore's Dropout with `p` (the probability of zeroing), active only
-    after `set_train()`."""
+    after `set_train()`; `inplace=True` writes the result into the input, as torch does."""
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__(p=p)
         self.inplace = inplace
+
+    def construct(self, x):
+        return _in_place(super().construct, x, self.inplace)
 
 
 class GELU(nn.GELU):
@@ -613,52 +616,63 @@ class GELU(nn.GELU):
         super().__init__(approximate=approximate == "tanh")
 
 
-class _AcceptsInplace:
-    """torch's activations take `inplace`; MindSpore's return a new tensor either way, which is
-    what the code after them reads."""
+class _InPlace:
+    """torch's activations take `inplace`: with True the result is written into the input and
+    the input returned, so code that reads the input afterwards sees the new values."""
 
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
 
-
-class ReLU(_AcceptsInplace, nn.ReLU):
-    """`torch.nn.ReLU`: MindSpore's ReLU (`inplace` is accepted and changes nothing)."""
-
-
-class ReLU6(_AcceptsInplace, nn.ReLU6):
-    """`torch.nn.ReLU6`: MindSpore's ReLU6 (`inplace` is accepted and changes nothing)."""
+    def construct(self, x):
+        return _in_place(super().construct, x, self.inplace)
 
 
-class SiLU(_AcceptsInplace, nn.SiLU):
-    """`torch.nn.SiLU`: MindSpore's SiLU (`inplace` is accepted and changes nothing)."""
+class ReLU(_InPlace, nn.ReLU):
+    """`torch.nn.ReLU`: MindSpore's ReLU, written into the input with `inplace=True`."""
 
 
-class Mish(_AcceptsInplace, nn.Mish):
-    """`torch.nn.Mish`: MindSpore's Mish (`inplace` is accepted and changes nothing)."""
+class ReLU6(_InPlace, nn.ReLU6):
+    """`torch.nn.ReLU6`: MindSpore's ReLU6, written into the input with `inplace=True`."""
 
 
-class Hardswish(_AcceptsInplace, nn.HSwish):
-    """`torch.nn.Hardswish`: MindSpore's HSwish (`inplace` is accepted and changes nothing)."""
+class SiLU(_InPlace, nn.SiLU):
+    """`torch.nn.SiLU`: MindSpore's SiLU, written into the input with `inplace=True`."""
 
 
-class Hardsigmoid(_AcceptsInplace, nn.HSigmoid):
-    """`torch.nn.Hardsigmoid`: MindSpore's HSigmoid (`inplace` is accepted and changes nothing)."""
+class Mish(_InPlace, nn.Mish):
+    """`torch.nn.Mish`: MindSpore's Mish, written into the input with `inplace=True`."""
+
+
+class Hardswish(_InPlace, nn.HSwish):
+    """`torch.nn.Hardswish`: MindSpore's HSwish, written into the input with `inplace=True`."""
+
+
+class Hardsigmoid(_InPlace, nn.HSigmoid):
+    """`torch.nn.Hardsigmoid`: MindSpore's HSigmoid, written into the input with
+    `inplace=True`."""
+
+
+class SELU(_InPlace, nn.SeLU):
+    """`torch.nn.SELU`: MindSpore's SeLU, written into the input with `inplace=True`."""
 
 
 class LeakyReLU(nn.LeakyReLU):
     """`torch.nn.LeakyReLU`: MindSpore's LeakyReLU with `alpha=negative_slope` (torch's default
-    0.01; `inplace` is accepted and changes nothing)."""
+    0.01), written into the input with `inplace=True`."""
 
     def __init__(self, negative_slope=0.01, inplace=False):
         super().__init__(alpha=negative_slope)
         self.negative_slope = negative_slope
         self.inplace = inplace
 
+    def construct(self, x):
+        return _in_place(super().construct, x, self.inplace)
+
 
 class ELU(nn.ELU):
     """`torch.nn.ELU`: MindSpore's ELU; its kernel takes only alpha=1, other values are computed
-    as relu(x) + alpha * expm1(min(x, 0)). `inplace` is accepted and changes nothing."""
+    as relu(x) + alpha * expm1(min(x, 0)). Written into the input with `inplace=True`."""
 
     def __init__(self, alpha=1.0, inplace=False):
         super().__init__()
@@ -667,25 +681,58 @@ class ELU(nn.ELU):
 
     def construct(self, x):
         if self.alpha == 1.0:
-            return super().construct(x)
+            return _in_place(super().construct, x, self.inplace)
+        return _in_place(self._elu, x, self.inplace)
+
+    def _elu(self, x):
         return ops.relu(x) + self.alpha * ops.expm1(ops.minimum(x, 0.0))
 
 
 class CELU(nn.CELU):
-    """`torch.nn.CELU`: MindSpore's CELU (`inplace` is accepted and changes nothing)."""
+    """`torch.nn.CELU`: MindSpore's CELU, written into the input with `inplace=True`."""
 
     def __init__(self, alpha=1.0, inplace=False):
         super().__init__(alpha=alpha)
         self.alpha = alpha
         self.inplace = inplace
 
+    def construct(self, x):
+        return _in_place(super().construct, x, self.inplace)
 
-class SELU(nn.SeLU):
-    """`torch.nn.SELU`: MindSpore's SeLU (`inplace` is accepted and changes nothing)."""
 
-    def __init__(self, inplace=False):
+class Hardtanh(nn.Hardtanh):
+    """`torch.nn.Hardtanh`: MindSpore's Hardtanh, written into the input with `inplace=True`."""
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__(min_val, max_val)
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+
+    def construct(self, x):
+        return _in_place(super().construct, x, self.inplace)
+
+
+class Threshold(nn.Threshold):
+    """`torch.nn.Threshold`: MindSpore's Threshold, written into the input with
+    `inplace=True`."""
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__(threshold, value)
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def construct(self, x):
+        return _in_place(super().construct, x, self.inplace)
+
+
+class RReLU(nn.Cell):
+    """`torch.nn.RReLU`: random negative slopes from [lower, upper] in training, their mean
+    after `set_train(False)`; written into the input with `inplace=True`."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
         super().__init__()
-        self.inplace = inplace
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def construct(self, x):
+        return rrelu(x, self.lower, self.upper, self.training, self.inplace)
 
 
 class Sigmoid(nn.Sigmoid):

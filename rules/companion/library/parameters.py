@@ -9,6 +9,7 @@ import copy
 import math
 
 import mindspore
+import numpy as np
 from mindspore import nn, ops
 from mindspore.nn.layer.conv import _Conv as _MindSporeConv
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
@@ -161,6 +162,31 @@ def init_ones_(tensor):
 def init_zeros_(tensor):
     """`torch.nn.init.zeros_`: fills `tensor` (or a view of one) with zeros in place."""
     return _fill_(tensor, ops.zeros(tensor.shape, tensor.dtype))
+
+
+def init_eye_(tensor):
+    """`torch.nn.init.eye_`: fills a 2-D `tensor` (or a view of one) with the identity in
+    place."""
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill_(tensor, ops.eye(tensor.shape[0], tensor.shape[1], tensor.dtype))
+
+
+def init_dirac_(tensor, groups=1):
+    """`torch.nn.init.dirac_`: fills a 3-, 4- or 5-D convolution weight in place with the
+    Dirac delta, which keeps the input channels of each group."""
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    shape = tuple(tensor.shape)
+    if shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = shape[0] // groups
+    values = np.zeros(shape, np.float32)
+    center = tuple(size // 2 for size in shape[2:])
+    for group in range(groups):
+        for channel in range(min(per_group, shape[1])):
+            values[(group * per_group + channel, channel) + center] = 1.0
+    return _fill_(tensor, mindspore.Tensor(values))
 
 
 def init_xavier_uniform_(tensor, gain=1.0, generator=None):

@@ -412,6 +412,48 @@ def add_module(parent, name, module):
             parent._is_dynamic_name.append(False)
 
 
+def get_submodule(module, target):
+    """`module.get_submodule(target)`: the sub-cell at the dotted path `target` ("" is the cell
+    itself); AttributeError where the path leads to no cell, as torch raises."""
+    if target == "":
+        return module
+    for part in target.split("."):
+        if not hasattr(module, part):
+            raise AttributeError(f"{type(module).__name__} has no attribute `{part}`")
+        module = getattr(module, part)
+        if not isinstance(module, mindspore.nn.Cell):
+            raise AttributeError(f"`{part}` is not an nn.Module")
+    return module
+
+
+def get_parameter(module, target):
+    """`module.get_parameter(target)`: the Parameter at the dotted path `target`."""
+    path, _, name = target.rpartition(".")
+    owner = get_submodule(module, path)
+    if not hasattr(owner, name):
+        raise AttributeError(f"{type(owner).__name__} has no attribute `{name}`")
+    param = getattr(owner, name)
+    if not isinstance(param, mindspore.Parameter):
+        raise AttributeError(f"`{name}` is not an nn.Parameter")
+    return param
+
+
+def register_parameter(module, name, param):
+    """`module.register_parameter(name, param)`: `param` registered under `name` (None leaves
+    the name unset, as torch's None parameter)."""
+    if "." in name:
+        raise KeyError('parameter name can\'t contain "."')
+    if param is None:
+        object.__setattr__(module, name, None)
+        return
+    if not isinstance(param, mindspore.Parameter):
+        raise TypeError(
+            f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
+            "(torch.nn.Parameter or None required)"
+        )
+    module.insert_param_to_cell(name, param)
+
+
 def _parameter_prefix(cell, skip):
     """The path prefix `cell`'s Parameters carry ("features." for `net.features`)."""
     for local, param in cell.parameters_and_names():
