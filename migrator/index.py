@@ -50,6 +50,9 @@ class Census:
     # Last parts of the names the module checks classes or instances against (`isinstance` and
     # `issubclass`, `is`/`==`/`in`): a class that is checked against cannot be swapped for another.
     class_checks: frozenset[str] = frozenset()
+    # Names bound by imports of other modules than torch's (`init` after `from . import
+    # initialization as init`): what they reach is never a tensor.
+    imported: frozenset[str] = frozenset()
 
     def relevant(self, first: int, last: int) -> bool:
         i = bisect.bisect_left(self.lines, first)
@@ -252,7 +255,11 @@ def census(
         | set(visitor.watched_lines)
     )
     return Census(
-        uses, lines, frozenset(visitor.bound), frozenset(visitor.class_checks)
+        uses,
+        lines,
+        frozenset(visitor.bound),
+        frozenset(visitor.class_checks),
+        frozenset(visitor.imported),
     )
 
 

@@ -138,6 +138,10 @@ class ImportsRule(Rule):
         # Inside an annotation a torch name that stays is written as a string: annotations are
         # evaluated where the function is defined, and torch is not there.
         self.annotation_depth = 0
+        # Ids of the expressions classes are checked against (`isinstance(x, <here>)`).
+        self.type_checked: set[int] = set()
+        # Ids of the expressions that are called (`<here>(...)`).
+        self.callees: set[int] = set()
         # Functions being visited, innermost last, with whether the walk is inside their body.
         self.functions: list[list] = []
         # The packages (torch, torchvision, ...) that leftovers still use: per function whose body
@@ -173,11 +177,49 @@ class ImportsRule(Rule):
                 return info.line, info.end_line
         return None
 
-    def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
+    def _stands_in(self, node: cst.CSTNode, qualified: str) -> bool:
+        """Whether a torch name left unconverted is written as the companion's torch-only
+        stand-in: where it is only checked against (`isinstance(x, DTensor)`, which no MindSpore
+        value is), and where it is evaluated at import time (module level, class bodies,
+        decorators, defaults), so that the module imports without torch. Called, the stand-in
+        raises, naming the API."""
+        if _package_of(qualified) != "torch":
+            return False
+        if id(node) in self.type_checked:
+            return True
+        if id(node) in self.callees:
+            return False  # called where it stands: it runs on torch, as before
+        return not (self.functions and self.functions[-1][1])
+
+    def _stand_in(self, qualified: str, ctx: ModuleContext) -> cst.Call:
+        return cst.Call(
+            ctx.companion("torch_only"), [cst.Arg(cst.SimpleString(f'"{qualified}"'))]
+        )
+
+    def visit_Decorator(self, node: cst.Decorator, ctx: ModuleContext) -> None:
+        self.callees.add(id(node.decorator))
+
+    def visit_Call(self, node: cst.Call, ctx: ModuleContext) -> None:
+        func = node.func
+        self.callees.add(id(func))
+        if (
+            isinstance(func, cst.Name)
+            and func.value in ("isinstance", "issubclass")
+            and len(node.args) == 2
+        ):
+            checked = node.args[1].value
+            self.type_checked.add(id(checked))
+            if isinstance(checked, (cst.Tuple, cst.List, cst.Set)):
+                self.type_checked.update(id(e.value) for e in checked.elements)
+
+    def _leftover(
+        self, ctx: ModuleContext, name: str, display: str, stand_in: bool = False
+    ) -> None:
         self.leftovers += 1
         ctx.state["leftovers"] = self.leftovers
-        # In an annotation the name is written as a string: nothing to import.
-        annotation = self.annotation_depth > 0
+        # In an annotation the name is written as text, and a stand-in needs no torch: nothing
+        # to import.
+        annotation = self.annotation_depth > 0 or stand_in
         # A resolved package's (torchvision's) imports stay where they are while its names are
         # used; torch's uses are spelled out and need `import torch` where they run.
         package = _package_of(name)
@@ -217,11 +259,18 @@ class ImportsRule(Rule):
                 column=column,
             )
             return
+        if stand_in:
+            message = (
+                f"`{display}` is not converted: torch-only; `ms_aux.torch_only` stands in "
+                "for it (no value is an instance of it; calling it raises)"
+            )
+        elif annotation:
+            message = f"`{display}` in an annotation has no MindSpore type; it stays as text"
+        else:
+            message = f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch"
         ctx.report(
             "TM900",
-            f"`{display}` in an annotation has no MindSpore type; it stays as text"
-            if annotation
-            else f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch",
+            message,
             _table_note(name) or UNCONVERTED.use_instead,
             line=line,
             column=column,
@@ -443,6 +492,10 @@ class ImportsRule(Rule):
             qualified = ctx.qualname(node)
             if self.annotation_depth:
                 self.replace[id(node)] = _annotation_text(qualified)
+            elif self._stands_in(node, qualified):
+                self.replace[id(node)] = self._stand_in(qualified, ctx)
+                self._leftover(ctx, qualified, qualified, stand_in=True)
+                return False
             elif head not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
@@ -458,7 +511,7 @@ class ImportsRule(Rule):
 
     def leave_Annotation(self, original, updated, ctx: ModuleContext):
         self.annotation_depth -= 1
-        return updated
+        return _whole_text(updated)
 
     def visit_Name(self, node: cst.Name, ctx: ModuleContext) -> None:
         if id(node) in self.ignore:
@@ -469,6 +522,10 @@ class ImportsRule(Rule):
                 return  # the module object itself (`torchvision is None`): no API used
             if self.annotation_depth:
                 self.replace[id(node)] = _annotation_text(qualified)
+            elif qualified != "torch" and self._stands_in(node, qualified):
+                self.replace[id(node)] = self._stand_in(qualified, ctx)
+                self._leftover(ctx, qualified, qualified, stand_in=True)
+                return
             elif node.value not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
@@ -803,7 +860,53 @@ class _DropStatements(cst.CSTTransformer):
 
 def _annotation_text(qualified: str) -> cst.SimpleString:
     """`Optional["torch.Generator"]`: the type named as text, which nothing evaluates."""
-    return cst.SimpleString(f'"{qualified}"')
+    return _AnnotationText(f'"{qualified}"')
+
+
+class _AnnotationText(cst.SimpleString):
+    """A torch name written as text in an annotation (told apart from the user's strings)."""
+
+
+class _Unquote(cst.CSTTransformer):
+    def on_leave(self, original, updated):
+        if isinstance(original, _AnnotationText):
+            return cst.parse_expression(original.value[1:-1])
+        return updated
+
+
+def _has_union_operator(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.BinaryOperation) and isinstance(
+        node.operator, cst.BitOr
+    ):
+        return True
+    return any(_has_union_operator(child) for child in node.children)
+
+
+def _whole_text(annotation: cst.Annotation) -> cst.Annotation:
+    """`"torch.Generator | None"`: an annotation whose torch names became text is written as
+    text whole when it joins types with `|`, since `"torch.Generator" | None` fails where the
+    function is defined."""
+    expr = annotation.annotation
+    if isinstance(expr, cst.SimpleString) or not _has_union_operator(expr):
+        return annotation
+    texts = [
+        n
+        for n in _walk_nodes(expr)
+        if isinstance(n, _AnnotationText)
+    ]
+    if not texts:
+        return annotation
+    code = cst.Module([]).code_for_node(expr.visit(_Unquote()))
+    quote = next((q for q in ('"', "'") if q not in code), None)
+    if quote is None or "\n" in code:
+        return annotation
+    return annotation.with_changes(annotation=cst.SimpleString(quote + code + quote))
+
+
+def _walk_nodes(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _walk_nodes(child)
 
 
 def _package_of(name: str) -> str:

@@ -1,6 +1,7 @@
 """TM412: torch-only plumbing that does nothing on MindSpore is removed or stood in for.
 
-- `@torch.jit.script` and `@torch.compile(...)` decorators are removed: they change how torch runs
+- `@torch.jit.script`, `@torch.compile(...)` and the compiler hints (`@torch.compiler.disable`,
+  `allow_in_graph`, `assume_constant_result`) are removed as decorators: they change how torch runs
   the function, not what it computes.
 - Statements that only configure TorchScript or torch.fx (`torch._C._jit_set_profiling_mode(False)`,
   `torch.fx.wrap('name')`) are removed; their results were discarded.
@@ -24,7 +25,19 @@ from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
 from ..companion.table_plumbing import CONDITIONAL as AUTOCAST_ENTRIES
 
-_DECORATORS = frozenset({"torch.jit.script", "torch.compile"})
+_DECORATORS = frozenset(
+    {
+        "torch.jit.script",
+        "torch.compile",
+        # Hints to torch's compiler: which functions it skips, keeps whole or treats as constant.
+        "torch.compiler.disable",
+        "torch._dynamo.disable",
+        "torch.compiler.allow_in_graph",
+        "torch._dynamo.allow_in_graph",
+        "torch.compiler.assume_constant_result",
+        "torch._dynamo.assume_constant_result",
+    }
+)
 # Calls whose only effect is on TorchScript or torch.fx; as statements they do nothing.
 _NO_EFFECT = frozenset({"torch.fx.wrap"})
 _NO_EFFECT_PREFIXES = ("torch._C._jit_",)

@@ -57,6 +57,28 @@ def is_exporting():
     return False
 
 
+def compiler_disable(fn=None, recursive=True, *, reason=None):
+    """`@torch.compiler.disable` (with or without arguments): returns the function itself.
+
+    It only keeps torch's compiler out of a function; no torch compiler traces MindSpore code.
+    """
+    if fn is None:
+        return lambda inner: inner
+    return fn
+
+
+def compiler_hint(fn):
+    """`torch.compiler.allow_in_graph(fn)`, `torch._dynamo.assume_constant_result(fn)`: returns
+    `fn`; they only steer torch's compiler, which never traces MindSpore code."""
+    return fn
+
+
+def mark_static_address(tensor, guard=True):
+    """`torch._dynamo.mark_static_address(t)`: does nothing; it tells torch's compiler that a
+    tensor keeps its address (for CUDA graphs), which no MindSpore code needs."""
+    return None
+
+
 def fx_wrap(fn_or_name):
     """`torch.fx.wrap(fn_or_name)`: returns its argument, as torch does.
 
