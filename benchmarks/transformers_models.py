@@ -116,23 +116,24 @@ def transformers_source(cache: str, given: str | None) -> str:
     return folder
 
 
-def _top_statements(body):
-    """Module-level statements, through `if`/`try` blocks, without `if TYPE_CHECKING:` bodies."""
+def _imports(body):
+    """The import statements of a module, in functions too (they run when called), without the
+    bodies of `if TYPE_CHECKING:`."""
     for node in body:
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
-            yield from _top_statements(node.orelse)
-        elif isinstance(node, (ast.If, ast.Try)):
-            yield from _top_statements(node.body)
-            yield from _top_statements(node.orelse)
-            for handler in getattr(node, "handlers", ()):
-                yield from _top_statements(handler.body)
-        else:
+            yield from _imports(node.orelse)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(node, field, None)
+                if isinstance(inner, list):
+                    yield from _imports(inner)
 
 
 def module_closure(source: str, modules: list[str], package: str = "transformers"):
-    """The files of ``package`` that importing ``modules`` runs: their module-level imports of
-    the package, followed transitively (with every parent package)."""
+    """The files of ``package`` that ``modules`` import, at module level or in their functions,
+    followed transitively (with every parent package)."""
 
     def file_of(module: str) -> str | None:
         path = os.path.join(source, *module.split("."))
@@ -155,7 +156,7 @@ def module_closure(source: str, modules: list[str], package: str = "transformers
         here = parts if path.endswith("__init__.py") else parts[:-1]
         with open(path, encoding="utf-8") as handle:
             tree = ast.parse(handle.read())
-        for node in _top_statements(tree.body):
+        for node in _imports(tree.body):
             if isinstance(node, ast.ImportFrom):
                 base = here[: len(here) - node.level + 1] if node.level else []
                 target = ".".join(base + ([node.module] if node.module else []))
@@ -166,7 +167,23 @@ def module_closure(source: str, modules: list[str], package: str = "transformers
                 stack.extend(
                     a.name for a in node.names if a.name.split(".")[0] == package
                 )
-    return sorted(seen.values())
+    # A package's `__init__` may import its modules lazily (by name, in a table): every module
+    # of a package the closure enters comes along, but for the model folders themselves.
+    files = set(seen.values())
+    for path in list(files):
+        folder = os.path.dirname(path)
+        if not path.endswith("__init__.py") or os.path.basename(folder) == "models":
+            continue
+        if os.path.basename(os.path.dirname(folder)) == "models":
+            continue
+        files.update(glob.glob(os.path.join(folder, "*.py")))
+    if len(files) > len(seen):
+        extra = [
+            ".".join(os.path.relpath(f, source)[:-3].split(os.sep)).removesuffix(".__init__")
+            for f in files - set(seen.values())
+        ]
+        return module_closure(source, sorted(set(seen) | set(extra)), package)
+    return sorted(files)
 
 
 def convert(source: str, work: str, modules: list[str] | None) -> tuple[str, dict]:

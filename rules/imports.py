@@ -235,7 +235,15 @@ class ImportsRule(Rule):
                     self.block_needs.setdefault(id(statement), set()).add(package)
                     self.block_of[id(statement)] = block
             else:
-                self.module_needs.add(package)
+                place = _module_block_place(ctx.stack)
+                if place is None:
+                    self.module_needs.add(package)
+                else:
+                    # Under a module-level `if`/`try`/`for`/`with`: imported in that block, so a
+                    # guard that answers False (a probe for a torch-only feature) skips it.
+                    statement, block = place
+                    self.block_needs.setdefault(id(statement), set()).add(package)
+                    self.block_of[id(statement)] = block
         span = self._range(ctx)
         line = column = None
         if span is not None:
@@ -422,10 +430,10 @@ class ImportsRule(Rule):
         """``result`` preceded by ``import <package>`` for each package its statement uses that
         its block has not imported yet."""
         packages = self.block_needs.get(id(original))
-        if not packages or not self.functions or not _is_node(result):
+        if not packages or not _is_node(result):
             return result
         block = self.block_of[id(original)]
-        function = self.functions[-1][0]
+        function = self.functions[-1][0] if self.functions else None
         imports = []
         for package in sorted(packages):
             if (block, package) in self.block_done:
@@ -434,9 +442,10 @@ class ImportsRule(Rule):
             statement = _import(package)
             imports.append(statement)
             self.local_imports.setdefault(package, []).append(statement)
-            self.block_imports.setdefault(id(function), {}).setdefault(
-                package, []
-            ).append(statement)
+            if function is not None:
+                self.block_imports.setdefault(id(function), {}).setdefault(
+                    package, []
+                ).append(statement)
         if not imports:
             return result
         return cst.FlattenSentinel([*imports, result])
@@ -940,6 +949,27 @@ def _block_place(
             ):
                 return statement, (id(parent), number)
         index -= 1
+    return None
+
+
+_GUARDS = (cst.If, cst.Try, cst.TryStar, cst.For, cst.While, cst.With)
+
+
+def _module_block_place(stack: list) -> tuple[cst.CSTNode, tuple[int, int]] | None:
+    """Where a leftover in module-level code (outside function bodies) imports its package: the
+    statement that holds it and the block of a module-level `if`/`try`/`for`/`with` that
+    statement sits in, climbing out of ``elif`` headers and class bodies; None at the top level."""
+    from .training.gradstate import child_blocks
+
+    for index in range(len(stack) - 1, 0, -1):
+        statement, parent = stack[index], stack[index - 1]
+        if not isinstance(parent, _GUARDS):
+            continue
+        for number, block in enumerate(child_blocks(parent)):
+            if any(s is statement for s in block) and not (
+                isinstance(parent, cst.If) and parent.orelse is statement
+            ):
+                return statement, (id(parent), number)
     return None
 
 

@@ -5,8 +5,8 @@
   spec is MindSpore's, its version the torch release the conversion reproduces, and packages
   built on torch are absent. Every other package is looked up as before.
 - A function the module defines that probes for a torch-only feature by name
-  (`is_torch_cuda_available`, `is_flex_attn_available`, `is_torch_fp8_available`: a name
-  `is_..._available` with a word such as `cuda`, `flex`, `compile`, `distributed`, `fp8`) returns
+  (`is_torch_cuda_available`, `is_flex_attn_available`, `is_rocm_platform`: a name
+  `is_..._available` or `is_..._platform` with a word such as `cuda`, `flex`, `compile`, `distributed`, `fp8`) returns
   False, so the library takes its plain path.
 """
 
@@ -29,6 +29,8 @@ _PROBES = {
 FEATURE_WORDS = frozenset(
     {
         "cuda",
+        "rocm",
+        "hip",
         "flex",
         "compile",
         "compiler",
@@ -88,7 +90,9 @@ META = RuleMeta(
 
 def is_feature_probe(name: str) -> bool:
     """`is_torch_flex_attn_available`: a probe, by its name, for a torch-only feature."""
-    if not (name.startswith("is_") and "_available" in name):
+    if not (
+        name.startswith("is_") and ("_available" in name or name.endswith("_platform"))
+    ):
         return False
     return bool(FEATURE_WORDS & set(name.split("_")))
 

@@ -28,6 +28,7 @@ LIBRARY = os.path.join(os.path.dirname(__file__), "library")
 LIBRARY_FILES = (
     "plumbing.py",
     "probes.py",
+    "bindings.py",
     "distributed.py",
     "export.py",
     "runtime.py",

@@ -191,3 +191,22 @@ def test_torch_only_stand_in(probes) -> None:
         pass
 
     assert Sub.__name__ == "Sub"
+
+
+# -- the API tail -------------------------------------------------------------------------------
+BUFFERS = [
+    ("self.b = nn.Buffer(torch.zeros(3))", "self.b = mindspore.Parameter(ops.zeros(3), requires_grad=False)"),
+    ("self.b = nn.Buffer(torch.zeros(3), persistent=False)", "self.b = ops.zeros(3)"),
+    ("self.b = torch.nn.Buffer(data=t, persistent=True)", "self.b = mindspore.Parameter(t, requires_grad=False)"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), BUFFERS, ids=[b[0] for b in BUFFERS])
+def test_buffer_declared_by_assignment(before: str, after: str) -> None:
+    source = (
+        "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n"
+        f"    def __init__(self, t):\n        super().__init__()\n        {before}\n"
+    )
+    code = convert_checked(source).code
+    assert f"        {after}\n" in code
+    assert "import torch" not in code

@@ -79,6 +79,46 @@ def mark_static_address(tensor, guard=True):
     return None
 
 
+class _CustomOp:
+    """What `torch.library.custom_op` makes of a function: the function itself, called as it is,
+    with the registration methods torch's operator objects have (they do nothing here)."""
+
+    def __init__(self, function):
+        self._function = function
+        self.__name__ = getattr(function, "__name__", "custom_op")
+        self.__doc__ = getattr(function, "__doc__", None)
+        self.__wrapped__ = function
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
+
+    def register_fake(self, function):
+        return function
+
+    def register_autograd(self, backward, *, setup_context=None):
+        return None
+
+    def register_kernel(self, device_types, function=None):
+        return (lambda inner: inner) if function is None else function
+
+
+def custom_op(name, fn=None, *, mutates_args=None, device_types=None, schema=None):
+    """`torch.library.custom_op(name, fn, ...)` (or as a decorator): the function, callable as
+    before. It registers an operator in torch's dispatcher, which only `torch.ops` calls read,
+    and those stay on torch."""
+    if fn is None:
+        return _CustomOp
+    return _CustomOp(fn)
+
+
+def library_register(op, *args, **kwargs):
+    """`torch.library.register_fake/register_autograd/register_kernel/impl(...)`: registers a
+    kernel in torch's dispatcher; does nothing here. Used as a decorator, it returns the function
+    it decorates."""
+    function = next((a for a in args if callable(a)), None)
+    return (lambda inner: inner) if function is None else function
+
+
 def fx_wrap(fn_or_name):
     """`torch.fx.wrap(fn_or_name)`: returns its argument, as torch does.
 
@@ -324,6 +364,13 @@ cuda = _DeviceModule("cuda", "GPU")
 npu = _DeviceModule("npu", "Ascend")
 
 
+# The 8-bit floats numpy lacks: bits, eps, max, smallest normal, resolution (torch's values).
+_FLOAT8 = {
+    mindspore.float8_e4m3fn: ("float8_e4m3fn", 8, 0.125, 448.0, 2.0**-6, 1.0),
+    mindspore.float8_e5m2: ("float8_e5m2", 8, 0.25, 57344.0, 2.0**-14, 1.0),
+}
+
+
 class finfo:
     """`torch.finfo(dtype)`: the limits of a MindSpore floating dtype, from numpy's finfo.
 
@@ -339,6 +386,18 @@ class finfo:
             mindspore.float64: numpy.float64,
             mindspore.bfloat16: numpy.float32,
         }
+        if type in _FLOAT8:
+            (
+                self.dtype,
+                self.bits,
+                self.eps,
+                self.max,
+                self.tiny,
+                self.resolution,
+            ) = _FLOAT8[type]
+            self.min = -self.max
+            self.smallest_normal = self.tiny
+            return
         if type not in numpy_types:
             raise TypeError(f"finfo takes a floating dtype, not {type}")
         info = numpy.finfo(numpy_types[type])
