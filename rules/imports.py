@@ -177,6 +177,10 @@ class ImportsRule(Rule):
                 return info.line, info.end_line
         return None
 
+    @staticmethod
+    def _in_class(ctx: ModuleContext) -> bool:
+        return any(isinstance(s, cst.ClassDef) for s in ctx.stack)
+
     def _stands_in(self, node: cst.CSTNode, qualified: str) -> bool:
         """Whether a torch name left unconverted is written as the companion's torch-only
         stand-in: where it is only checked against (`isinstance(x, DTensor)`, which no MindSpore
@@ -213,8 +217,15 @@ class ImportsRule(Rule):
                 self.type_checked.update(id(e.value) for e in checked.elements)
 
     def _leftover(
-        self, ctx: ModuleContext, name: str, display: str, stand_in: bool = False
+        self,
+        ctx: ModuleContext,
+        name: str,
+        display: str,
+        stand_in: bool = False,
+        on_self: bool = False,
     ) -> None:
+        """``on_self``: a method left unconverted on `self`, a converted Cell
+        (`self.named_parameters(...)`), which no import of torch provides."""
         self.leftovers += 1
         ctx.state["leftovers"] = self.leftovers
         # In an annotation the name is written as text, and a stand-in needs no torch: nothing
@@ -223,7 +234,7 @@ class ImportsRule(Rule):
         # A resolved package's (torchvision's) imports stay where they are while its names are
         # used; torch's uses are spelled out and need `import torch` where they run.
         package = _package_of(name)
-        if package not in RESOLVED_PACKAGES and not annotation:
+        if package not in RESOLVED_PACKAGES and not annotation and not on_self:
             if self.functions and self.functions[-1][1]:
                 place = _block_place(ctx.stack, self.functions[-1][0])
                 if place is None:
@@ -593,7 +604,12 @@ class ImportsRule(Rule):
             if base == ctx.companion_import.module:
                 return updated  # the companion's function of that name
             if base is None or not base.startswith(("mindspore", "ops", "nn", "mint")):
-                self._leftover(ctx, "." + func.attr.value, "." + func.attr.value + "()")
+                self._leftover(
+                    ctx,
+                    "." + func.attr.value,
+                    "." + func.attr.value + "()",
+                    on_self=base == "self" and self.functions and self._in_class(ctx),
+                )
         return updated
 
     # -- comments and the import block ----------------------------------------------------
