@@ -212,3 +212,20 @@ def test_buffer_declared_by_assignment(before: str, after: str) -> None:
     code = convert_checked(source).code
     assert f"        {after}\n" in code
     assert "import torch" not in code
+
+
+def test_forward_read_through_the_class_is_construct() -> None:
+    source = (
+        "from functools import wraps\n\nimport torch\nfrom torch import nn\n\n\n"
+        "class Layer(nn.Module):\n    def __init_subclass__(cls, **kwargs):\n"
+        "        forward = cls.forward\n\n        @wraps(forward)\n"
+        "        def wrapped(self, *args):\n            outer = type(self).forward is wrapped\n"
+        "            return forward(self, *args)\n\n        cls.forward = wrapped\n\n"
+        "    def forward(self, x):\n        return x\n\n\nclass Plain:\n"
+        "    def go(self):\n        return self.forward\n"
+    )
+    code = convert_checked(source).code
+    assert "forward = cls.construct" in code
+    assert "outer = type(self).construct is wrapped" in code
+    assert "cls.construct = wrapped" in code
+    assert "return self.forward" in code  # not a Module: its own forward
