@@ -285,11 +285,41 @@ def side_mindspore(name: str, folder: str, converted: str, repeat: int) -> dict:
     model, kind, vocab = _build(transformers, name)
     params = mindspore.load_checkpoint(os.path.join(folder, "model.ckpt"))
     unloaded, unused = mindspore.load_param_into_net(model, params)
+    relabelled = _relabel(model, params, unloaded, unused)
+    if relabelled:
+        unloaded, unused = mindspore.load_param_into_net(model, params)
     model.set_train(False)
     inputs = {k: mindspore.Tensor(v) for k, v in _inputs(kind, vocab).items()}
     out, seconds = _best(lambda: model(**inputs)[0].asnumpy(), repeat)
     np.save(os.path.join(folder, "mindspore.npy"), out)
-    return {"seconds": seconds, "unloaded": list(unloaded), "unused": list(unused)}
+    return {
+        "seconds": seconds,
+        "unloaded": list(unloaded),
+        "unused": list(unused),
+        "relabelled": relabelled,
+    }
+
+
+def _relabel(model, params: dict, unloaded, unused) -> dict:
+    """Stopgap while `torch2ms weights` names some parameters after torch's layers (an
+    Embedding's `weight` where the converted layer holds `embedding_table`): a checkpoint entry
+    left unused goes to the one parameter left unloaded in the same layer, when the shapes agree.
+    Returns {checkpoint name: parameter name}; the table reports them."""
+    own = dict(model.parameters_and_names())
+    by_layer: dict[str, list[str]] = {}
+    for name in unloaded:
+        by_layer.setdefault(name.rpartition(".")[0], []).append(name)
+    moved = {}
+    for name in list(unused):
+        layer = name.rpartition(".")[0]
+        candidates = by_layer.get(layer, [])
+        if len(candidates) == 1 and tuple(own[candidates[0]].shape) == tuple(
+            params[name].shape
+        ):
+            target = candidates.pop()
+            params[target] = params.pop(name)
+            moved[name] = target
+    return moved
 
 
 def _run_side(python: str, args: list[str], timeout: float) -> dict:
@@ -332,7 +362,10 @@ def compare(name, source, converted, work, ms_python, repeat, timeout=1800) -> d
     if "error" in side:
         return {**record, "error": "mindspore: " + side["error"]}
     record.update(
-        converted_s=side["seconds"], unloaded=side["unloaded"], unused=side["unused"]
+        converted_s=side["seconds"],
+        unloaded=side["unloaded"],
+        unused=side["unused"],
+        relabelled=side["relabelled"],
     )
     expected = np.load(os.path.join(folder, "torch.npy"))
     got = np.load(os.path.join(folder, "mindspore.npy"))
@@ -350,16 +383,17 @@ def compare(name, source, converted, work, ms_python, repeat, timeout=1800) -> d
 
 def table(records: list[dict]) -> str:
     rows = [
-        "| model | output | max diff | unloaded | torch ms | converted ms |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| model | output | max diff | unloaded | relabelled | torch ms | converted ms |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in records:
         if "error" in r:
-            rows.append(f"| {r['model']} | error | {r['error'].splitlines()[-1][:120]} | | | |")
+            rows.append(f"| {r['model']} | error | {r['error'].splitlines()[-1][:120]} | | | | |")
             continue
         rows.append(
             f"| {r['model']} | {'match' if r['match'] else 'DIFFER'} | {r['max_diff']:.2e} | "
-            f"{len(r['unloaded'])} | {r['torch_s'] * 1e3:,.1f} | {r['converted_s'] * 1e3:,.1f} |"
+            f"{len(r['unloaded'])} | {len(r['relabelled'])} | {r['torch_s'] * 1e3:,.1f} | "
+            f"{r['converted_s'] * 1e3:,.1f} |"
         )  # fmt: skip
     matched = sum(1 for r in records if r.get("match"))
     rows.append("")
