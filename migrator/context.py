@@ -109,6 +109,17 @@ class ModuleContext:
             return None
         return f"{target}.{rest}" if rest else target
 
+    def on_imported(self, node: cst.CSTNode) -> bool:
+        """Whether a Name/Attribute chain starts at a name the module imports from elsewhere than
+        torch (`init.normal_` after `from . import initialization as init`, `np.dot`)."""
+        while isinstance(node, (cst.Attribute, cst.Subscript, cst.Call)):
+            node = node.value if not isinstance(node, cst.Call) else node.func
+        return (
+            isinstance(node, cst.Name)
+            and node.value in self.census.imported
+            and node.value not in self.aliases
+        )
+
     def is_torch_name(self, node: cst.CSTNode) -> bool:
         name = self.qualname(node)
         return name is not None and is_torch(name)

@@ -230,8 +230,14 @@ _TORCH_IMPORT = re.compile(
 )
 
 
+_STAND_IN = "ms_aux.torch_only("  # rules.companion.library.probes
+
+
 def imports_torch(code: str) -> bool:
-    """Whether ``code`` imports torch or a package built on it (a file that still needs torch)."""
+    """Whether ``code`` imports torch or a package built on it, or names a torch-only API through
+    the companion's stand-in (a file that still needs torch where that API is reached)."""
+    if _STAND_IN in code:
+        return True
     if not _TORCH_IMPORT.search(code):
         return False
     try:

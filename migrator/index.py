@@ -64,6 +64,9 @@ class Census:
     # Lines of the format specs applied to a value (`f'{x:.4f}'`, `format(x, '.2f')`,
     # `'{:.4f}'.format(x)`): where a value may be formatted as a number.
     formats: list[int] = field(default_factory=list)
+    # Names bound by imports of other modules than torch's (`init` after `from . import
+    # initialization as init`): what they reach is never a tensor.
+    imported: frozenset[str] = frozenset()
 
     def relevant(self, first: int, last: int) -> bool:
         i = bisect.bisect_left(self.lines, first)
@@ -296,6 +299,7 @@ def census(
         frozenset(visitor.class_checks),
         visitor.attributes,
         sorted(visitor.formats),
+        frozenset(visitor.imported),
     )
 
 

@@ -139,6 +139,10 @@ class ImportsRule(Rule):
         # Inside an annotation a torch name that stays is written as a string: annotations are
         # evaluated where the function is defined, and torch is not there.
         self.annotation_depth = 0
+        # Ids of the expressions classes are checked against (`isinstance(x, <here>)`).
+        self.type_checked: set[int] = set()
+        # Ids of the expressions that are called (`<here>(...)`).
+        self.callees: set[int] = set()
         # Functions being visited, innermost last, with whether the walk is inside their body.
         self.functions: list[list] = []
         # The packages (torch, torchvision, ...) that leftovers still use: per function whose body
@@ -174,15 +178,64 @@ class ImportsRule(Rule):
                 return info.line, info.end_line
         return None
 
-    def _leftover(self, ctx: ModuleContext, name: str, display: str) -> None:
+    @staticmethod
+    def _in_class(ctx: ModuleContext) -> bool:
+        return any(isinstance(s, cst.ClassDef) for s in ctx.stack)
+
+    def _stands_in(self, node: cst.CSTNode, qualified: str) -> bool:
+        """Whether a torch name left unconverted is written as the companion's torch-only
+        stand-in: where it is only checked against (`isinstance(x, DTensor)`, which no MindSpore
+        value is), and where it is evaluated at import time (module level, class bodies,
+        decorators, defaults), so that the module imports without torch. Called, the stand-in
+        raises, naming the API."""
+        if _package_of(qualified) != "torch":
+            return False
+        if id(node) in self.type_checked:
+            return True
+        if id(node) in self.callees:
+            return False  # called where it stands: it runs on torch, as before
+        return not (self.functions and self.functions[-1][1])
+
+    def _stand_in(self, qualified: str, ctx: ModuleContext) -> cst.Call:
+        return cst.Call(
+            ctx.companion("torch_only"), [cst.Arg(cst.SimpleString(f'"{qualified}"'))]
+        )
+
+    def visit_Decorator(self, node: cst.Decorator, ctx: ModuleContext) -> None:
+        self.callees.add(id(node.decorator))
+
+    def visit_Call(self, node: cst.Call, ctx: ModuleContext) -> None:
+        func = node.func
+        self.callees.add(id(func))
+        if (
+            isinstance(func, cst.Name)
+            and func.value in ("isinstance", "issubclass")
+            and len(node.args) == 2
+        ):
+            checked = node.args[1].value
+            self.type_checked.add(id(checked))
+            if isinstance(checked, (cst.Tuple, cst.List, cst.Set)):
+                self.type_checked.update(id(e.value) for e in checked.elements)
+
+    def _leftover(
+        self,
+        ctx: ModuleContext,
+        name: str,
+        display: str,
+        stand_in: bool = False,
+        on_self: bool = False,
+    ) -> None:
+        """``on_self``: a method left unconverted on `self`, a converted Cell
+        (`self.named_parameters(...)`), which no import of torch provides."""
         self.leftovers += 1
         ctx.state["leftovers"] = self.leftovers
-        # In an annotation the name is written as a string: nothing to import.
-        annotation = self.annotation_depth > 0
+        # In an annotation the name is written as text, and a stand-in needs no torch: nothing
+        # to import.
+        annotation = self.annotation_depth > 0 or stand_in
         # A resolved package's (torchvision's) imports stay where they are while its names are
         # used; torch's uses are spelled out and need `import torch` where they run.
         package = _package_of(name)
-        if package not in RESOLVED_PACKAGES and not annotation:
+        if package not in RESOLVED_PACKAGES and not annotation and not on_self:
             if self.functions and self.functions[-1][1]:
                 place = _block_place(ctx.stack, self.functions[-1][0])
                 if place is None:
@@ -194,7 +247,15 @@ class ImportsRule(Rule):
                     self.block_needs.setdefault(id(statement), set()).add(package)
                     self.block_of[id(statement)] = block
             else:
-                self.module_needs.add(package)
+                place = _module_block_place(ctx.stack)
+                if place is None:
+                    self.module_needs.add(package)
+                else:
+                    # Under a module-level `if`/`try`/`for`/`with`: imported in that block, so a
+                    # guard that answers False (a probe for a torch-only feature) skips it.
+                    statement, block = place
+                    self.block_needs.setdefault(id(statement), set()).add(package)
+                    self.block_of[id(statement)] = block
         span = self._range(ctx)
         line = column = None
         if span is not None:
@@ -231,11 +292,17 @@ class ImportsRule(Rule):
                 column=column,
             )
             return
+        if stand_in:
+            message = (
+                f"`{display}` is not converted: torch-only; `ms_aux.torch_only` stands in "
+                "for it (no value is an instance of it; calling it raises)"
+        elif annotation:
+            message = f"`{display}` in an annotation has no MindSpore type; it stays as text"
+        else:
+            message = f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch"
         ctx.report(
             "TM900",
-            f"`{display}` in an annotation has no MindSpore type; it stays as text"
-            if annotation
-            else f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch",
+            message,
             _table_note(name) or UNCONVERTED.use_instead,
             line=line,
             column=column,
@@ -387,10 +454,10 @@ class ImportsRule(Rule):
         """``result`` preceded by ``import <package>`` for each package its statement uses that
         its block has not imported yet."""
         packages = self.block_needs.get(id(original))
-        if not packages or not self.functions or not _is_node(result):
+        if not packages or not _is_node(result):
             return result
         block = self.block_of[id(original)]
-        function = self.functions[-1][0]
+        function = self.functions[-1][0] if self.functions else None
         imports = []
         for package in sorted(packages):
             if (block, package) in self.block_done:
@@ -399,9 +466,10 @@ class ImportsRule(Rule):
             statement = _import(package)
             imports.append(statement)
             self.local_imports.setdefault(package, []).append(statement)
-            self.block_imports.setdefault(id(function), {}).setdefault(
-                package, []
-            ).append(statement)
+            if function is not None:
+                self.block_imports.setdefault(id(function), {}).setdefault(
+                    package, []
+                ).append(statement)
         if not imports:
             return result
         return cst.FlattenSentinel([*imports, result])
@@ -457,6 +525,10 @@ class ImportsRule(Rule):
             qualified = ctx.qualname(node)
             if self.annotation_depth:
                 self.replace[id(node)] = _annotation_text(qualified)
+            elif self._stands_in(node, qualified):
+                self.replace[id(node)] = self._stand_in(qualified, ctx)
+                self._leftover(ctx, qualified, qualified, stand_in=True)
+                return False
             elif head not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
@@ -472,7 +544,7 @@ class ImportsRule(Rule):
 
     def leave_Annotation(self, original, updated, ctx: ModuleContext):
         self.annotation_depth -= 1
-        return updated
+        return _whole_text(updated)
 
     def visit_Name(self, node: cst.Name, ctx: ModuleContext) -> None:
         if id(node) in self.ignore:
@@ -483,6 +555,10 @@ class ImportsRule(Rule):
                 return  # the module object itself (`torchvision is None`): no API used
             if self.annotation_depth:
                 self.replace[id(node)] = _annotation_text(qualified)
+            elif qualified != "torch" and self._stands_in(node, qualified):
+                self.replace[id(node)] = self._stand_in(qualified, ctx)
+                self._leftover(ctx, qualified, qualified, stand_in=True)
+                return
             elif node.value not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
             self._leftover(ctx, qualified, qualified)
@@ -541,7 +617,12 @@ class ImportsRule(Rule):
             if base == ctx.companion_import.module:
                 return updated  # the companion's function of that name
             if base is None or not base.startswith(("mindspore", "ops", "nn", "mint")):
-                self._leftover(ctx, "." + func.attr.value, "." + func.attr.value + "()")
+                self._leftover(
+                    ctx,
+                    "." + func.attr.value,
+                    "." + func.attr.value + "()",
+                    on_self=base == "self" and self.functions and self._in_class(ctx),
+                )
         return updated
 
     # -- comments and the import block ----------------------------------------------------
@@ -817,7 +898,53 @@ class _DropStatements(cst.CSTTransformer):
 
 def _annotation_text(qualified: str) -> cst.SimpleString:
     """`Optional["torch.Generator"]`: the type named as text, which nothing evaluates."""
-    return cst.SimpleString(f'"{qualified}"')
+    return _AnnotationText(f'"{qualified}"')
+
+
+class _AnnotationText(cst.SimpleString):
+    """A torch name written as text in an annotation (told apart from the user's strings)."""
+
+
+class _Unquote(cst.CSTTransformer):
+    def on_leave(self, original, updated):
+        if isinstance(original, _AnnotationText):
+            return cst.parse_expression(original.value[1:-1])
+        return updated
+
+
+def _has_union_operator(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.BinaryOperation) and isinstance(
+        node.operator, cst.BitOr
+    ):
+        return True
+    return any(_has_union_operator(child) for child in node.children)
+
+
+def _whole_text(annotation: cst.Annotation) -> cst.Annotation:
+    """`"torch.Generator | None"`: an annotation whose torch names became text is written as
+    text whole when it joins types with `|`, since `"torch.Generator" | None` fails where the
+    function is defined."""
+    expr = annotation.annotation
+    if isinstance(expr, cst.SimpleString) or not _has_union_operator(expr):
+        return annotation
+    texts = [
+        n
+        for n in _walk_nodes(expr)
+        if isinstance(n, _AnnotationText)
+    ]
+    if not texts:
+        return annotation
+    code = cst.Module([]).code_for_node(expr.visit(_Unquote()))
+    quote = next((q for q in ('"', "'") if q not in code), None)
+    if quote is None or "\n" in code:
+        return annotation
+    return annotation.with_changes(annotation=cst.SimpleString(quote + code + quote))
+
+
+def _walk_nodes(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _walk_nodes(child)
 
 
 def _package_of(name: str) -> str:
@@ -851,6 +978,27 @@ def _block_place(
             ):
                 return statement, (id(parent), number)
         index -= 1
+    return None
+
+
+_GUARDS = (cst.If, cst.Try, cst.TryStar, cst.For, cst.While, cst.With)
+
+
+def _module_block_place(stack: list) -> tuple[cst.CSTNode, tuple[int, int]] | None:
+    """Where a leftover in module-level code (outside function bodies) imports its package: the
+    statement that holds it and the block of a module-level `if`/`try`/`for`/`with` that
+    statement sits in, climbing out of ``elif`` headers and class bodies; None at the top level."""
+    from .training.gradstate import child_blocks
+
+    for index in range(len(stack) - 1, 0, -1):
+        statement, parent = stack[index], stack[index - 1]
+        if not isinstance(parent, _GUARDS):
+            continue
+        for number, block in enumerate(child_blocks(parent)):
+            if any(s is statement for s in block) and not (
+                isinstance(parent, cst.If) and parent.orelse is statement
+            ):
+                return statement, (id(parent), number)
     return None
 
 

@@ -1,6 +1,7 @@
 """TM412: torch-only plumbing that does nothing on MindSpore is removed or stood in for.
 
-- `@torch.jit.script` and `@torch.compile(...)` decorators are removed: they change how torch runs
+- `@torch.jit.script`, `@torch.compile(...)` and the compiler hints (`@torch.compiler.disable`,
+  `allow_in_graph`, `assume_constant_result`) are removed as decorators: they change how torch runs
   the function, not what it computes.
 - Statements that only configure TorchScript or torch.fx (`torch._C._jit_set_profiling_mode(False)`,
   `torch.fx.wrap('name')`) are removed; their results were discarded.
@@ -27,9 +28,30 @@ from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
 from ..companion.table_plumbing import CONDITIONAL as AUTOCAST_ENTRIES
 
-_DECORATORS = frozenset({"torch.jit.script", "torch.compile"})
-# Calls whose only effect is on TorchScript or torch.fx; as statements they do nothing.
-_NO_EFFECT = frozenset({"torch.fx.wrap"})
+_DECORATORS = frozenset(
+    {
+        "torch.jit.script",
+        "torch.compile",
+        # Hints to torch's compiler: which functions it skips, keeps whole or treats as constant.
+        "torch.compiler.disable",
+        "torch._dynamo.disable",
+        "torch.compiler.allow_in_graph",
+        "torch._dynamo.allow_in_graph",
+        "torch.compiler.assume_constant_result",
+        "torch._dynamo.assume_constant_result",
+    }
+)
+# Calls whose only effect is on TorchScript, torch.fx or torch's pytree registry; as statements
+# they do nothing.
+_NO_EFFECT = frozenset(
+    {
+        "torch.fx.wrap",
+        # torch's pytree registry serves its compiler, export and FSDP; nothing reads it here.
+        "torch.utils._pytree.register_pytree_node",
+        "torch.utils._pytree._register_pytree_node",
+        "torch.utils._pytree.register_constant",
+    }
+)
 _NO_EFFECT_PREFIXES = ("torch._C._jit_",)
 # Settings that only choose CUDA kernels; assigning a value that calls nothing does nothing else.
 _KERNEL_SETTINGS = frozenset(
@@ -57,6 +79,18 @@ _KERNEL_NOTE = (
         "Ascend kernels are wanted."
     ),
 )
+def _wraps_torch(call: cst.Call, ctx: ModuleContext) -> bool:
+    """`@functools.wraps(torch.nn.Module.cuda)`: it only gives the function torch's name and
+    docstring, and the function keeps its own name."""
+    return (
+        ctx.dotted(call.func) in ("wraps", "functools.wraps")
+        and "wraps" not in ctx.aliases
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and (ctx.qualname(call.args[0].value) or "").startswith("torch.")
+    )
+
+
 # Tensor attributes telling whether it lives on a device a CPU-target program never uses.
 _DEVICE_FLAGS = frozenset({"is_cuda", "is_xpu", "is_mps"})
 # Where `enabled` stands among each autocast's positional parameters.
@@ -105,6 +139,9 @@ class PlumbingRule(Rule):
     def leave_Decorator(self, original: cst.Decorator, updated, ctx: ModuleContext):
         target = original.decorator
         if isinstance(target, cst.Call):
+            if _wraps_torch(target, ctx):
+                ctx.applied.add(self.meta.id)
+                return cst.RemoveFromParent()
             target = target.func
         if ctx.qualname(target) in _DECORATORS:
             ctx.applied.add(self.meta.id)

@@ -131,7 +131,11 @@ def _fill(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
     if not isinstance(func, cst.Attribute) or func.attr.value not in _FILLS:
         return None
     receiver = func.value
-    if ctx.dotted(receiver) is None or ctx.qualname(receiver) is not None:
+    if (
+        ctx.dotted(receiver) is None
+        or ctx.qualname(receiver) is not None
+        or ctx.on_imported(receiver)
+    ):
         return None
     names, defaults, draw = _FILLS[func.attr.value]
     values = dict(zip(names, defaults))

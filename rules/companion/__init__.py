@@ -27,6 +27,8 @@ LIBRARY = os.path.join(os.path.dirname(__file__), "library")
 # Library files in the order their entries appear in an assembled module.
 LIBRARY_FILES = (
     "plumbing.py",
+    "probes.py",
+    "bindings.py",
     "distributed.py",
     "export.py",
     "runtime.py",

@@ -165,6 +165,8 @@ class CellRule(Rule):
     # something to rename in it.
     def leave_Attribute(self, original, updated, ctx: ModuleContext):
         result = self._rename(original, updated, ctx)
+        if result is updated and updated.attr.value == "forward":
+            return forward_reference(updated, current_class(ctx), ctx)
         if result is not updated or updated.attr.value not in RENAMED_ATTRIBUTES:
             return result
         return rename_attribute(
@@ -261,6 +263,29 @@ def module_method(
         )
         return updated.with_changes(name=cst.Name("set_train"))
     return updated
+
+
+def forward_reference(
+    updated: cst.Attribute, class_name: str | None, ctx: ModuleContext
+) -> cst.Attribute:
+    """`cls.forward`, `self.forward`, `type(self).forward` read or assigned in a Module class →
+    `.construct`: the method is named construct there (`forward = cls.forward` in an
+    `__init_subclass__` that wraps each subclass's forward)."""
+    if class_name is None or updated.attr.value != "forward":
+        return updated
+    receiver = updated.value
+    own = (isinstance(receiver, cst.Name) and receiver.value in ("cls", "self")) or (
+        isinstance(receiver, cst.Call)
+        and isinstance(receiver.func, cst.Name)
+        and receiver.func.value == "type"
+        and len(receiver.args) == 1
+        and isinstance(receiver.args[0].value, cst.Name)
+        and receiver.args[0].value.value == "self"
+    )
+    if not own:
+        return updated
+    ctx.applied.add("TM301")
+    return updated.with_changes(attr=cst.Name("construct"))
 
 
 def forward_assignment(
@@ -522,6 +547,7 @@ class _Structure(cst.CSTTransformer):
 
     def leave_Attribute(self, original, updated: cst.Attribute):
         statement = self.statements[-1] if self.statements else None
+        updated = forward_reference(updated, self._class(), self.ctx)
         return rename_attribute(updated, self.ctx, self.known, self._class(), statement)
 
 

@@ -231,6 +231,7 @@ class _Analyser:
             elif kind is ast.Attribute and (
                 node.attr in RENAMED_ATTRIBUTES
                 or (node.attr == "forward" and isinstance(node.ctx, ast.Store))
+                or (node.attr == "forward" and _own_class_reference(node.value))
             ):
                 targets.append(node.lineno)
             elif kind is ast.Import or kind is ast.ImportFrom:
@@ -632,4 +633,18 @@ def _self_slice(value: ast.AST | None, attribute: str) -> bool:
         and value.value.attr == attribute
         and isinstance(value.value.value, ast.Name)
         and value.value.value.id == "self"
+    )
+
+
+def _own_class_reference(node: ast.AST) -> bool:
+    """`cls`, `self` or `type(self)`: the class whose methods a Module class body reads."""
+    if isinstance(node, ast.Name):
+        return node.id in ("cls", "self")
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "type"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id == "self"
     )

@@ -10,6 +10,7 @@ from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import current_class, keyword, literal_bool, split_args, string_value
 
 PARAMETER_NAMES = ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
+BUFFER_NAMES = ("torch.nn.Buffer", "torch.nn.parameter.Buffer")
 
 BUFFER = define(
     "TM304",
@@ -131,6 +132,8 @@ class ParameterRule(Rule):
         return ctx.name("mindspore.Parameter")
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        if ctx.qualname(original.func) in BUFFER_NAMES:
+            return self._buffer_value(updated, ctx)
         if ctx.qualname(original.func) in PARAMETER_NAMES:
             if not original.args:
                 return updated
@@ -142,6 +145,40 @@ class ParameterRule(Rule):
             ]
             return updated.with_changes(args=args)
         return updated
+
+    def _buffer_value(self, call: cst.Call, ctx: ModuleContext) -> cst.BaseExpression:
+        """`nn.Buffer(t)` (torch 2.5's buffer declared by assignment, `self.b = nn.Buffer(t)`)
+        is what `register_buffer` makes: a non-trainable Parameter, or the tensor itself when
+        `persistent=False`."""
+        positional, keywords = split_args(call)
+        values = positional + [keywords[k] for k in ("data",) if k in keywords]
+        if (
+            len(values) != 1
+            or any(a.star for a in call.args)
+            or set(keywords) - {"data", "persistent"}
+        ):
+            return call
+        persistent = (
+            literal_bool(keywords["persistent"].value)
+            if "persistent" in keywords
+            else True
+        )
+        if persistent is None:
+            return call
+        ctx.applied.add("TM304")
+        data = values[0].value
+        if not persistent:
+            return data
+        return cst.Call(
+            func=ctx.name("mindspore.Parameter"),
+            args=[
+                cst.Arg(
+                    value=data,
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                ),
+                keyword("requires_grad", cst.Name("False")),
+            ],
+        )
 
     # register_buffer is a statement of its own in practice; as a value it is reported.
     def leave_SimpleStatementLine(

@@ -1,5 +1,6 @@
 """Containers whose MindSpore counterpart runs differently from torch's."""
 
+import mindspore
 from mindspore import Parameter, nn
 
 
@@ -139,3 +140,51 @@ class ParameterList(nn.Cell):
 
     def __iter__(self):
         return iter([self[i] for i in range(self._count)])
+def get_submodule(module, target=""):
+    """`module.get_submodule('a.b.0')`: the sub-cell at a dotted path of attribute names (the
+    module itself for ''), raising AttributeError as torch does for a missing or non-module
+    step. An object that is no Cell answers with its own method."""
+    if not isinstance(module, mindspore.nn.Cell):
+        return module.get_submodule(target)
+    if target == "":
+        return module
+    found = module
+    for item in target.split("."):
+        if not hasattr(found, item):
+            raise AttributeError(f"{type(found).__name__} has no attribute `{item}`")
+        found = getattr(found, item)
+        if not isinstance(found, mindspore.nn.Cell):
+            raise AttributeError(f"`{item}` is not an nn.Module")
+    return found
+
+
+def get_parameter(module, target):
+    """`module.get_parameter('a.b.weight')`: the Parameter at a dotted path, found as
+    `get_submodule` finds its cell."""
+    if not isinstance(module, mindspore.nn.Cell):
+        return module.get_parameter(target)
+    path, _, name = target.rpartition(".")
+    owner = get_submodule(module, path)
+    name = _parameter_name(owner, name)
+    if not hasattr(owner, name):
+        raise AttributeError(f"{type(owner).__name__} has no attribute `{name}`")
+    found = getattr(owner, name)
+    if not isinstance(found, mindspore.Parameter):
+        raise AttributeError(f"`{name}` is not an nn.Parameter")
+    return found
+
+
+def _parameter_name(layer, name):
+    """The name a MindSpore layer gives the parameter torch's layer calls `name` (a library's
+    own tables name parameters as torch does: `transformer.wte.weight`)."""
+    if hasattr(layer, name):
+        return name
+    if isinstance(layer, nn.Embedding) and name == "weight":
+        return "embedding_table"
+    renamed = {
+        "weight": "gamma",
+        "bias": "beta",
+        "running_mean": "moving_mean",
+        "running_var": "moving_variance",
+    }.get(name)
+    return renamed if renamed is not None and hasattr(layer, renamed) else name

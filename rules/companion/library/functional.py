@@ -888,3 +888,14 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return mindspore.Tensor(
         drawn.reshape(*weights.shape[:-1], int(num_samples)), mindspore.int64
     )
+
+
+def cat_skipping_empty(tensors, dim=0, *, axis=None, out=None):
+    """`torch.cat(tensors, dim)` where a tensor may be torch's 1-D empty placeholder
+    (`torch.tensor([])`, a cache before its first update): torch skips tensors of shape (0,),
+    MindSpore's `ops.cat` refuses them. The others are concatenated with `ops.cat`."""
+    axis = dim if axis is None else axis
+    kept = [t for t in tensors if tuple(t.shape) != (0,)]
+    if not kept:
+        return tensors[0]
+    return ops.cat(kept, axis=axis)

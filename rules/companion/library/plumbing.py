@@ -57,6 +57,68 @@ def is_exporting():
     return False
 
 
+def compiler_disable(fn=None, recursive=True, *, reason=None):
+    """`@torch.compiler.disable` (with or without arguments): returns the function itself.
+
+    It only keeps torch's compiler out of a function; no torch compiler traces MindSpore code.
+    """
+    if fn is None:
+        return lambda inner: inner
+    return fn
+
+
+def compiler_hint(fn):
+    """`torch.compiler.allow_in_graph(fn)`, `torch._dynamo.assume_constant_result(fn)`: returns
+    `fn`; they only steer torch's compiler, which never traces MindSpore code."""
+    return fn
+
+
+def mark_static_address(tensor, guard=True):
+    """`torch._dynamo.mark_static_address(t)`: does nothing; it tells torch's compiler that a
+    tensor keeps its address (for CUDA graphs), which no MindSpore code needs."""
+    return None
+
+
+class _CustomOp:
+    """What `torch.library.custom_op` makes of a function: the function itself, called as it is,
+    with the registration methods torch's operator objects have (they do nothing here)."""
+
+    def __init__(self, function):
+        self._function = function
+        self.__name__ = getattr(function, "__name__", "custom_op")
+        self.__doc__ = getattr(function, "__doc__", None)
+        self.__wrapped__ = function
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
+
+    def register_fake(self, function):
+        return function
+
+    def register_autograd(self, backward, *, setup_context=None):
+        return None
+
+    def register_kernel(self, device_types, function=None):
+        return (lambda inner: inner) if function is None else function
+
+
+def custom_op(name, fn=None, *, mutates_args=None, device_types=None, schema=None):
+    """`torch.library.custom_op(name, fn, ...)` (or as a decorator): the function, callable as
+    before. It registers an operator in torch's dispatcher, which only `torch.ops` calls read,
+    and those stay on torch."""
+    if fn is None:
+        return _CustomOp
+    return _CustomOp(fn)
+
+
+def library_register(op, *args, **kwargs):
+    """`torch.library.register_fake/register_autograd/register_kernel/impl(...)`: registers a
+    kernel in torch's dispatcher; does nothing here. Used as a decorator, it returns the function
+    it decorates."""
+    function = next((a for a in args if callable(a)), None)
+    return (lambda inner: inner) if function is None else function
+
+
 def fx_wrap(fn_or_name):
     """`torch.fx.wrap(fn_or_name)`: returns its argument, as torch does.
 
@@ -302,6 +364,13 @@ cuda = _DeviceModule("cuda", "GPU")
 npu = _DeviceModule("npu", "Ascend")
 
 
+# The 8-bit floats numpy lacks: bits, eps, max, smallest normal, resolution (torch's values).
+_FLOAT8 = {
+    mindspore.float8_e4m3fn: ("float8_e4m3fn", 8, 0.125, 448.0, 2.0**-6, 1.0),
+    mindspore.float8_e5m2: ("float8_e5m2", 8, 0.25, 57344.0, 2.0**-14, 1.0),
+}
+
+
 class finfo:
     """`torch.finfo(dtype)`: the limits of a MindSpore floating dtype, from numpy's finfo.
 
@@ -317,6 +386,18 @@ class finfo:
             mindspore.float64: numpy.float64,
             mindspore.bfloat16: numpy.float32,
         }
+        if type in _FLOAT8:
+            (
+                self.dtype,
+                self.bits,
+                self.eps,
+                self.max,
+                self.tiny,
+                self.resolution,
+            ) = _FLOAT8[type]
+            self.min = -self.max
+            self.smallest_normal = self.tiny
+            return
         if type not in numpy_types:
             raise TypeError(f"finfo takes a floating dtype, not {type}")
         info = numpy.finfo(numpy_types[type])
@@ -410,32 +491,6 @@ def add_module(parent, name, module):
         parent.cell_list = list(parent._cells.values())
         if hasattr(parent, "_is_dynamic_name"):
             parent._is_dynamic_name.append(False)
-
-
-def get_submodule(module, target):
-    """`module.get_submodule(target)`: the sub-cell at the dotted path `target` ("" is the cell
-    itself); AttributeError where the path leads to no cell, as torch raises."""
-    if target == "":
-        return module
-    for part in target.split("."):
-        if not hasattr(module, part):
-            raise AttributeError(f"{type(module).__name__} has no attribute `{part}`")
-        module = getattr(module, part)
-        if not isinstance(module, mindspore.nn.Cell):
-            raise AttributeError(f"`{part}` is not an nn.Module")
-    return module
-
-
-def get_parameter(module, target):
-    """`module.get_parameter(target)`: the Parameter at the dotted path `target`."""
-    path, _, name = target.rpartition(".")
-    owner = get_submodule(module, path)
-    if not hasattr(owner, name):
-        raise AttributeError(f"{type(owner).__name__} has no attribute `{name}`")
-    param = getattr(owner, name)
-    if not isinstance(param, mindspore.Parameter):
-        raise AttributeError(f"`{name}` is not an nn.Parameter")
-    return param
 
 
 def register_parameter(module, name, param):
