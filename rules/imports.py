@@ -296,6 +296,7 @@ class ImportsRule(Rule):
             message = (
                 f"`{display}` is not converted: torch-only; `ms_aux.torch_only` stands in "
                 "for it (no value is an instance of it; calling it raises)"
+            )
         elif annotation:
             message = f"`{display}` in an annotation has no MindSpore type; it stays as text"
         else:
