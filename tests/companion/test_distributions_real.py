@@ -250,6 +250,12 @@ def test_structured_transforms_are_torchs(fw, aux):
     )
     cat_o = aux.CatTransform([aux.ExpTransform(), aux.AbsTransform()], 0, [5, 3])
     _close(cat_o(ms.Tensor(v)), cat_t(torch.tensor(v)), rtol=1e-5)
+    _close(cat_o.inv(cat_o(ms.Tensor(v))), cat_t.inv(cat_t(torch.tensor(v))), rtol=1e-5)
+    stack_t = torch.distributions.StackTransform(
+        [torch.distributions.ExpTransform(), torch.distributions.AbsTransform()], 1
+    )
+    stack_o = aux.StackTransform([aux.ExpTransform(), aux.AbsTransform()], 1)
+    _close(stack_o(ms.Tensor(x)), stack_t(torch.tensor(x)), rtol=1e-5)
     reshape_t = torch.distributions.ReshapeTransform((2, 3), (3, 2))
     reshape_o = aux.ReshapeTransform((2, 3), (3, 2))
     assert reshape_o.forward_shape((4, 2, 3)) == tuple(reshape_t.forward_shape((4, 2, 3)))

@@ -287,31 +287,8 @@ class ComposeTransform(Transform):
         return shape
 
 
-class CatTransform(Transform):
-    """Each transform of ``tseq`` applied to its slice of ``x`` along ``dim``."""
-
-    def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
-        super().__init__(cache_size)
-        self.transforms = list(tseq)
-        self.lengths = [1] * len(self.transforms) if lengths is None else list(lengths)
-        self.dim = dim
-
-    def _apply(self, x, inverse):
-        parts = ops.split(x, self.lengths, self.dim)
-        return ops.cat(
-            [(t.inv if inverse else t)(part) for t, part in zip(self.transforms, parts)],
-            self.dim,
-        )
-
-    def _call(self, x):
-        return self._apply(x, False)
-
-    def _inverse(self, y):
-        return self._apply(y, True)
-
-
-class StackTransform(Transform):
-    """Each transform of ``tseq`` applied to its index of ``x`` along ``dim``."""
+class _PiecewiseTransform(Transform):
+    """Each transform of ``tseq`` applied to its own piece of ``x`` along ``dim``."""
 
     def __init__(self, tseq, dim=0, cache_size=0):
         super().__init__(cache_size)
@@ -319,17 +296,39 @@ class StackTransform(Transform):
         self.dim = dim
 
     def _apply(self, x, inverse):
-        parts = ops.unbind(x, self.dim)
-        return ops.stack(
-            [(t.inv if inverse else t)(part) for t, part in zip(self.transforms, parts)],
-            self.dim,
-        )
+        pieces = self._pieces(x)
+        done = [(t.inv if inverse else t)(p) for t, p in zip(self.transforms, pieces)]
+        return self._joined(done)
 
     def _call(self, x):
         return self._apply(x, False)
 
     def _inverse(self, y):
         return self._apply(y, True)
+
+
+class CatTransform(_PiecewiseTransform):
+    """Pieces of ``lengths`` along ``dim``, concatenated again."""
+
+    def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
+        super().__init__(tseq, dim, cache_size)
+        self.lengths = [1] * len(self.transforms) if lengths is None else list(lengths)
+
+    def _pieces(self, x):
+        return ops.split(x, self.lengths, self.dim)
+
+    def _joined(self, pieces):
+        return ops.cat(pieces, self.dim)
+
+
+class StackTransform(_PiecewiseTransform):
+    """Slices along ``dim``, stacked again."""
+
+    def _pieces(self, x):
+        return ops.unbind(x, self.dim)
+
+    def _joined(self, pieces):
+        return ops.stack(pieces, self.dim)
 
 
 class CumulativeDistributionTransform(Transform):

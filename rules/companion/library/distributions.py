@@ -128,12 +128,25 @@ class Distribution:
         return ops.sqrt(self.variance)
 
 
-class Normal(Distribution):
+class _LocScale(Distribution):
+    """A family with a location and a scale broadcast together; its mean and mode are ``loc``."""
+
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
         self.loc, self.scale = _broadcast_all(loc, scale)
         super().__init__(self.loc.shape, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+
+class Normal(_LocScale):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
@@ -156,14 +169,6 @@ class Normal(Distribution):
 
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + ops.log(self.scale)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def stddev(self):
@@ -206,12 +211,7 @@ class LogNormal(Distribution):
         return ops.expm1(s2) * ops.exp(2 * self.loc + s2)
 
 
-class Cauchy(Distribution):
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = _broadcast_all(loc, scale)
-        super().__init__(self.loc.shape, validate_args=validate_args)
+class Cauchy(_LocScale):
 
     def rsample(self, sample_shape=()):
         u = _uniform_draws(self._extended_shape(sample_shape), self.loc.dtype)
@@ -235,20 +235,11 @@ class Cauchy(Distribution):
         return ops.full(self._extended_shape(), float("nan"), dtype=self.loc.dtype)
 
     @property
-    def mode(self):
-        return self.loc
-
-    @property
     def variance(self):
         return ops.full(self._extended_shape(), float("inf"), dtype=self.loc.dtype)
 
 
-class Laplace(Distribution):
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = _broadcast_all(loc, scale)
-        super().__init__(self.loc.shape, validate_args=validate_args)
+class Laplace(_LocScale):
 
     def rsample(self, sample_shape=()):
         eps = float(_finfo(self.loc.dtype).eps)
@@ -265,14 +256,6 @@ class Laplace(Distribution):
 
     def entropy(self):
         return 1 + ops.log(2 * self.scale)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

@@ -97,45 +97,25 @@ def legacy_tensor(*data, dtype=None, device=None):
     raise TypeError(f"torch.Tensor() got arguments it does not take: {data!r}")
 
 
-# The legacy constructors named by element type: torch.LongTensor(...) and the others.
-def FloatTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.float32)
+def _typed_legacy(dtype):
+    """The legacy constructor named by an element type (`torch.LongTensor(...)`)."""
+
+    def construct(*data, device=None):
+        return legacy_tensor(*data, dtype=dtype)
+
+    return construct
 
 
-def DoubleTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.float64)
-
-
-def HalfTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.float16)
-
-
-def BFloat16Tensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.bfloat16)
-
-
-def LongTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.int64)
-
-
-def IntTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.int32)
-
-
-def ShortTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.int16)
-
-
-def CharTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.int8)
-
-
-def ByteTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.uint8)
-
-
-def BoolTensor(*data, device=None):
-    return legacy_tensor(*data, dtype=mindspore.bool_)
+FloatTensor = _typed_legacy(mindspore.float32)
+DoubleTensor = _typed_legacy(mindspore.float64)
+HalfTensor = _typed_legacy(mindspore.float16)
+BFloat16Tensor = _typed_legacy(mindspore.bfloat16)
+LongTensor = _typed_legacy(mindspore.int64)
+IntTensor = _typed_legacy(mindspore.int32)
+ShortTensor = _typed_legacy(mindspore.int16)
+CharTensor = _typed_legacy(mindspore.int8)
+ByteTensor = _typed_legacy(mindspore.uint8)
+BoolTensor = _typed_legacy(mindspore.bool_)
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
