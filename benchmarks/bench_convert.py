@@ -229,7 +229,7 @@ def main() -> int:
     from torch2ms.migrator.runner import default_jobs
 
     jobs = args.jobs or default_jobs()
-    timm = args.timm or fetch(*TIMM, args.cache)
+    timm = os.path.abspath(args.timm) if args.timm else fetch(*TIMM, args.cache)
     if args.profile:
         from torch2ms.migrator.profiling import profile_tree
 
@@ -287,7 +287,11 @@ def main() -> int:
         ),
     }
     if args.transformers:
-        root = args.transformers_dir or fetch(*TRANSFORMERS, args.cache)
+        root = (
+            os.path.abspath(args.transformers_dir)
+            if args.transformers_dir
+            else fetch(*TRANSFORMERS, args.cache)
+        )
         big = in_child("convert", root, jobs)
         bound = big["maxrss_self_mb"] + jobs * big["maxrss_children_mb"]
         print(

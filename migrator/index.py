@@ -182,7 +182,11 @@ class _CensusVisitor:
         return not chained
 
     def formatted_value(self, node: ast.FormattedValue) -> None:
-        if node.format_spec is not None:
+        if (
+            node.format_spec is not None
+            and node.conversion == -1
+            and not isinstance(node.value, ast.Constant)
+        ):
             self.formats.append(node.lineno)
 
     def visit_Name(self, node: ast.Name) -> bool:
@@ -208,9 +212,7 @@ class _CensusVisitor:
 
     def call_method(self, node: ast.Call) -> None:
         func = node.func
-        if (func.__class__ is ast.Name and func.id == "format") or (
-            func.__class__ is ast.Attribute and func.attr == "format"
-        ):
+        if _formats(node):
             self.formats.append(node.lineno)
         if (
             func.__class__ is ast.Name
@@ -232,6 +234,21 @@ class _CensusVisitor:
                 )
         elif isinstance(func, ast.Attribute) and func.attr in self.watched:
             self.watched_lines.append(func.end_lineno or node.lineno)
+
+
+def _formats(call: ast.Call) -> bool:
+    """`format(x, '.2f')`, or `'...{:.4f}...'.format(x)` on a string whose text has a spec."""
+    func = call.func
+    if func.__class__ is ast.Name:
+        values = [*call.args, *(k.value for k in call.keywords)]
+        if func.id != "format" or len(values) != 2:
+            return False
+        spec = values[1]
+        return isinstance(spec, ast.Constant) and spec.value not in ("", None)
+    if func.__class__ is not ast.Attribute or func.attr != "format":
+        return False
+    template = func.value
+    return isinstance(template, ast.Constant) and ":" in str(template.value)
 
 
 def _walk(tree: ast.AST, visitor: _CensusVisitor) -> None:

@@ -41,19 +41,23 @@ def _rule_id(handler) -> str:
     return getattr(meta, "id", type(owner).__name__)
 
 
+# The package's folder: callers are named by their path inside it (``rules/api/plumbing.py``).
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
 def _caller() -> str:
-    """The rule handler (or engine function) that asked for a module-wide walk."""
+    """The rule or migrator function (outside the engine) that asked for a module-wide walk."""
     import sys
 
     frame = sys._getframe(2)
     while frame is not None:
         name = frame.f_code.co_filename
-        if "/rules/" in name or (
-            "/migrator/" in name and not name.endswith(("engine.py", "profiling.py"))
+        inner = name[len(_PACKAGE) :] if name.startswith(_PACKAGE) else ""
+        if inner.startswith("rules" + os.sep) or (
+            inner.startswith("migrator" + os.sep)
+            and not inner.endswith(("engine.py", "profiling.py"))
         ):
-            short = name.split("/torch2ms/")[-1] if "/torch2ms/" in name else name
-            short = short.split("/rules/")[-1] if "/rules/" in short else short
-            return f"{short}:{frame.f_code.co_name}"
+            return f"{inner.replace(os.sep, '/')}:{frame.f_code.co_name}"
         frame = frame.f_back
     return "?"
 
