@@ -376,3 +376,12 @@ def chain_matmul(*matrices, out=None):
         result = ops.matmul(result, matrix)
     return result
 
+
+
+def signbit(input, *, out=None):
+    """`torch.signbit`: True where the sign bit is set, -0.0 included (`ops.signbit` misses it on
+    CPU); integers and bools by their sign."""
+    if not input.is_floating_point():
+        return input < 0
+    zero_sign = ops.logical_and(input == 0, (1 / input) < 0)
+    return ops.logical_or(ops.signbit(input), zero_sign)
