@@ -35,7 +35,7 @@ TORCH_INPLACE = frozenset(
     reciprocal_ relu_ remainder_ renorm_ round_ rsqrt_ scatter_ scatter_add_ scatter_reduce_
     sgn_ sigmoid_ sign_ sin_ sinc_ sinh_ sqrt_ square_ sub_ subtract_ tan_ tanh_ tril_ triu_
     true_divide_ trunc_ xlogy_
-    """.split()
+    """.split()  # noqa: SIM905 - names as data, one block
 )
 # torch 2.13's functions `torch.op_(input, ...)`: `op` written back into `input`.
 TORCH_FUNCTION_INPLACE = frozenset(
@@ -45,7 +45,7 @@ TORCH_FUNCTION_INPLACE = frozenset(
     exp_ expm1_ fix_ floor_ frac_ gcd_ i0_ lcm_ ldexp_ log10_ log1p_ log2_ log_ logit_
     nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ sin_ sinc_
     sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_
-    """.split()
+    """.split()  # noqa: SIM905 - names as data, one block
 )
 TENSOR = "torch.Tensor."
 
