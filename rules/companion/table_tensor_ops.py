@@ -61,6 +61,8 @@ for _name, _params in {
     "select": ("dim", "index"),
     "take_along_dim": ("indices", "dim"),
     "unflatten": ("dim", "sizes"),
+    # torch.roll's entry (library/functional.py): `ops.roll` has no CPU kernel.
+    "roll": ("shifts", "dims"),
 }.items():
     ENTRIES["torch.Tensor." + _name] = _name
     METHOD_PARAMS["torch.Tensor." + _name] = _params

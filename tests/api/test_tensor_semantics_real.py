@@ -112,6 +112,7 @@ CASES = {
     ),
     "views_and_pairs": (
         (
+            "r = torch.arange(6.).reshape(2, 3).roll(shifts=(1, -1), dims=(0, 1))\n"
             "s = torch.arange(9.).as_strided((2, 2), (1, 2), 1)\n"
             "n = torch.arange(9.).reshape(3, 3).narrow_copy(1, 1, 2)\n"
             "mm = torch.arange(9.).reshape(3, 3).aminmax(dim=0)\n"
@@ -119,7 +120,7 @@ CASES = {
             "cm = torch.tensor([1., 3., 2., 5.]).cummax(0)\n"
             "cv, ci = cm.values, cm.indices\n"
         ),
-        ["s", "n", "low", "high", "cv", "ci"],
+        ["r", "s", "n", "low", "high", "cv", "ci"],
     ),
     "functions_composed": (
         (
