@@ -18,23 +18,24 @@ from collections.abc import Iterable, Mapping
 from .spec import ApiMapping
 
 # torch 2.13's Tensor methods `op_` whose out-of-place `op` keeps the receiver's shape
-# (torch.Tensor's own names; shape-changing ones, views and autograd flags are left out).
+# (torch.Tensor's own names; shape-changing ones, views and autograd flags are left out, and so are
+# float_power_, which torch runs on float64 tensors only, and mvlgamma_, whose domain depends on p).
 TORCH_INPLACE = frozenset(
     """
     abs_ absolute_ acos_ acosh_ add_ addbmm_ addcdiv_ addcmul_ addmm_ addmv_ addr_ arccos_
     arccosh_ arcsin_ arcsinh_ arctan2_ arctan_ arctanh_ asin_ asinh_ atan2_ atan_ atanh_
     baddbmm_ bitwise_and_ bitwise_left_shift_ bitwise_not_ bitwise_or_ bitwise_right_shift_
     bitwise_xor_ ceil_ clamp_ clamp_max_ clamp_min_ clip_ copysign_ cos_ cosh_ cumprod_ cumsum_
-    deg2rad_ digamma_ div_ divide_ eq_ erf_ erfc_ erfinv_ exp2_ exp_ expm1_ fix_ float_power_
+    deg2rad_ digamma_ div_ divide_ eq_ erf_ erfc_ erfinv_ exp2_ exp_ expm1_ fix_
     floor_ floor_divide_ fmod_ frac_ gcd_ ge_ greater_ greater_equal_ gt_ heaviside_ hypot_ i0_
     igamma_ igammac_ index_add_ index_copy_ index_fill_ index_put_ index_reduce_ lcm_ ldexp_ le_
     lerp_ less_ less_equal_ lgamma_ log10_ log1p_ log2_ log_ logical_and_ logical_not_
-    logical_or_ logical_xor_ logit_ lt_ masked_fill_ masked_scatter_ mul_ multiply_ mvlgamma_
+    logical_or_ logical_xor_ logit_ lt_ masked_fill_ masked_scatter_ mul_ multiply_
     nan_to_num_ ne_ neg_ negative_ nextafter_ not_equal_ polygamma_ pow_ put_ rad2deg_
     reciprocal_ relu_ remainder_ renorm_ round_ rsqrt_ scatter_ scatter_add_ scatter_reduce_
     sgn_ sigmoid_ sign_ sin_ sinc_ sinh_ sqrt_ square_ sub_ subtract_ tan_ tanh_ tril_ triu_
     true_divide_ trunc_ xlogy_
-    """.split()
+    """.split()  # noqa: SIM905 - names as data, one block
 )
 # torch 2.13's functions `torch.op_(input, ...)`: `op` written back into `input`.
 TORCH_FUNCTION_INPLACE = frozenset(
@@ -44,7 +45,7 @@ TORCH_FUNCTION_INPLACE = frozenset(
     exp_ expm1_ fix_ floor_ frac_ gcd_ i0_ lcm_ ldexp_ log10_ log1p_ log2_ log_ logit_
     nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ sin_ sinc_
     sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_
-    """.split()
+    """.split()  # noqa: SIM905 - names as data, one block
 )
 TENSOR = "torch.Tensor."
 

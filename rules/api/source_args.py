@@ -144,6 +144,25 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
         if number is not None:
             return arg.with_changes(value=_expression(repr(float(number))))
         return arg.with_changes(value=cst.Call(cst.Name("float"), [cst.Arg(value)]))
+    if name == "nonzero":
+        if isinstance(value, cst.Comparison):
+            return arg  # already a bool tensor
+        if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        return arg.with_changes(
+            value=cst.Comparison(
+                value,
+                [
+                    cst.ComparisonTarget(
+                        cst.NotEqual(
+                            whitespace_before=cst.SimpleWhitespace(" "),
+                            whitespace_after=cst.SimpleWhitespace(" "),
+                        ),
+                        cst.Integer("0"),
+                    )
+                ],
+            )
+        )
     if name == "bool_to_int":
         source = literal_source(arg)
         if source in ("True", "False"):

@@ -31,6 +31,7 @@ CHECKS = ("values", "shape", "train", "exists")
 # as_float: an int literal n -> n.0, another value v -> float(v) (MindSpore checks for a float).
 # written_dtype: a dtype written out (`torch.float32`, `x.dtype`) stays, anything that may be None
 # (torch's "infer it") is refused.
+# nonzero: a tensor v -> `v != 0`, a bool tensor (MindSpore 2.10's CPU any/all misread integers).
 TRANSFORMS = (
     "one_minus",
     "as_tuple",
@@ -40,6 +41,7 @@ TRANSFORMS = (
     "int_to_tuple",
     "as_float",
     "written_dtype",
+    "nonzero",
 )
 
 # Keyword arguments that only place or lay out memory; the result is the same without them.

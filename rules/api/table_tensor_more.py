@@ -25,6 +25,8 @@ _NOTES = {
     "select": "MindSpore's select is a `where`; index the tensor: `x[(slice(None),) * dim + (i,)]`",
     "take_along_dim": "use `ops.gather_elements(x, dim, indices)` on broadcast inputs",
     "unflatten": "reshape: `x.reshape(x.shape[:d] + sizes + x.shape[d + 1:])`",
+    "signbit": "MindSpore's signbit misses the sign of -0.0: "
+    "`ops.signbit(x) | ((x == 0) & (1 / x < 0))`",
     "unique": "MindSpore's Tensor.unique has no CPU kernel (UniqueN)",
     "cauchy_": "MindSpore has no cauchy_; draw uniform numbers and apply the inverse CDF",
     "log_normal_": "MindSpore has no log_normal_; `ops.exp` of normal draws",

@@ -3,7 +3,7 @@ earlier table's row of the same name (registered after the others in rules/api/_
 
 from __future__ import annotations
 
-from .entries import fn
+from .entries import fn, report
 
 # `alpha=` scales `other`: MindSpore's Tensor.sub takes it, ops.sub does not.
 _ALPHA = [
@@ -63,4 +63,27 @@ _SAME = [
     ),
 ]
 
-TABLE = tuple(_ALPHA + _SAME)
+# MindSpore 2.10's CPU any/all misread integer tensors (`ops.all([[4, 0], [0, 2]], 0)` gives
+# [False, False]): the input is compared with zero first, which a bool tensor passes unchanged.
+_TRUTH = [
+    fn(
+        "torch." + name,
+        rename={"dim": "axis", "keepdim": "keep_dims"},
+        transform={"input": "nonzero"},
+        positional=3,
+        params=("input", "dim", "keepdim"),
+        sample=("i64[2,3]", 1),
+    )
+    for name in ("any", "all")
+]
+
+# MindSpore 2.10's CPU signbit reads -0.0 as positive; the companion entry serves it.
+_COMPANION = [
+    report(
+        "torch.signbit",
+        "MindSpore's signbit misses the sign of -0.0: "
+        "`ops.signbit(x) | ((x == 0) & (1 / x < 0))`",
+    )
+]
+
+TABLE = tuple(_ALPHA + _SAME + _TRUTH + _COMPANION)

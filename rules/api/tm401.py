@@ -744,7 +744,11 @@ class ApiTableRule(Rule):
             return None
         ctx.applied.add(API_META.id)
         out = next(
-            (a for a in call.args if a.keyword is not None and a.keyword.value == "out"),
+            (
+                a
+                for a in call.args
+                if a.keyword is not None and a.keyword.value == "out"
+            ),
             None,
         )
         if out is not None and written_out(out.value, ctx):
@@ -762,7 +766,9 @@ class ApiTableRule(Rule):
         parts = split_call(call, self._placement_names())
         if parts is None:
             self._refused(
-                mapping, Refusal("", "arguments spread with * or **; map them by hand"), ctx
+                mapping,
+                Refusal("", "arguments spread with * or **; map them by hand"),
+                ctx,
             )
             return call
         args, kwargs = parts
@@ -794,7 +800,8 @@ class ApiTableRule(Rule):
             return call
         ctx.applied.add(API_META.id)
         return cst.Call(
-            ctx.name("mindspore.ops.assign"), [cst.Arg(root.deep_clone()), cst.Arg(value)]
+            ctx.name("mindspore.ops.assign"),
+            [cst.Arg(root.deep_clone()), cst.Arg(value)],
         )
 
     def _write_out(self, mapping: ApiMapping, args, kwargs, ctx: ModuleContext):
@@ -1490,7 +1497,8 @@ class ApiTableRule(Rule):
         if value is None or value is call:
             return None
         return cst.Call(
-            ctx.name("mindspore.ops.assign"), [cst.Arg(root.deep_clone()), cst.Arg(value)]
+            ctx.name("mindspore.ops.assign"),
+            [cst.Arg(root.deep_clone()), cst.Arg(value)],
         )
 
     def _method_companion(

@@ -32,6 +32,7 @@ _FILLS = {
 
 # `torch.*` functions only.
 _FUNCTIONS = (
+    "signbit",
     "bitwise_not",
     "allclose",
     "select",
@@ -55,10 +56,13 @@ for _name, _params in {**_BOTH, **_FILLS}.items():
         ENTRIES["torch." + _name] = _name
 for _name, _params in {
     "bitwise_not": (),
+    "signbit": (),
     "allclose": ("other", "rtol", "atol", "equal_nan"),
     "select": ("dim", "index"),
     "take_along_dim": ("indices", "dim"),
     "unflatten": ("dim", "sizes"),
+    # torch.roll's entry (library/functional.py): `ops.roll` has no CPU kernel.
+    "roll": ("shifts", "dims"),
 }.items():
     ENTRIES["torch.Tensor." + _name] = _name
     METHOD_PARAMS["torch.Tensor." + _name] = _params

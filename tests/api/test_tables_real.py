@@ -61,6 +61,8 @@ def transform(name: str, value: Any) -> Any:
         return int(value)
     if name == "as_float":
         return float(value)
+    if name == "nonzero":
+        return value != 0
     if name == "written_dtype":
         if value is None:
             raise Untranslatable("dtype None")

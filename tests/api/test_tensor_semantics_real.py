@@ -9,123 +9,144 @@ type torch fixes (a bool from `equal`, attributes `real`/`imag`, `.values`/`.ind
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 
 import numpy as np
 import pytest
-from torch2ms.rules.companion import assemble
-
 from conftest import convert_checked
+from torch2ms.rules.companion import assemble
 
 CASES = {
     "inplace_compare": (
-        "x = torch.tensor([[1., 2.], [3., 4.]])\n"
-        "y = x.clone()\n"
-        "r = x.eq_(torch.tensor([[1., 1.], [4., 4.]]))\n"
-        "y.gt_(2)\n",
+        (
+            "x = torch.tensor([[1., 2.], [3., 4.]])\n"
+            "y = x.clone()\n"
+            "r = x.eq_(torch.tensor([[1., 1.], [4., 4.]]))\n"
+            "y.gt_(2)\n"
+        ),
         ["x", "y", "r"],
     ),
     "inplace_keywords": (
-        "x = torch.tensor([[1., 1., 1.], [2., 2., 2.]])\n"
-        "x.cumsum_(dim=1)\n"
-        "z = torch.tensor([3., 4.])\n"
-        "z.hypot_(torch.tensor([4., 3.]))\n"
-        "w = torch.tensor([[1., -2.], [3., 4.]])\n"
-        "w.clamp_min_(0.5)\n"
-        "i = torch.tensor([4, 6, 9])\n"
-        "i.lcm_(torch.tensor([6, 4, 3]))\n",
+        (
+            "x = torch.tensor([[1., 1., 1.], [2., 2., 2.]])\n"
+            "x.cumsum_(dim=1)\n"
+            "z = torch.tensor([3., 4.])\n"
+            "z.hypot_(torch.tensor([4., 3.]))\n"
+            "w = torch.tensor([[1., -2.], [3., 4.]])\n"
+            "w.clamp_min_(0.5)\n"
+            "i = torch.tensor([4, 6, 9])\n"
+            "i.lcm_(torch.tensor([6, 4, 3]))\n"
+        ),
         ["x", "z", "w", "i"],
     ),
     "inplace_from_function": (
-        "x = torch.tensor([0.5, 2.0, 3.0])\n"
-        "x.xlogy_(torch.tensor([2.0, 3.0, 4.0]))\n"
-        "b = torch.tensor([[1., 2.], [3., 4.]])\n"
-        "b.addmm_(torch.ones(2, 3), torch.ones(3, 2), beta=0.5)\n",
+        (
+            "x = torch.tensor([0.5, 2.0, 3.0])\n"
+            "x.xlogy_(torch.tensor([2.0, 3.0, 4.0]))\n"
+            "b = torch.tensor([[1., 2.], [3., 4.]])\n"
+            "b.addmm_(torch.ones(2, 3), torch.ones(3, 2), beta=0.5)\n"
+        ),
         ["x", "b"],
     ),
     "out_keyword": (
-        "a = torch.tensor([1.5, 2.0, 3.0])\n"
-        "o = a.clone()\n"
-        "r = torch.acosh(a, out=o)\n"
-        "e = torch.tensor([])\n"
-        "torch.amax(torch.tensor([[1., 5.], [7., 2.]]), dim=1, out=e)\n"
-        "c = torch.zeros(2, 3)\n"
-        "torch.mul(torch.arange(6.).reshape(2, 3), 2, out=c)\n"
-        "s = torch.sub(torch.ones(3), torch.arange(3.), alpha=0.5)\n"
-        "q = torch.zeros(2)\n"
-        "torch.quantile(torch.arange(6.).reshape(2, 3), 0.5, dim=1, out=q)\n",
+        (
+            "a = torch.tensor([1.5, 2.0, 3.0])\n"
+            "o = a.clone()\n"
+            "r = torch.acosh(a, out=o)\n"
+            "e = torch.tensor([])\n"
+            "torch.amax(torch.tensor([[1., 5.], [7., 2.]]), dim=1, out=e)\n"
+            "c = torch.zeros(2, 3)\n"
+            "torch.mul(torch.arange(6.).reshape(2, 3), 2, out=c)\n"
+            "s = torch.sub(torch.ones(3), torch.arange(3.), alpha=0.5)\n"
+            "q = torch.zeros(2)\n"
+            "torch.quantile(torch.arange(6.).reshape(2, 3), 0.5, dim=1, out=q)\n"
+        ),
         ["o", "r", "e", "c", "q", "s"],
     ),
     "quantile": (
-        "x = torch.tensor([[0., 1., 2., 3.], [4., 5., 6., 9.]])\n"
-        "q1 = x.quantile(q=0.6, dim=1, keepdim=True)\n"
-        "q2 = torch.quantile(x, torch.tensor([0.25, 0.5]), dim=0)\n"
-        "q3 = x.quantile(0.4, interpolation='nearest')\n"
-        "n = torch.tensor([[1., float('nan'), 3.], [2., 4., 8.]])\n"
-        "q4 = torch.nanquantile(n, 0.5, dim=1)\n"
-        "q5 = n.quantile(0.5, dim=1)\n",
+        (
+            "x = torch.tensor([[0., 1., 2., 3.], [4., 5., 6., 9.]])\n"
+            "q1 = x.quantile(q=0.6, dim=1, keepdim=True)\n"
+            "q2 = torch.quantile(x, torch.tensor([0.25, 0.5]), dim=0)\n"
+            "q3 = x.quantile(0.4, interpolation='nearest')\n"
+            "n = torch.tensor([[1., float('nan'), 3.], [2., 4., 8.]])\n"
+            "q4 = torch.nanquantile(n, 0.5, dim=1)\n"
+            "q5 = n.quantile(0.5, dim=1)\n"
+        ),
         ["q1", "q2", "q3", "q4", "q5"],
     ),
     "unique": (
-        "s = torch.tensor([[1, 2], [1, 2], [3, 0]])\n"
-        "u, inv, cnt = s.unique(dim=0, return_inverse=True, return_counts=True)\n"
-        "v = torch.unique(s, dim=1)\n"
-        "w = torch.tensor([3., 1., 3., 2.]).unique()\n",
+        (
+            "s = torch.tensor([[1, 2], [1, 2], [3, 0]])\n"
+            "u, inv, cnt = s.unique(dim=0, return_inverse=True, return_counts=True)\n"
+            "v = torch.unique(s, dim=1)\n"
+            "w = torch.tensor([3., 1., 3., 2.]).unique()\n"
+        ),
         ["u", "inv", "cnt", "v", "w"],
     ),
     "index_updates": (
-        "t = torch.arange(9.).reshape(3, 3)\n"
-        "index = torch.tensor([0, 4, 2])\n"
-        "a = torch.zeros(5, 3)\n"
-        "b = a.index_copy(0, index, t)\n"
-        "a.index_copy_(0, index, t)\n"
-        "c = torch.ones(5, 3)\n"
-        "c.index_add_(0, torch.tensor([0, 0, 2]), t, alpha=2)\n"
-        "d = torch.index_add(torch.ones(3, 5), 1, index, t)\n"
-        "p = torch.zeros(4)\n"
-        "p.index_put_((torch.tensor([0, 2, 0]),), torch.tensor([1., 2., 3.]), accumulate=True)\n",
+        (
+            "t = torch.arange(9.).reshape(3, 3)\n"
+            "index = torch.tensor([0, 4, 2])\n"
+            "a = torch.zeros(5, 3)\n"
+            "b = a.index_copy(0, index, t)\n"
+            "a.index_copy_(0, index, t)\n"
+            "c = torch.ones(5, 3)\n"
+            "c.index_add_(0, torch.tensor([0, 0, 2]), t, alpha=2)\n"
+            "d = torch.index_add(torch.ones(3, 5), 1, index, t)\n"
+            "p = torch.zeros(4)\n"
+            "p.index_put_((torch.tensor([0, 2, 0]),), torch.tensor([1., 2., 3.]), accumulate=True)\n"
+        ),
         ["a", "b", "c", "d", "p"],
     ),
     "counting": (
-        "h = torch.histc(torch.tensor([1., 2., 1., 2.5]), bins=4, min=0, max=3)\n"
-        "hist, edges = torch.tensor([[1., 2, 1]]).histogram(bins=4, range=(0., 3.))\n"
-        "m = torch.tensor([[1, 2, 2, 3], [0, 5, 5, 0]])\n"
-        "mv, mi = m.mode()\n"
-        "mk = torch.mode(m, 0, keepdim=True)\n"
-        "mkv, mki = mk.values, mk.indices\n",
+        (
+            "h = torch.histc(torch.tensor([1., 2., 1., 2.5]), bins=4, min=0, max=3)\n"
+            "hist, edges = torch.tensor([[1., 2, 1]]).histogram(bins=4, range=(0., 3.))\n"
+            "m = torch.tensor([[1, 2, 2, 3], [0, 5, 5, 0]])\n"
+            "mv, mi = m.mode()\n"
+            "mk = torch.mode(m, 0, keepdim=True)\n"
+            "mkv, mki = mk.values, mk.indices\n"
+        ),
         ["h", "hist", "edges", "mv", "mi", "mkv", "mki"],
     ),
     "views_and_pairs": (
-        "s = torch.arange(9.).as_strided((2, 2), (1, 2), 1)\n"
-        "n = torch.arange(9.).reshape(3, 3).narrow_copy(1, 1, 2)\n"
-        "mm = torch.arange(9.).reshape(3, 3).aminmax(dim=0)\n"
-        "low, high = mm.min, mm.max\n"
-        "cm = torch.tensor([1., 3., 2., 5.]).cummax(0)\n"
-        "cv, ci = cm.values, cm.indices\n",
-        ["s", "n", "low", "high", "cv", "ci"],
+        (
+            "r = torch.arange(6.).reshape(2, 3).roll(shifts=(1, -1), dims=(0, 1))\n"
+            "s = torch.arange(9.).as_strided((2, 2), (1, 2), 1)\n"
+            "n = torch.arange(9.).reshape(3, 3).narrow_copy(1, 1, 2)\n"
+            "mm = torch.arange(9.).reshape(3, 3).aminmax(dim=0)\n"
+            "low, high = mm.min, mm.max\n"
+            "cm = torch.tensor([1., 3., 2., 5.]).cummax(0)\n"
+            "cv, ci = cm.values, cm.indices\n"
+        ),
+        ["r", "s", "n", "low", "high", "cv", "ci"],
     ),
     "functions_composed": (
-        "n = torch.bitwise_not(torch.tensor([1, 0, 5]))\n"
-        "nb = torch.tensor([True, False]).bitwise_not()\n"
-        "c = torch.allclose(torch.tensor([1., 2.]), torch.tensor([1., 2.000001]))\n"
-        "s = torch.select(torch.arange(6.).reshape(2, 3), 1, -1)\n"
-        "t = torch.take_along_dim(torch.arange(6.).reshape(2, 3), torch.tensor([[0], [2]]), dim=1)\n"
-        "bs = torch.broadcast_shapes((2, 1), (1, 3))\n"
-        "u = torch.unflatten(torch.arange(6.).reshape(1, 6), 1, (2, 3))\n"
-        "ct = torch.cumulative_trapezoid(torch.tensor([1., 2., 4.]), torch.tensor([0., 1., 3.]))\n"
-        "x = torch.tensor([-1.5, 0.5, 2.0])\n"
-        "torch.abs_(x)\n"
-        "y = torch.clamp_(torch.tensor([-1.5, 0.5, 2.0]), min=-1, max=1)\n"
-        "z = torch.acos(input=torch.tensor([0.3, 0.5]))\n",
+        (
+            "n = torch.bitwise_not(torch.tensor([1, 0, 5]))\n"
+            "nb = torch.tensor([True, False]).bitwise_not()\n"
+            "c = torch.allclose(torch.tensor([1., 2.]), torch.tensor([1., 2.000001]))\n"
+            "s = torch.select(torch.arange(6.).reshape(2, 3), 1, -1)\n"
+            "t = torch.take_along_dim(torch.arange(6.).reshape(2, 3), torch.tensor([[0], [2]]), dim=1)\n"
+            "bs = torch.broadcast_shapes((2, 1), (1, 3))\n"
+            "u = torch.unflatten(torch.arange(6.).reshape(1, 6), 1, (2, 3))\n"
+            "ct = torch.cumulative_trapezoid(torch.tensor([1., 2., 4.]), torch.tensor([0., 1., 3.]))\n"
+            "x = torch.tensor([-1.5, 0.5, 2.0])\n"
+            "torch.abs_(x)\n"
+            "y = torch.clamp_(torch.tensor([-1.5, 0.5, 2.0]), min=-1, max=1)\n"
+            "z = torch.acos(input=torch.tensor([0.3, 0.5]))\n"
+        ),
         ["n", "nb", "c", "s", "t", "bs", "u", "ct", "x", "y", "z"],
     ),
     "result_types": (
-        "a = torch.tensor([1., 2.])\n"
-        "same = a.equal(torch.tensor([1., 2.]))\n"
-        "other = a.equal(torch.tensor([1., 3.]))\n"
-        "z = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex64)\n"
-        "re, im = z.real, z.imag\n",
+        (
+            "a = torch.tensor([1., 2.])\n"
+            "same = a.equal(torch.tensor([1., 2.]))\n"
+            "other = a.equal(torch.tensor([1., 3.]))\n"
+            "z = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex64)\n"
+            "re, im = z.real, z.imag\n"
+        ),
         ["same", "other", "re", "im"],
     ),
 }

@@ -7,6 +7,8 @@ import mindspore
 import numpy as np
 from mindspore import ops
 
+from .tensor_ops import unique_dim
+
 
 def einsum(equation, *operands):
     """`torch.einsum`, from transposes, reshapes and batched matmuls (`ops.einsum` has no CPU kernel).

@@ -51,7 +51,9 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     ordered = ops.sort(ops.where(nan, ops.full_like(x, float("inf")), x), axis=-1)[0]
     size = x.shape[-1]
     count = (
-        (size - nan.astype(mindspore.int32).sum(-1, keepdims=True)).astype(mindspore.float64)
+        (size - nan.astype(mindspore.int32).sum(-1, keepdims=True)).astype(
+            mindspore.float64
+        )
         if ignore_nan
         else ops.full(x.shape[:-1] + (1,), size, dtype=mindspore.float64)
     )
@@ -75,7 +77,9 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
             value = ops.gather_elements(ordered, -1, high_i)
         elif interpolation == "midpoint":
             a = ops.gather_elements(ordered, -1, low_i)
-            b = ops.gather_elements(ordered, -1, ops.clamp(high, 0, size - 1).astype(mindspore.int32))
+            b = ops.gather_elements(
+                ordered, -1, ops.clamp(high, 0, size - 1).astype(mindspore.int32)
+            )
             value = (a + b) / 2
         else:
             a = ops.gather_elements(ordered, -1, low_i)
@@ -85,8 +89,10 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
         value = ops.where(invalid, ops.full_like(value, float("nan")), value)
         value = value.squeeze(-1)
         if keepdim:
-            value = value.expand_dims(axis) if dim is not None else value.reshape(
-                (1,) * input.ndim
+            value = (
+                value.expand_dims(axis)
+                if dim is not None
+                else value.reshape((1,) * input.ndim)
             )
         results.append(value)
     if scalar_q:
@@ -110,9 +116,7 @@ def unique_dim(input, sorted=True, return_inverse=False, return_counts=False, di
     slices along `dim` in lexicographic order), with the inverse indices and counts torch gives;
     built from numpy on the host (`Unique2`/`UniqueDim` have no CPU kernel)."""
     array = input.asnumpy()
-    found = np.unique(
-        array, return_inverse=True, return_counts=True, axis=dim
-    )
+    found = np.unique(array, return_inverse=True, return_counts=True, axis=dim)
     output = mindspore.Tensor(found[0])
     result = (output,)
     if return_inverse:
@@ -218,9 +222,9 @@ def as_strided(input, size, stride, storage_offset=0):
         shape[axis] = length
         index = index + (np.arange(length) * step).reshape(shape)
     flat = input.reshape(-1)
-    return ops.gather(flat, mindspore.Tensor(index.reshape(-1), mindspore.int32), 0).reshape(
-        tuple(size)
-    )
+    return ops.gather(
+        flat, mindspore.Tensor(index.reshape(-1), mindspore.int32), 0
+    ).reshape(tuple(size))
 
 
 def narrow_copy(input, dim, start, length):
@@ -306,7 +310,9 @@ def bitwise_not(input, *, out=None):
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """`torch.allclose`: one Python bool, `ops.isclose` of every element."""
-    return bool(ops.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan).all())
+    return bool(
+        ops.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan).all()
+    )
 
 
 def select(input, dim, index):
@@ -339,7 +345,9 @@ def take_along_dim(input, indices, dim=None, *, out=None):
 
 def broadcast_shapes(*shapes):
     """`torch.broadcast_shapes`: the shape the given shapes broadcast to, as a tuple."""
-    return tuple(np.broadcast_shapes(*[(s,) if isinstance(s, int) else tuple(s) for s in shapes]))
+    return tuple(
+        np.broadcast_shapes(*[(s,) if isinstance(s, int) else tuple(s) for s in shapes])
+    )
 
 
 def broadcast_tensors(*tensors):
@@ -376,3 +384,11 @@ def chain_matmul(*matrices, out=None):
         result = ops.matmul(result, matrix)
     return result
 
+
+def signbit(input, *, out=None):
+    """`torch.signbit`: True where the sign bit is set, -0.0 included (`ops.signbit` misses it on
+    CPU); integers and bools by their sign."""
+    if not input.is_floating_point():
+        return input < 0
+    zero_sign = ops.logical_and(input == 0, (1 / input) < 0)
+    return ops.logical_or(ops.signbit(input), zero_sign)
