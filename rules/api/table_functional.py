@@ -127,6 +127,8 @@ TABLE = (
         sample=("f32[2,3]", 1),
         rename={"input": "logits", "dim": "axis"},
         positional=1,
+        unsafe_args={"dtype": "*", "_stacklevel": "*"},
+        unsafe_reason="MindSpore's log_softmax takes no dtype: cast the input first",
     ),
     fn(
         F + "softmin",
