@@ -93,7 +93,8 @@ TABLE = (
     report(
         F + "rrelu",
         "MindSpore's ops.rrelu always draws random slopes; torch's default (training=False) "
-        "uses the fixed slope (lower + upper) / 2: write `ops.leaky_relu(x, (lower + upper) / 2)`",
+        "uses the fixed slope (lower + upper) / 2: write "
+        "`ops.leaky_relu(x, (lower + upper) / 2)`",
     ),
     fn(F + "gelu", params=("input",), sample_kwargs={"approximate": "tanh"}),
     fn(F + "sigmoid"),
