@@ -128,10 +128,9 @@ def test_inplace_becomes_a_loop_of_assign() -> None:
 LEFT_ALONE = [
     # A class without a companion class, given torch's arguments, or passed on to code the converter
     # cannot see (GELU and the other classes with one become `ms_aux.X`: tests/companion).
-    HEAD + "def block(act_layer=nn.Hardtanh):\n    return act_layer(inplace=True)\n",
-    HEAD + "def block(act_layer=nn.Hardtanh):\n    return Mlp(act_layer=act_layer)\n",
-    HEAD
-    + "def block(act_layer=nn.Hardtanh):\n    return act_layer(), act_layer is nn.Hardtanh\n",
+    HEAD + "def block(norm=nn.BatchNorm3d):\n    return norm(8, momentum=None)\n",
+    HEAD + "def block(norm=nn.BatchNorm3d):\n    return Mlp(norm=norm)\n",
+    HEAD + "def block(norm=nn.BatchNorm3d):\n    return norm(8), norm is nn.BatchNorm3d\n",
     # `functools` bound to something else.
     HEAD
     + "functools = None\n\n\ndef block(act_layer=nn.GELU):\n    return act_layer()\n",

@@ -4,6 +4,7 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
+import ms_aux
 import torch
 
 
@@ -13,7 +14,7 @@ class Generator(nn.Cell):
         self.main = nn.SequentialCell(
             nn.Dense(latent, 16, has_bias=False),
             nn.BatchNorm1d(16),
-            nn.ReLU(),
+            ms_aux.ReLU(True),
             nn.Dense(16, pixels),
             nn.Tanh(),
         )

@@ -5,7 +5,6 @@ import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
 import ms_aux
-import torch
 
 
 class EmbeddingNet(nn.Cell):
@@ -25,8 +24,7 @@ negatives = mindspore.tensor(rng.standard_normal((8, 6)), dtype=mindspore.float3
 
 mindspore.set_seed(0)
 model = EmbeddingNet(6, 4)
-# torch2ms: TM942 `torch.nn.TripletMarginLoss` maps to `mindspore.nn.TripletMarginLoss`, which MindSpore 2.10 runs on gpu, ascend only, not on cpu
-criterion = torch.nn.TripletMarginLoss(margin=1.0, p=2)
+criterion = ms_aux.TripletMarginLoss(margin=1.0, p=2)
 optimizer = optim.Adam(model.trainable_params(), lr=0.01)
 def forward_fn():
     loss = criterion(model(anchors), model(positives), model(negatives))

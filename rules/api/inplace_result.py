@@ -199,3 +199,39 @@ def drop_rebound_inplace(
     if "inplace" in kwargs:
         return args, {k: v for k, v in kwargs.items() if k != "inplace"}
     return args[:index], kwargs
+
+
+def writes_into_a_slice(mapping, call: cst.Call, ctx: ModuleContext) -> bool:
+    """Whether ``call`` asks for `inplace=True` on a name its function (or module) binds to a
+    subscript (`x = h[:, 0]`): torch then also changes `h`, MindSpore's indexing copies, so no
+    write into `x` reaches `h`."""
+    params = list(mapping.params)
+    if "inplace" not in params or not call.args:
+        return False
+    index = params.index("inplace")
+    flag = next(
+        (a.value for a in call.args if a.keyword and a.keyword.value == "inplace"), None
+    )
+    if flag is None and len(call.args) > index and call.args[index].keyword is None:
+        flag = call.args[index].value
+    if not (isinstance(flag, cst.Name) and flag.value == "True"):
+        return False
+    first = call.args[0].value
+    if not isinstance(first, cst.Name):
+        return isinstance(first, cst.Subscript)
+    scope = next(
+        (n for n in reversed(ctx.stack) if isinstance(n, cst.FunctionDef)), None
+    )
+    pending = list(scope.body.body) if scope is not None else []
+    if scope is None and ctx.stack:
+        pending = list(getattr(ctx.stack[0], "body", ()))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Subscript):
+            if any(
+                isinstance(t.target, cst.Name) and t.target.value == first.value
+                for t in node.targets
+            ):
+                return True
+        pending.extend(node.children)
+    return False

@@ -93,7 +93,8 @@ TABLE = (
     report(
         F + "rrelu",
         "MindSpore's ops.rrelu always draws random slopes; torch's default (training=False) "
-        "uses the fixed slope (lower + upper) / 2: write `ops.leaky_relu(x, (lower + upper) / 2)`",
+        "uses the fixed slope (lower + upper) / 2: write "
+        "`ops.leaky_relu(x, (lower + upper) / 2)`",
     ),
     fn(F + "gelu", params=("input",), sample_kwargs={"approximate": "tanh"}),
     fn(F + "sigmoid"),
@@ -127,6 +128,8 @@ TABLE = (
         sample=("f32[2,3]", 1),
         rename={"input": "logits", "dim": "axis"},
         positional=1,
+        unsafe_args={"dtype": "*", "_stacklevel": "*"},
+        unsafe_reason="MindSpore's log_softmax takes no dtype: cast the input first",
     ),
     fn(
         F + "softmin",

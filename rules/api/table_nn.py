@@ -623,7 +623,7 @@ TABLE = (
         ("size_average", "reduce", "reduction", "log_target"),
         ("f32[2,3]", "f32p[2,3]"),
         positional=0,
-        unsafe_args={"size_average": "*", "reduce": "*", "log_target": "True"},
+        unsafe_args={"size_average": "*", "reduce": "*", "log_target": "*"},
         unsafe_reason="MindSpore's KLDivLoss takes probabilities as target; exponentiate a log target first",
         init_kwargs={"reduction": "sum"},
     ),

@@ -28,7 +28,7 @@ from .docs import (
     UNSAFE_ARGUMENT,
 )
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
-from .inplace_result import drop_rebound_inplace
+from .inplace_result import drop_rebound_inplace, writes_into_a_slice
 from .legacy_reduction import drop_default_generator, fold_legacy_reduction
 from .list_values import passes_list
 from .max_min import (
@@ -1204,6 +1204,9 @@ class ApiTableRule(Rule):
         args, kwargs = fold_legacy_reduction(mapping, args, kwargs)
         translation = translate_args(mapping, args, kwargs)
         if isinstance(translation, Refusal):
+            if writes_into_a_slice(mapping, call, ctx):
+                self._refused(mapping, Refusal("inplace", _SLICE_WRITE), ctx)
+                return call
             companion = self._companion_call(mapping.torch, call, ctx)
             if companion is not None:
                 return companion
@@ -1547,6 +1550,12 @@ def written_out(value: cst.BaseExpression, ctx: ModuleContext) -> bool:
             written_out(element.value, ctx) for element in value.elements
         )
     return ctx.dotted(value) is not None and ctx.qualname(value) is None
+
+
+_SLICE_WRITE = (
+    "inplace=True on a slice of another tensor also changes that tensor in torch; "
+    "MindSpore's indexing copies: write the result back, `h[:, 0] = F.relu(h[:, 0])`"
+)
 
 
 def _assigned_in_place(name: str) -> bool:

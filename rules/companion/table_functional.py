@@ -44,6 +44,7 @@ ENTRIES: dict[str, str] = {
     "torch.nn.functional.threshold": "threshold",
     "torch.nn.functional.rrelu": "rrelu",
     "torch.nn.functional.gumbel_softmax": "gumbel_softmax",
+    "torch.nn.functional.log_softmax": "log_softmax",
     "torch.rrelu": "rrelu",
     # The in-place forms: the result written into the input.
     "torch.relu_": "relu_",

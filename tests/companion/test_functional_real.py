@@ -9,6 +9,7 @@ passes: forward values, and gradients with respect to every float input (torch a
 from __future__ import annotations
 
 import importlib.util
+import warnings
 
 import numpy as np
 import pytest
@@ -740,4 +741,34 @@ def test_normalize_writes_out(fw, aux) -> None:
     torch.nn.functional.normalize(torch.tensor(x), dim=0, out=want)
     out = ms.ops.zeros((3, 4))
     assert aux.normalize(ms.Tensor(x), dim=0, out=out) is out
+    np.testing.assert_allclose(out.asnumpy(), want.numpy(), rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize(
+    ("shape", "kwargs"),
+    [((2, 3, 4), {}), ((3, 4), {"dim": 1, "dtype": "float64"}), ((4,), {"dim": 0})],
+)
+def test_log_softmax_with_torch_arguments(fw, aux, shape, kwargs) -> None:
+    torch, ms = fw
+    x = (_rng(9).standard_normal(shape) * 5).astype(np.float32)
+    t_kwargs = dict(kwargs)
+    m_kwargs = dict(kwargs)
+    if "dtype" in kwargs:
+        t_kwargs["dtype"] = getattr(torch, kwargs["dtype"])
+        m_kwargs["dtype"] = getattr(ms, kwargs["dtype"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's implicit-dim notice
+        want = torch.nn.functional.log_softmax(torch.tensor(x), **t_kwargs).numpy()
+    have = aux.log_softmax(ms.Tensor(x), **m_kwargs).asnumpy()
+    assert have.dtype == want.dtype
+    np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6)
+
+
+def test_normalize_resizes_out(fw, aux) -> None:
+    torch, ms = fw
+    x = _rng(10).standard_normal((2, 3)).astype(np.float32)
+    want = torch.empty(1)
+    torch.nn.functional.normalize(torch.tensor(x), out=want)
+    out = ms.ops.zeros(1)
+    aux.normalize(ms.Tensor(x), out=out)
     np.testing.assert_allclose(out.asnumpy(), want.numpy(), rtol=RTOL, atol=ATOL)

@@ -170,3 +170,18 @@ def test_instance_norm_updates_statistics_after_the_output(fw, aux) -> None:
     have = aux.instance_norm(ms.Tensor(x), shared_m, shared_m, shared_m, shared_m)
     np.testing.assert_allclose(have.asnumpy(), want.numpy(), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(shared_m.asnumpy(), shared_t.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(("max_norm", "norm_type"), [(2.0, 2.0), (1.0, 1.0)])
+def test_embedding_max_norm_renormalises_the_rows_used(fw, aux, max_norm, norm_type) -> None:
+    torch, ms = fw
+    weight = _randn(5, 3, seed=12) * 3
+    ids = np.array([[0, 2], [2, 4]], np.int64)
+    t_weight = torch.tensor(weight)
+    want = torch.nn.functional.embedding(
+        torch.tensor(ids), t_weight, max_norm=max_norm, norm_type=norm_type
+    )
+    m_weight = ms.Parameter(ms.Tensor(weight))
+    have = aux.embedding(ms.Tensor(ids), m_weight, max_norm=max_norm, norm_type=norm_type)
+    np.testing.assert_allclose(have.asnumpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(m_weight.asnumpy(), t_weight.numpy(), rtol=1e-5, atol=1e-6)

@@ -215,7 +215,10 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     result = input / ops.clamp(norm, min=eps)
     if out is None:
         return result
-    out.copy_(result)
+    if tuple(out.shape) == tuple(result.shape):
+        out.copy_(result)
+    else:
+        out.assign_value(result)  # torch resizes `out` to the result's shape
     return out
 
 
@@ -634,6 +637,19 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """`torch.nn.functional.gumbel_softmax`: `ops.gumbel_softmax` with a float `tau` (torch
     takes an int too; `eps` is unused there as well)."""
     return ops.gumbel_softmax(logits, float(tau), hard, dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """`torch.nn.functional.log_softmax` over `dim` (without it, torch's
+    legacy choice: axis 0 for 0-, 1- and 3-D inputs, else axis 1), on the input cast to
+    `dtype` first when given."""
+    if dtype is not None:
+        input = input.astype(dtype)
+    if dim is None:
+        dim = 0 if input.ndim in (0, 1, 3) else 1
+    # x - max - log(sum(exp(x - max))), torch's formula (MindSpore's kernel rounds differently).
+    shifted = input - input.max(axis=dim, keepdims=True)
+    return shifted - ops.log(ops.exp(shifted).sum(axis=dim, keepdims=True))
 
 
 def relu_(input):

@@ -3,6 +3,7 @@ arguments, from ops with CPU kernels (MindSpore 2.10 has none for its own forms 
 
 import math
 
+import numpy as np
 from mindspore import Parameter, Tensor, nn, ops
 
 from .losses import _legacy_reduction, _loss_reduced
@@ -299,17 +300,31 @@ def embedding(
 ):
     """`torch.nn.functional.embedding`: the rows of `weight` that `input` names (the row at
     `padding_idx` gets no gradient)."""
-    if max_norm is not None or scale_grad_by_freq:
+    if scale_grad_by_freq:
         raise NotImplementedError(
-            "embedding(max_norm=..., scale_grad_by_freq=True) is not supported; renormalise "
-            "the weight rows before the lookup"
+            "embedding(scale_grad_by_freq=True) scales gradients by word frequency, which "
+            "MindSpore's gather does not; drop it or scale the gradient by hand"
         )
+    if not isinstance(input, Tensor):
+        input = Tensor(input)
+    if max_norm is not None:
+        _renorm_rows(weight, input, max_norm, norm_type)
     if padding_idx is not None:
         if padding_idx < 0:
             padding_idx += weight.shape[0]
         rows = ops.arange(weight.shape[0]).reshape((-1, 1))
         kept = ops.stop_gradient(weight)
         weight = ops.where(rows == padding_idx, kept, weight)
-    if not isinstance(input, Tensor):
-        input = Tensor(input)
     return ops.gather(weight, input, 0)
+
+
+def _renorm_rows(weight, input, max_norm, norm_type):
+    """torch's `embedding_renorm_`: the rows `input` names whose `norm_type`-norm exceeds
+    `max_norm` are scaled down to it, in place in `weight`."""
+    rows = np.unique(input.asnumpy().reshape(-1))
+    values = weight.asnumpy()
+    selected = values[rows]
+    norms = np.sum(np.abs(selected) ** norm_type, axis=1) ** (1.0 / norm_type)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    values[rows] = selected * scale[:, None].astype(values.dtype)
+    ops.assign(weight, Tensor(values))
