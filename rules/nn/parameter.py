@@ -17,7 +17,8 @@ BUFFER = define(
     "register_buffer becomes a non-trainable Parameter",
     "Rewrites `self.register_buffer('name', t)` to `self.name = mindspore.Parameter(t, "
     "requires_grad=False)` (through `setattr` when the name is not a literal), and a non-persistent "
-    "buffer (`persistent=False`) to a plain attribute.",
+    "buffer (`persistent=False`) to a plain attribute; `nn.Buffer(t)` (a buffer declared by "
+    "assignment, `self.name = nn.Buffer(t)`) the same way.",
     "A torch buffer is state that is saved with the model but never optimised (seed 002: buffers are "
     "recorded by `state_dict()` and not updated by the optimizer). In MindSpore that is a Parameter with "
     "`requires_grad=False`: `save_checkpoint` writes it (as it writes BatchNorm's `moving_mean`) and "
