@@ -85,6 +85,10 @@ def command(
             )
         _by_model(source, target, model, list(converted), mindspore_python, fmt)
         return
+    if model and ":" in model:
+        raise click.UsageError(
+            "--model package.module:expression needs --converted DIR (the converted tree)"
+        )
     text = None
     if model_source is not None:
         with open(model_source, encoding="utf-8") as handle:

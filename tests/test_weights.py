@@ -322,3 +322,14 @@ def test_converted_loader_reads_the_converted_weights(tmp_path) -> None:
 
     got = ms_scope["evaluate"](str(path), mindspore.Tensor(ids_array)).asnumpy()
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_a_model_expression_needs_the_converted_tree(tmp_path) -> None:
+    source = tmp_path / "x.pth"
+    source.write_bytes(b"")
+    result = CliRunner().invoke(
+        main,
+        ["weights", str(source), str(tmp_path / "x.ckpt"), "--model", "pkg:build()"],
+    )
+    assert result.exit_code == 2
+    assert "needs --converted DIR" in result.output
