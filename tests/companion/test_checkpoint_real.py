@@ -177,7 +177,8 @@ def test_a_whole_cell_saved_loads_back_as_a_copy_holding_the_values_written(fw, 
 
     torch, ms = fw
     tmodel, cell = _torch_model(torch), _ms_model(ms)
-    aux.load_state_dict(cell, {k: ms.Tensor(v.numpy()) for k, v in tmodel.state_dict().items()})
+    state = {k: ms.Tensor(v.numpy()) for k, v in tmodel.state_dict().items()}
+    aux.load_state_dict(cell, state)
     x = np.random.default_rng(2).standard_normal((2, 2, 4)).astype(np.float32)
     tfile, mfile = io.BytesIO(), io.BytesIO()
     torch.save(tmodel, tfile)
