@@ -1,7 +1,7 @@
-# A whole Module pickled with torch.save: reported (TM937); its parameters would be saved instead.
+# A whole Module saved with torch.save: the companion writes its parameter values and keeps the Cell for the run (TM937 says what differs from torch).
 import mindspore
 from mindspore import nn
-import torch
+import ms_aux
 
 
 class Tagger(nn.Cell):
@@ -15,6 +15,5 @@ class Tagger(nn.Cell):
 
 
 model = Tagger()
-# torch2ms: TM937 `torch.save` of a whole Module: MindSpore saves a Cell's Parameters, not the pickled object
-# torch2ms: TM940 `torch.save` has no certain MindSpore mapping
-torch.save(model, "tagger.pt")
+# torch2ms: TM937 `torch.save` of a whole Module: the companion writes the Cell's parameter values and keeps the Cell for this run, so `torch.load` of the file in the same run gives back a copy holding them, as torch does; unlike torch, another process cannot rebuild the Cell from the file
+ms_aux.save(model, "tagger.pt")

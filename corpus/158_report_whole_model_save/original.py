@@ -1,4 +1,4 @@
-# A whole Module pickled with torch.save: reported (TM937); its parameters would be saved instead.
+# A whole Module saved with torch.save: the companion writes its parameter values and keeps the Cell for the run (TM937 says what differs from torch).
 import torch
 from torch import nn
 

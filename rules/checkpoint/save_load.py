@@ -44,8 +44,9 @@ LOAD = define(
 OTHER = define(
     "TM937",
     "torch.save of a whole Module",
-    "Reports `torch.save(model, path)` of a Module itself: torch pickles the object, MindSpore saves a "
-    "Cell's Parameters.",
+    "Reports `torch.save(model, path)` of a Module itself, which becomes the companion's `save`: "
+    "torch pickles the object; the companion writes the Cell's parameter values and keeps the Cell "
+    "for the run, and `load` in the same run returns a copy holding those values.",
     "A MindSpore checkpoint holds named Parameters; the Cell is built by code and its Parameters "
     "loaded into it.",
     "`mindspore.save_checkpoint(net, path, append_dict={'epoch': epoch})`, and "
@@ -185,10 +186,15 @@ class CheckpointRule(Rule):
         if args and module_receiver(args[0].value, ctx) is not None:
             ctx.report(
                 "TM937",
-                "`torch.save` of a whole Module: MindSpore saves a Cell's Parameters, not the pickled object",
+                "`torch.save` of a whole Module: the companion writes the Cell's parameter values "
+                "and keeps the Cell for this run, so `torch.load` of the file in the same run "
+                "gives back a copy holding them, as torch does; unlike torch, another process "
+                "cannot rebuild the Cell from the file",
                 OTHER.use_instead,
+                severity=WARNING,
             )
-            return call
+            ctx.applied.add("TM322")
+            return call.with_changes(func=ctx.companion("save"))
         # Anything else (a bundle of states, tensors, counters) keeps torch's file semantics.
         ctx.applied.add("TM322")
         return call.with_changes(func=ctx.companion("save"))

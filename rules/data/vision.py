@@ -207,6 +207,10 @@ class VisionTransformRule(Rule):
         if arg.keyword is not None and arg.keyword.value != "lambd":
             return updated_refused(call, ctx, "`Lambda` takes one function")
         ctx.applied.add("TM318")
+        if _computes_on_tensors(arg.value, ctx):
+            # a pipeline holds NumPy arrays where torch's held tensors: the companion's Lambda
+            # gives the function a MindSpore tensor and the pipeline its NumPy array back
+            return cst.Call(ctx.companion("Lambda"), [arg.with_changes(keyword=None)])
         # MindSpore's pipelines and Compose call plain functions; Lambda(f)(x) is f(x).
         return arg.value
 
@@ -267,3 +271,33 @@ def updated_refused(call: cst.Call, ctx: ModuleContext, reason: str) -> cst.Call
         NOT_MAPPED.use_instead,
     )
     return call
+
+
+def _computes_on_tensors(function: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    """A lambda whose body calls torch (`torch.flatten(x)`) or a Tensor method on its argument
+    (`x.mul(255)`): on MindSpore it needs a tensor where the pipeline holds a NumPy array."""
+    from ..api import METHODS
+
+    if not isinstance(function, cst.Lambda):
+        return False
+    params = {p.name.value for p in function.params.params}
+    found: list[bool] = []
+
+    class _Uses(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            name = ctx.dotted(func) or ""
+            if name.startswith(("torch.", "mindspore.", "ops.")) or (
+                ctx.qualname(func) or ""
+            ).startswith("torch."):
+                found.append(True)
+            elif (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value in params
+                and func.attr.value in METHODS
+            ):
+                found.append(True)
+
+    function.body.visit(_Uses())
+    return bool(found)

@@ -168,3 +168,42 @@ def test_objects_other_than_tensors_in_a_torch_file_are_refused(fw, aux, tmp_pat
         pickle.UnpicklingError, match="only tensors and plain containers"
     ):
         aux.load(str(path))
+
+
+def test_a_whole_cell_saved_loads_back_as_a_copy_holding_the_values_written(fw, aux):
+    """`torch.save(model, f)` then `torch.load(f)`: torch unpickles a new module with the values
+    saved, whatever training did to the original since; so does the companion within a run."""
+    import io
+
+    torch, ms = fw
+    tmodel, cell = _torch_model(torch), _ms_model(ms)
+    state = {k: ms.Tensor(v.numpy()) for k, v in tmodel.state_dict().items()}
+    aux.load_state_dict(cell, state)
+    x = np.random.default_rng(2).standard_normal((2, 2, 4)).astype(np.float32)
+    tfile, mfile = io.BytesIO(), io.BytesIO()
+    torch.save(tmodel, tfile)
+    aux.save(cell, mfile)
+    with torch.no_grad():
+        for p in tmodel.parameters():
+            p.zero_()
+    for p in cell.trainable_params():
+        p.set_data(ms.ops.zeros_like(p))
+    tfile.seek(0)
+    mfile.seek(0)
+    treloaded = torch.load(tfile, weights_only=False)
+    mreloaded = aux.load(mfile)
+    assert mreloaded is not cell
+    mreloaded.set_train(False)
+    np.testing.assert_allclose(
+        mreloaded(ms.Tensor(x)).asnumpy(),
+        treloaded(torch.tensor(x)).detach().numpy(),
+        rtol=1e-5,
+        atol=1e-6,
+    )
+    assert float(cell.trainable_params()[0].sum().asnumpy()) == 0.0
+    other_run = io.BytesIO()
+    aux.save(_ms_model(ms), other_run)
+    aux._CKPT_CELLS.clear()
+    other_run.seek(0)
+    with pytest.raises(RuntimeError, match="saved whole by another run"):
+        aux.load(other_run)

@@ -85,6 +85,18 @@ def test_mnist_example_data_code() -> None:
             "t = lambda x: x * 2\n",
         ),
         (
+            # a function on tensors gets one where the pipeline holds a NumPy array
+            "import torch\nimport torchvision.transforms as T\n"
+            "t = T.Lambda(lambda x: torch.flatten(x))\nu = T.Lambda(lambda x: x.mul(255))\n",
+            "from mindspore import ops\nimport ms_aux\n"
+            "t = ms_aux.Lambda(lambda x: ops.flatten(x, start_dim=0))\n"
+            "u = ms_aux.Lambda(lambda x: x.mul(255))\n",
+        ),
+        (
+            "import torchvision.transforms as T\nt = T.Lambda(lambda im: im.rotate(90))\n",
+            "t = lambda im: im.rotate(90)\n",
+        ),
+        (
             "import torchvision.transforms as T\n\nclass Mine(T.ToTensor):\n    pass\n",
             "import mindspore.dataset.vision as vision\n\nclass Mine(vision.ToTensor):\n    pass\n",
         ),

@@ -61,7 +61,10 @@ def test_a_cpu_scaler_that_may_be_disabled_stays_reported() -> None:
         ("torch.randint(10, (3,))", "ops.randint(0, 10, (3,))"),
         ("torch.randint(2, 10, (3,))", "ops.randint(2, 10, (3,))"),
         ("torch.randint(10, size=(3,))", "ops.randint(0, 10, size=(3,))"),
-        ("torch.randint(low=1, high=4, size=(2,))", "ops.randint(low=1, high=4, size=(2,))"),
+        (
+            "torch.randint(low=1, high=4, size=(2,))",
+            "ops.randint(low=1, high=4, size=(2,))",
+        ),
     ],
 )
 def test_randint_without_low_starts_at_zero(call, expected) -> None:

@@ -66,7 +66,7 @@ def test_grad_scaler_construction(call: str, expected: str) -> None:
 @pytest.mark.parametrize(
     "call",
     [
-        "torch.cuda.amp.GradScaler(enabled=use_amp)",
+        "torch.amp.GradScaler('cpu', enabled=use_amp)",
         "torch.amp.GradScaler(backoff_factor=0.25)",
         "torch.amp.GradScaler(growth_factor=1.5)",
     ],

@@ -7,9 +7,12 @@ optimizer's and an epoch counter, keys written with torch's parameter names, fil
 match; `load_state_dict` accepts those names and MindSpore's. `save` writes any picklable structure,
 its MindSpore tensors as arrays; `load` reads that, and also the zip files `torch.save` writes,
 without torch (only tensors and plain containers are rebuilt, as torch's `weights_only=True` does).
+A whole Cell (`torch.save(model, f)`) is written as its parameter values and kept for the run:
+`load` in the same run gives back a copy of it holding the values written.
 """
 
 import collections
+import copy
 import io
 import os
 import pickle
@@ -151,7 +154,18 @@ def save(
         f.write(data)
 
 
+_CKPT_CELL_TAG = "__torch2ms_cell__"
+# Cells saved whole in this run, by key: torch pickles the module object itself; the file holds
+# the key and the Cell's parameter values, and `load` copies the Cell and sets those values.
+_CKPT_CELLS = {}
+
+
 def _ckpt_to_plain(obj):
+    if isinstance(obj, mindspore.nn.Cell):
+        key = f"{type(obj).__qualname__}#{id(obj)}"
+        _CKPT_CELLS[key] = obj
+        values = {name: _checkpoint_array(p) for name, p in obj.parameters_and_names()}
+        return {_CKPT_CELL_TAG: (key, values)}
     if isinstance(obj, mindspore.Tensor):
         is_bf16 = obj.dtype == mindspore.bfloat16
         return {
@@ -166,7 +180,24 @@ def _ckpt_to_plain(obj):
     return obj
 
 
+def _ckpt_cell(key, values):
+    saved = _CKPT_CELLS.get(key)
+    if saved is None:
+        raise RuntimeError(
+            f"{key.split('#')[0]} was saved whole by another run: a Cell cannot be rebuilt "
+            "from a file; build the model and load its parameters "
+            "(mindspore.load_param_into_net)"
+        )
+    cell = copy.deepcopy(saved)
+    for name, parameter in cell.parameters_and_names():
+        if name in values:
+            parameter.set_data(mindspore.Tensor(values[name]))
+    return cell
+
+
 def _ckpt_from_plain(obj):
+    if isinstance(obj, dict) and set(obj) == {_CKPT_CELL_TAG}:
+        return _ckpt_cell(*obj[_CKPT_CELL_TAG])
     if isinstance(obj, dict):
         if set(obj) == {_CKPT_TENSOR_TAG}:
             array, dtype = obj[_CKPT_TENSOR_TAG]

@@ -5,6 +5,7 @@ import io
 import math
 import os
 import shutil
+import threading
 
 import mindspore
 import mindspore.dataset as ds
@@ -604,3 +605,25 @@ class FrozenBatchNorm2d(nn.BatchNorm2d):
         super().__init__(num_features, eps=eps, use_batch_statistics=False)
         self.gamma.requires_grad = False
         self.beta.requires_grad = False
+
+
+# MindSpore ops are not safe to run from several pipeline workers at once (the process aborts):
+# the functions of `Lambda` run one at a time.
+_LAMBDA_LOCK = threading.Lock()
+
+
+class Lambda:
+    """`torchvision.transforms.Lambda(f)` whose function computes on tensors (`torch.flatten(x)`,
+    `x.mul(255)`): a `mindspore.dataset` pipeline holds NumPy arrays where torch's held tensors,
+    so `f` is given a MindSpore tensor and the pipeline gets a NumPy array back. Other samples
+    (a PIL image before `ToTensor`) reach `f` as they are."""
+
+    def __init__(self, lambd):
+        self.lambd = lambd
+
+    def __call__(self, img):
+        with _LAMBDA_LOCK:
+            if isinstance(img, np.ndarray):
+                img = mindspore.Tensor(img)
+            out = self.lambd(img)
+            return out.asnumpy() if isinstance(out, mindspore.Tensor) else out
