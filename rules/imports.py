@@ -279,13 +279,24 @@ class ImportsRule(Rule):
                 column=column,
             )
             return
-        call_form = None if annotation else entry_for(name, ctx.options.target, call=True)
+        call_form = (
+            None
+            if self.annotation_depth
+            else entry_for(name, ctx.options.target, call=True)
+        )
         if call_form is not None and entry_for(name, ctx.options.target) is None:
             ctx.report(
                 "TM900",
-                f"`{display}` converts where it is called (`{COMPANION_MODULE}.{call_form}(...)`), but "
-                "here it is used as a type or a value, and MindSpore has no class for it: "
-                "one `mindspore.Tensor` class holds every dtype, and shapes are plain tuples",
+                f"`{display}` converts where it is called (`{COMPANION_MODULE}.{call_form}"
+                "(...)`), but here it is used as a type or a value, and MindSpore has no class "
+                "for it: one `mindspore.Tensor` class holds every dtype, and shapes are plain "
+                "tuples"
+                + (
+                    f"; `{COMPANION_MODULE}.torch_only` stands in here, and no value is an "
+                    "instance of it"
+                    if stand_in
+                    else ""
+                ),
                 "test the value itself: `isinstance(x, mindspore.Tensor) and x.dtype == "
                 "mindspore.int64` for a typed tensor class, `isinstance(s, tuple)` for a shape",
                 line=line,

@@ -136,7 +136,6 @@ LEFT_ALONE = [
     + "functools = None\n\n\ndef block(act_layer=nn.GELU):\n    return act_layer()\n",
     # A name that is not a typing re-export.
     "from torch.jit.annotations import List, BroadcastingList2\n\nx: List[int] = []\n",
-    "import torch\n\ns = torch.Size([2, 3])\n",
     "import torch\n\nshaped = isinstance(s, torch.Size)\n",
 ]
 

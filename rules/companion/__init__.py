@@ -113,13 +113,29 @@ def _library() -> _Library:
             if not names:
                 continue  # the module docstring
             source = _segment(text, node)
-            needs = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+            needs = _free_names(node)
             for name in names:
                 if name in entries:
                     raise ValueError(f"companion entry {name} defined twice")
                 entries[name] = _Entry(name, source, needs - {name})
             order.append(names[0])
+    shadowed = sorted(set(entries) & set(imports))
+    if shadowed:
+        # One module holds every entry: an import would rebind an entry's name there.
+        raise ValueError(f"companion entries named like an import: {', '.join(shadowed)}")
     return _Library(entries, tuple(order), imports)
+
+
+def _free_names(node: ast.stmt) -> frozenset[str]:
+    """The names an entry reads that it does not bind itself: a function's parameters and
+    local variables (`mode`, `dim`) are not the entries of those names."""
+    read, local = set(), set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            (read if isinstance(inner.ctx, ast.Load) else local).add(inner.id)
+        elif isinstance(inner, ast.arg):
+            local.add(inner.arg)
+    return frozenset(read - (local - set(_bound(node))))
 
 
 def _bound(node: ast.stmt) -> list[str]:

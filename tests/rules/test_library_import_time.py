@@ -122,13 +122,13 @@ def test_not_a_feature_probe(source: str) -> None:
 def test_torch_only_values_at_import_time_stand_in() -> None:
     source = (
         "import torch\nfrom torch.distributed.tensor import DTensor\n\n"
-        'TABLE = {"eye_": torch.nn.init.eye_}\n\n\nclass Q:\n    dtype = torch.float8_e4m3fn\n'
+        'TABLE = {"event": torch.cuda.Event}\n\n\nclass Q:\n    dtype = torch.float8_e4m3fn\n'
         "    mask = torch.nn.attention.flex_attention.BlockMask\n\n"
         "    def f(self, x):\n        if isinstance(x, (DTensor, torch.cuda.Stream)):\n"
         "            return torch.cuda.Stream()\n        return x\n"
     )
     code = convert_checked(source).code
-    assert 'TABLE = {"eye_": ms_aux.torch_only("torch.nn.init.eye_")}' in code
+    assert 'TABLE = {"event": ms_aux.torch_only("torch.cuda.Event")}' in code
     assert "dtype = mindspore.float8_e4m3fn" in code
     assert 'mask = ms_aux.torch_only("torch.nn.attention.flex_attention.BlockMask")' in code
     assert 'isinstance(x, (ms_aux.torch_only("torch.distributed.tensor.DTensor"), ' in code

@@ -63,7 +63,7 @@ def test_a_cpu_scaler_that_may_be_disabled_stays_reported() -> None:
         ("torch.randint(10, size=(3,))", "ops.randint(0, 10, size=(3,))"),
         (
             "torch.randint(low=1, high=4, size=(2,))",
-            "ops.randint(low=1, high=4, size=(2,))",
+            "ops.randint(1, 4, (2,))",
         ),
     ],
 )

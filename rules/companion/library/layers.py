@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from mindspore import Tensor, nn, ops
 from mindspore import dtype as mstype
-from mindspore.common.initializer import Normal
+from mindspore.common.initializer import Normal as NormalInitializer
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
 from .functional import _in_place, interpolate, rrelu
@@ -812,7 +812,7 @@ class Embedding(_TorchNames, nn.Embedding):
         super().__init__(
             num_embeddings,
             embedding_dim,
-            embedding_table=Normal(1.0) if _weight is None else _weight,
+            embedding_table=NormalInitializer(1.0) if _weight is None else _weight,
             padding_idx=padding_idx,
         )
         self.embedding_table.requires_grad = not _freeze
