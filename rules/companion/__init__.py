@@ -52,6 +52,7 @@ LIBRARY_FILES = (
     "distributions.py",
     "distribution_transforms.py",
     "autograd_functional.py",
+    "nn_lookup.py",
     "outputs.py",
     "windows.py",
     "fft.py",

@@ -13,6 +13,7 @@ _MODULES = {
         "TransformerDecoderLayer",
         "TransformerEncoder",
         "TransformerDecoder",
+        "Transformer",
     ),
 }
 

@@ -12,10 +12,12 @@ computes the same values.
 
 import copy
 
-from mindspore import nn
+import mindspore
+from mindspore import nn, ops
 
 from .attention import MultiheadAttention, _get_activation_fn
 from .layers import Dropout, LayerNorm, Linear
+from .parameters import init_xavier_uniform_
 
 
 class _TransformerLayer(nn.Cell):
@@ -315,3 +317,98 @@ class TransformerEncoder(nn.Cell):
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+
+class Transformer(nn.Cell):
+    """`torch.nn.Transformer`: an encoder stack (`encoder`) and a decoder stack (`decoder`) of
+    torch's layers, each closed by a LayerNorm, with torch's arguments and children's names (a
+    subclass reaches `self.encoder` as torch's does). Every parameter of more than one dimension
+    starts from torch's Xavier-uniform initialisation, drawn from MindSpore's stream."""
+
+    def __init__(
+        self,
+        d_model=512,
+        nhead=8,
+        num_encoder_layers=6,
+        num_decoder_layers=6,
+        dim_feedforward=2048,
+        dropout=0.1,
+        activation="relu",
+        custom_encoder=None,
+        custom_decoder=None,
+        layer_norm_eps=1e-5,
+        batch_first=False,
+        norm_first=False,
+        bias=True,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        layer = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps)
+        layer_flags = {"batch_first": batch_first, "norm_first": norm_first, "bias": bias}
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            self.encoder = TransformerEncoder(
+                TransformerEncoderLayer(*layer, **layer_flags),
+                num_encoder_layers,
+                LayerNorm(d_model, eps=layer_norm_eps, bias=bias),
+            )
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            self.decoder = TransformerDecoder(
+                TransformerDecoderLayer(*layer, **layer_flags),
+                num_decoder_layers,
+                LayerNorm(d_model, eps=layer_norm_eps, bias=bias),
+            )
+        for parameter in self.get_parameters():
+            if parameter.ndim > 1:
+                init_xavier_uniform_(parameter)
+        self.d_model = d_model
+        self.nhead = nhead
+        self.batch_first = batch_first
+
+    def construct(
+        self,
+        src,
+        tgt,
+        src_mask=None,
+        tgt_mask=None,
+        memory_mask=None,
+        src_key_padding_mask=None,
+        tgt_key_padding_mask=None,
+        memory_key_padding_mask=None,
+        src_is_causal=None,
+        tgt_is_causal=None,
+        memory_is_causal=False,
+    ):
+        batched = src.ndim == 3
+        batch = 0 if self.batch_first else 1
+        if batched and src.shape[batch] != tgt.shape[batch]:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(
+            src,
+            mask=src_mask,
+            src_key_padding_mask=src_key_padding_mask,
+            is_causal=src_is_causal,
+        )
+        return self.decoder(
+            tgt,
+            memory,
+            tgt_mask=tgt_mask,
+            memory_mask=memory_mask,
+            tgt_key_padding_mask=tgt_key_padding_mask,
+            memory_key_padding_mask=memory_key_padding_mask,
+            tgt_is_causal=tgt_is_causal,
+            memory_is_causal=memory_is_causal,
+        )
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+        """The causal mask: -inf above the diagonal, 0 elsewhere (float32 by default)."""
+        dtype = mindspore.float32 if dtype is None else dtype
+        upper = ops.triu(ops.ones((sz, sz), mindspore.float32), diagonal=1).astype(mindspore.bool_)
+        return ops.masked_fill(ops.zeros((sz, sz), dtype), upper, float("-inf"))

@@ -1,0 +1,82 @@
+"""`getattr(torch.nn, name)`: a layer class chosen by its name when the program runs."""
+
+
+def nn_class(name):
+    """The class `getattr(torch.nn, name)` gives, for the torch.nn classes that have a companion
+    class taking torch's constructor arguments (`getattr(nn, rnn_type)(ninp, nhid, nlayers)`).
+    Another name raises, naming it: its MindSpore class takes other arguments."""
+    classes = {
+        "AdaptiveAvgPool2d": AdaptiveAvgPool2d,
+        "AvgPool2d": AvgPool2d,
+        "BCELoss": BCELoss,
+        "BatchNorm1d": BatchNorm1d,
+        "BatchNorm2d": BatchNorm2d,
+        "CELU": CELU,
+        "Conv1d": Conv1d,
+        "Conv2d": Conv2d,
+        "Conv3d": Conv3d,
+        "CosineSimilarity": CosineSimilarity,
+        "CrossEntropyLoss": CrossEntropyLoss,
+        "Dropout": Dropout,
+        "Dropout2d": Dropout2d,
+        "ELU": ELU,
+        "Embedding": Embedding,
+        "Flatten": Flatten,
+        "Fold": Fold,
+        "GELU": GELU,
+        "GRU": GRU,
+        "GRUCell": GRUCell,
+        "GroupNorm": GroupNorm,
+        "Hardsigmoid": Hardsigmoid,
+        "Hardswish": Hardswish,
+        "Hardtanh": Hardtanh,
+        "HingeEmbeddingLoss": HingeEmbeddingLoss,
+        "Identity": Identity,
+        "InstanceNorm1d": InstanceNorm1d,
+        "InstanceNorm2d": InstanceNorm2d,
+        "InstanceNorm3d": InstanceNorm3d,
+        "KLDivLoss": KLDivLoss,
+        "LSTM": LSTM,
+        "LSTMCell": LSTMCell,
+        "LayerNorm": LayerNorm,
+        "LeakyReLU": LeakyReLU,
+        "Linear": Linear,
+        "MaxPool2d": MaxPool2d,
+        "MaxUnpool1d": MaxUnpool1d,
+        "MaxUnpool2d": MaxUnpool2d,
+        "MaxUnpool3d": MaxUnpool3d,
+        "Mish": Mish,
+        "MultiheadAttention": MultiheadAttention,
+        "PReLU": PReLU,
+        "PairwiseDistance": PairwiseDistance,
+        "ParameterDict": ParameterDict,
+        "ParameterList": ParameterList,
+        "PoissonNLLLoss": PoissonNLLLoss,
+        "RNN": RNN,
+        "RNNCell": RNNCell,
+        "RReLU": RReLU,
+        "ReLU": ReLU,
+        "ReLU6": ReLU6,
+        "SELU": SELU,
+        "SiLU": SiLU,
+        "Sigmoid": Sigmoid,
+        "SoftMarginLoss": SoftMarginLoss,
+        "Softmax": Softmax,
+        "SyncBatchNorm": SyncBatchNorm,
+        "Tanh": Tanh,
+        "Threshold": Threshold,
+        "Transformer": Transformer,
+        "TransformerDecoder": TransformerDecoder,
+        "TransformerDecoderLayer": TransformerDecoderLayer,
+        "TransformerEncoder": TransformerEncoder,
+        "TransformerEncoderLayer": TransformerEncoderLayer,
+        "TripletMarginLoss": TripletMarginLoss,
+        "Unfold": Unfold,
+        "Upsample": Upsample,
+    }
+    if name not in classes:
+        raise NotImplementedError(
+            f"getattr(torch.nn, {name!r}): no MindSpore class with torch's arguments; "
+            "build that layer by name in the code"
+        )
+    return classes[name]
