@@ -4,7 +4,6 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
-import torch
 
 rng = np.random.default_rng(25)
 inputs = mindspore.tensor(rng.standard_normal((8, 3)), dtype=mindspore.float32)
@@ -18,6 +17,7 @@ decoder.update_parameters_name("decoder.")
 optimizer = optim.SGD(list(encoder.trainable_params()) + list(decoder.trainable_params()), lr=0.1)
 
 for step in range(3):
+    import torch
     # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
     optimizer.zero_grad()
     hidden = ops.tanh(encoder(inputs))

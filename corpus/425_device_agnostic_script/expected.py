@@ -5,7 +5,6 @@ import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
 import ms_aux
-import torch
 
 use_cuda = ms_aux.cuda_is_available()
 
@@ -26,5 +25,6 @@ for epoch in range(3):
     optimizer(grads)
     print("epoch", epoch, "loss", loss.item())
 if use_cuda:
+    import torch
     # torch2ms: TM940 `torch.cuda.memory_allocated` has no certain MindSpore mapping
     print("gpu memory", torch.cuda.memory_allocated())

@@ -4,7 +4,6 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
-import torch
 
 CLIP_VALUE = 0.5
 
@@ -20,6 +19,7 @@ for p in model.trainable_params():
 optimizer = optim.SGD(model.trainable_params(), lr=0.1)
 criterion = nn.MSELoss()
 for epoch in range(3):
+    import torch
     # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
     optimizer.zero_grad()
     loss = criterion(model(inputs), targets)

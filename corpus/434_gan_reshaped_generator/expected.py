@@ -4,7 +4,6 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
-import torch
 
 
 class Generator(nn.Cell):
@@ -34,6 +33,7 @@ optimizerG = optim.Adam(netG.trainable_params(), lr=2e-3, betas=(0.5, 0.999))
 for i in range(3):
     real = mindspore.tensor(rng.standard_normal((6, 1, 2, 2)), dtype=mindspore.float32)
     noise = mindspore.tensor(rng.standard_normal((6, 3)), dtype=mindspore.float32)
+    import torch
 
     # torch2ms: TM900 `.zero_grad()` is not converted: no certain MindSpore mapping; it still runs on torch
     netD.zero_grad()
