@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ..rules.companion import is_companion
 from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
 from .context import COMPANION, PARSED, CompanionImport, ModuleContext, Options
 from .engine import module_code, run_stage
@@ -113,6 +114,8 @@ def convert_source(
     from_tree = bool(inherited or coupled or module_classes)
     if not mentions_torch(source) and not from_tree and not _torch_free_work(source):
         return result
+    if is_companion(source):
+        return result  # MindSpore code torch2ms wrote: converting it again changes nothing
     try:
         if tree is None:  # the caller's parse of the same source, else ours
             tree = ast.parse(source, filename=path)

@@ -220,6 +220,8 @@ class StageWalker:
             result = handler(node, result, ctx)
             if result.__class__ is not cls:
                 break
+        if result is not updated:
+            result = _keep_parentheses(updated, result)
         if result is node:
             if is_statement and ctx.stack and ctx.stack[-1] is node:
                 ctx.stack.pop()
@@ -287,6 +289,20 @@ class StageWalker:
                     continue
                 out.append(result)
         return children if out is None else tuple(out)
+
+
+def _keep_parentheses(updated, result):
+    """A rule's replacement keeps the parentheses of the expression it replaces
+    (`(x\n.reshape(-1)\n.to(d))` → `(x\n.reshape(-1))`): they may hold it over several lines."""
+    lpar = getattr(updated, "lpar", None)
+    if (
+        not lpar
+        or not _is_node(result)
+        or not hasattr(result, "lpar")
+        or result.lpar
+    ):
+        return result
+    return result.with_changes(lpar=lpar, rpar=updated.rpar)
 
 
 def run_stage(module: cst.Module, ctx: ModuleContext, rules: list[Rule]) -> cst.Module:

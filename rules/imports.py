@@ -182,13 +182,26 @@ class ImportsRule(Rule):
     def _in_class(ctx: ModuleContext) -> bool:
         return any(isinstance(s, cst.ClassDef) for s in ctx.stack)
 
-    def _stands_in(self, node: cst.CSTNode, qualified: str) -> bool:
+    def _explained(self, ctx: ModuleContext) -> bool:
+        """Whether another rule's error finding in the statement says why it stays on torch
+        (a reported custom `autograd.Function`): then its torch names stay too."""
+        span = self._range(ctx)
+        return span is not None and any(
+            span[0] <= f.line <= span[1]
+            and f.rule not in ("TM900", "TM901")
+            and f.severity == ERROR
+            for f in ctx.findings
+        )
+
+    def _stands_in(
+        self, node: cst.CSTNode, qualified: str, ctx: ModuleContext
+    ) -> bool:
         """Whether a torch name left unconverted is written as the companion's torch-only
         stand-in: where it is only checked against (`isinstance(x, DTensor)`, which no MindSpore
         value is), and where it is evaluated at import time (module level, class bodies,
         decorators, defaults), so that the module imports without torch. Called, the stand-in
         raises, naming the API."""
-        if _package_of(qualified) != "torch":
+        if _package_of(qualified) != "torch" or self._explained(ctx):
             return False
         if id(node) in self.type_checked:
             return True
@@ -537,7 +550,7 @@ class ImportsRule(Rule):
             qualified = ctx.qualname(node)
             if self.annotation_depth:
                 self.replace[id(node)] = _annotation_text(qualified)
-            elif self._stands_in(node, qualified):
+            elif self._stands_in(node, qualified, ctx):
                 self.replace[id(node)] = self._stand_in(qualified, ctx)
                 self._leftover(ctx, qualified, qualified, stand_in=True)
                 return False
@@ -567,7 +580,7 @@ class ImportsRule(Rule):
                 return  # the module object itself (`torchvision is None`): no API used
             if self.annotation_depth:
                 self.replace[id(node)] = _annotation_text(qualified)
-            elif qualified != "torch" and self._stands_in(node, qualified):
+            elif qualified != "torch" and self._stands_in(node, qualified, ctx):
                 self.replace[id(node)] = self._stand_in(qualified, ctx)
                 self._leftover(ctx, qualified, qualified, stand_in=True)
                 return

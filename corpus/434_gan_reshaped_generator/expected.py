@@ -4,7 +4,6 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
-import ms_aux
 
 
 class Generator(nn.Cell):
@@ -13,7 +12,7 @@ class Generator(nn.Cell):
         self.main = nn.SequentialCell(
             nn.Dense(latent, 16, has_bias=False),
             nn.BatchNorm1d(16),
-            ms_aux.ReLU(True),
+            nn.ReLU(),
             nn.Dense(16, pixels),
             nn.Tanh(),
         )
@@ -23,7 +22,7 @@ class Generator(nn.Cell):
 
 
 rng = np.random.default_rng(34)
-mindspore.set_seed(0)
+mindspore.manual_seed(0)
 netG = Generator(latent=3, pixels=4)
 netG.set_train()
 netD = nn.SequentialCell(nn.Flatten(), nn.Dense(4, 8), nn.LeakyReLU(alpha=0.2), nn.Dense(8, 1), nn.Sigmoid())

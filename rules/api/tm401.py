@@ -504,9 +504,12 @@ class ApiTableRule(Rule):
         ):
             # torch's (values, indices) named pair is a plain tuple in MindSpore.
             ctx.applied.add(METHOD_META.id)
+            # The attribute's own parentheses stay: they may hold a chain over several lines.
             return cst.Subscript(
                 updated.value,
                 [cst.SubscriptElement(cst.Index(cst.Integer(str(field))))],
+                lpar=updated.lpar,
+                rpar=updated.rpar,
             )
         entry = TENSOR_ATTRIBUTES.get(original.attr.value)
         if (
