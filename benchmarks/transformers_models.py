@@ -236,6 +236,14 @@ def _build(transformers, name: str):
     return getattr(transformers, model_class)(config), kind, kwargs.get("vocab_size", 0)
 
 
+def built(name: str):
+    """The model ``name`` from its small config, built by the ``transformers`` importable here:
+    on the MindSpore side, the converted one. `torch2ms weights --model` builds it with this."""
+    import transformers
+
+    return _build(transformers, name)[0]
+
+
 def _best(forward, repeat: int):
     out = forward()  # warm-up
     best = float("inf")
@@ -285,9 +293,6 @@ def side_mindspore(name: str, folder: str, converted: str, repeat: int) -> dict:
     model, kind, vocab = _build(transformers, name)
     params = mindspore.load_checkpoint(os.path.join(folder, "model.ckpt"))
     unloaded, unused = mindspore.load_param_into_net(model, params)
-    relabelled = _relabel(model, params, unloaded, unused)
-    if relabelled:
-        unloaded, unused = mindspore.load_param_into_net(model, params)
     model.set_train(False)
     inputs = {k: mindspore.Tensor(v) for k, v in _inputs(kind, vocab).items()}
     out, seconds = _best(lambda: model(**inputs)[0].asnumpy(), repeat)
@@ -296,30 +301,7 @@ def side_mindspore(name: str, folder: str, converted: str, repeat: int) -> dict:
         "seconds": seconds,
         "unloaded": list(unloaded),
         "unused": list(unused),
-        "relabelled": relabelled,
     }
-
-
-def _relabel(model, params: dict, unloaded, unused) -> dict:
-    """Stopgap while `torch2ms weights` names some parameters after torch's layers (an
-    Embedding's `weight` where the converted layer holds `embedding_table`): a checkpoint entry
-    left unused goes to the one parameter left unloaded in the same layer, when the shapes agree.
-    Returns {checkpoint name: parameter name}; the table reports them."""
-    own = dict(model.parameters_and_names())
-    by_layer: dict[str, list[str]] = {}
-    for name in unloaded:
-        by_layer.setdefault(name.rpartition(".")[0], []).append(name)
-    moved = {}
-    for name in list(unused):
-        layer = name.rpartition(".")[0]
-        candidates = by_layer.get(layer, [])
-        if len(candidates) == 1 and tuple(own[candidates[0]].shape) == tuple(
-            params[name].shape
-        ):
-            target = candidates.pop()
-            params[target] = params.pop(name)
-            moved[name] = target
-    return moved
 
 
 def _run_side(python: str, args: list[str], timeout: float) -> dict:
@@ -349,9 +331,12 @@ def compare(name, source, converted, work, ms_python, repeat, timeout=1800) -> d
     if "error" in side:
         return {**record, "error": "torch: " + side["error"]}
     record["torch_s"] = side["seconds"]
+    # The checkpoint is placed by the converted model's own parameter names.
     weights = subprocess.run(
         [sys.executable, "-m", "torch2ms", "weights", os.path.join(folder, "model.pth"),
-         os.path.join(folder, "model.ckpt"), "--format", "json"],
+         os.path.join(folder, "model.ckpt"), "--format", "json",
+         "--converted", converted, "--converted", os.path.dirname(os.path.abspath(__file__)),
+         "--model", f"transformers_models:built({name!r})", "--mindspore-python", ms_python],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     if weights.returncode != 0:
@@ -365,7 +350,6 @@ def compare(name, source, converted, work, ms_python, repeat, timeout=1800) -> d
         converted_s=side["seconds"],
         unloaded=side["unloaded"],
         unused=side["unused"],
-        relabelled=side["relabelled"],
     )
     expected = np.load(os.path.join(folder, "torch.npy"))
     got = np.load(os.path.join(folder, "mindspore.npy"))
@@ -377,13 +361,14 @@ def compare(name, source, converted, work, ms_python, repeat, timeout=1800) -> d
         same_shape
         and np.allclose(got, expected, rtol=RTOL, atol=ATOL)
         and not side["unloaded"]
+        and not side["unused"]
     )
     return record
 
 
 def table(records: list[dict]) -> str:
     rows = [
-        "| model | output | max diff | unloaded | relabelled | torch ms | converted ms |",
+        "| model | output | max diff | unloaded | unused | torch ms | converted ms |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in records:
@@ -392,7 +377,7 @@ def table(records: list[dict]) -> str:
             continue
         rows.append(
             f"| {r['model']} | {'match' if r['match'] else 'DIFFER'} | {r['max_diff']:.2e} | "
-            f"{len(r['unloaded'])} | {len(r['relabelled'])} | {r['torch_s'] * 1e3:,.1f} | "
+            f"{len(r['unloaded'])} | {len(r['unused'])} | {r['torch_s'] * 1e3:,.1f} | "
             f"{r['converted_s'] * 1e3:,.1f} |"
         )  # fmt: skip
     matched = sum(1 for r in records if r.get("match"))

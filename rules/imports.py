@@ -182,17 +182,6 @@ class ImportsRule(Rule):
     def _in_class(ctx: ModuleContext) -> bool:
         return any(isinstance(s, cst.ClassDef) for s in ctx.stack)
 
-    def _explained(self, ctx: ModuleContext) -> bool:
-        """Whether another rule's error finding in the statement says why it stays on torch
-        (a reported custom `autograd.Function`): then its torch names stay too."""
-        span = self._range(ctx)
-        return span is not None and any(
-            span[0] <= f.line <= span[1]
-            and f.rule not in ("TM900", "TM901")
-            and f.severity == ERROR
-            for f in ctx.findings
-        )
-
     def _stands_in(
         self, node: cst.CSTNode, qualified: str, ctx: ModuleContext
     ) -> bool:
@@ -201,7 +190,7 @@ class ImportsRule(Rule):
         value is), and where it is evaluated at import time (module level, class bodies,
         decorators, defaults), so that the module imports without torch. Called, the stand-in
         raises, naming the API."""
-        if _package_of(qualified) != "torch" or self._explained(ctx):
+        if _package_of(qualified) != "torch":
             return False
         if id(node) in self.type_checked:
             return True

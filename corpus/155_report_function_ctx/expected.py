@@ -1,10 +1,10 @@
 # A custom Function that tells autograd which outputs have no gradient: reported (TM915).
 from mindspore import ops
-import torch
+import ms_aux
 
 
 # torch2ms: TM915 `torch.autograd.Function` `SortWithIndices` not converted: `ctx.mark_non_differentiable`
-class SortWithIndices(torch.autograd.Function):
+class SortWithIndices(ms_aux.torch_only("torch.autograd.Function")):
     @staticmethod
     def forward(ctx, x):
         values, indices = x.sort()
