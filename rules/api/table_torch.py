@@ -109,6 +109,7 @@ _RENAMED = [
         rename={"dim": "axis", "keepdim": "keepdims", "input": "x"},
     ),
     alias("torch.pi", "mindspore.numpy.pi", check="values"),
+    alias("torch.inf", "mindspore.numpy.inf", check="values"),
     fn("torch.fix", "mindspore.ops.trunc"),
     fn(
         "torch.dot",

@@ -10,6 +10,7 @@ ENTRIES: dict[str, str] = {
     "torch.equal": "equal",
     "torch.full": "full",
     "torch.nonzero": "nonzero",
+    "torch.where": "where",
     # A seeded generator's stream; the idiom serves the calls without `generator=`.
     "torch.Generator": "Generator",
     "torch.randperm": "randperm",

@@ -170,6 +170,21 @@ def nonzero(input, *, out=None, as_tuple=False):
     return tuple(indices[:, dim] for dim in range(input.ndim))
 
 
+def where(condition, input=None, other=None):
+    """`torch.where`: with `input` and `other`, the elementwise choice (`ops.where`, Python numbers
+    taking the other operand's dtype); with the condition alone, torch's
+    `nonzero(condition, as_tuple=True)`."""
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if input is None or other is None:
+        raise TypeError("where() takes the condition alone, or the condition, input and other")
+    if not isinstance(input, mindspore.Tensor):
+        input = mindspore.Tensor(input, other.dtype)
+    if not isinstance(other, mindspore.Tensor):
+        other = mindspore.Tensor(other, input.dtype)
+    return ops.where(condition, input, other)
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     """`torch.nn.functional.layer_norm`, on the `ops.LayerNorm` primitive (`ops.layer_norm` has no
     CPU kernel); a missing weight or bias is ones or zeros."""
