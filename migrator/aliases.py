@@ -101,10 +101,28 @@ def resolve(dotted_name: str, aliases: dict[str, str]) -> str | None:
 # `torch.norm`, the same object).
 TORCH_FUNCTIONAL = frozenset(
     {
-        "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
-        "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "istft", "lu",
-        "norm", "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot",
-        "unique", "unique_consecutive", "unravel_index",
+        "atleast_1d",
+        "atleast_2d",
+        "atleast_3d",
+        "broadcast_shapes",
+        "broadcast_tensors",
+        "cartesian_prod",
+        "block_diag",
+        "cdist",
+        "chain_matmul",
+        "einsum",
+        "istft",
+        "lu",
+        "norm",
+        "meshgrid",
+        "pca_lowrank",
+        "split",
+        "stft",
+        "svd_lowrank",
+        "tensordot",
+        "unique",
+        "unique_consecutive",
+        "unravel_index",
     }
 )
 
@@ -126,7 +144,9 @@ def self_reference_dropped(qualified: str) -> str:
     torch module holds itself as ``torch``), ``torch.functional.norm`` is ``torch.norm``."""
     while qualified.startswith("torch.torch."):
         qualified = qualified[6:]
-    if qualified.startswith(("torch.functional.", "torch.random.", "torch.autograd.grad_mode.")):
+    if qualified.startswith(
+        ("torch.functional.", "torch.random.", "torch.autograd.grad_mode.")
+    ):
         module, _, name = qualified.rpartition(".")
         if name in EXPORTED_FROM.get(module + ".", ()):
             qualified = "torch." + name

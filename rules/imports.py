@@ -182,9 +182,7 @@ class ImportsRule(Rule):
     def _in_class(ctx: ModuleContext) -> bool:
         return any(isinstance(s, cst.ClassDef) for s in ctx.stack)
 
-    def _stands_in(
-        self, node: cst.CSTNode, qualified: str, ctx: ModuleContext
-    ) -> bool:
+    def _stands_in(self, node: cst.CSTNode, qualified: str, ctx: ModuleContext) -> bool:
         """Whether a torch name left unconverted is written as the companion's torch-only
         stand-in: where it is only checked against (`isinstance(x, DTensor)`, which no MindSpore
         value is), and where it is evaluated at import time (module level, class bodies,
@@ -311,7 +309,9 @@ class ImportsRule(Rule):
                 "for it (no value is an instance of it; calling it raises)"
             )
         elif annotation:
-            message = f"`{display}` in an annotation has no MindSpore type; it stays as text"
+            message = (
+                f"`{display}` in an annotation has no MindSpore type; it stays as text"
+            )
         else:
             message = f"`{display}` is not converted: no certain MindSpore mapping; it still runs on torch"
         ctx.report(
@@ -927,9 +927,7 @@ class _Unquote(cst.CSTTransformer):
 
 
 def _has_union_operator(node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.BinaryOperation) and isinstance(
-        node.operator, cst.BitOr
-    ):
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
         return True
     return any(_has_union_operator(child) for child in node.children)
 
@@ -941,11 +939,7 @@ def _whole_text(annotation: cst.Annotation) -> cst.Annotation:
     expr = annotation.annotation
     if isinstance(expr, cst.SimpleString) or not _has_union_operator(expr):
         return annotation
-    texts = [
-        n
-        for n in _walk_nodes(expr)
-        if isinstance(n, _AnnotationText)
-    ]
+    texts = [n for n in _walk_nodes(expr) if isinstance(n, _AnnotationText)]
     if not texts:
         return annotation
     code = cst.Module([]).code_for_node(expr.visit(_Unquote()))

@@ -50,4 +50,7 @@ class ClassLookupRule(Rule):
         ):
             return updated
         ctx.applied.add(META.id)
-        return cst.Call(ctx.companion("nn_class"), [updated.args[1].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+        return cst.Call(
+            ctx.companion("nn_class"),
+            [updated.args[1].with_changes(comma=cst.MaybeSentinel.DEFAULT)],
+        )

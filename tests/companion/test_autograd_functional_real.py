@@ -52,10 +52,24 @@ def two_in_scalar(m, x, y):
 def _namespaces(fw):
     torch, ms = fw
     ops = ms.ops
-    ours = type("M", (), {"sin": staticmethod(ops.sin), "exp": staticmethod(ops.exp),
-                          "sum_": staticmethod(lambda t: t.sum())})
-    theirs = type("M", (), {"sin": staticmethod(torch.sin), "exp": staticmethod(torch.exp),
-                            "sum_": staticmethod(torch.sum)})
+    ours = type(
+        "M",
+        (),
+        {
+            "sin": staticmethod(ops.sin),
+            "exp": staticmethod(ops.exp),
+            "sum_": staticmethod(lambda t: t.sum()),
+        },
+    )
+    theirs = type(
+        "M",
+        (),
+        {
+            "sin": staticmethod(torch.sin),
+            "exp": staticmethod(torch.exp),
+            "sum_": staticmethod(torch.sum),
+        },
+    )
     return ours, theirs
 
 

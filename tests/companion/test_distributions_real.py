@@ -19,17 +19,29 @@ P = np.array([0.2, 0.5, 0.9], np.float32)
 POS = np.array([0.5, 1.5, 3.0], np.float32)
 # name -> (constructor arguments as arrays or numbers, a value inside the support)
 DISTRIBUTIONS = {
-    "Normal": ((np.array([0.0, 1.0, -2.0], np.float32), POS), np.float32([0.3, -1.0, 2.5])),
+    "Normal": (
+        (np.array([0.0, 1.0, -2.0], np.float32), POS),
+        np.float32([0.3, -1.0, 2.5]),
+    ),
     "LogNormal": ((np.float32([0.0, 0.5, -1.0]), POS), POS),
     "Cauchy": ((np.float32([0.0, 1.0, -2.0]), POS), np.float32([0.3, -1.0, 2.5])),
     "Laplace": ((np.float32([0.0, 1.0, -2.0]), POS), np.float32([0.3, -1.0, 2.5])),
-    "Uniform": ((np.float32([0.0, -1.0, 2.0]), np.float32([1.0, 3.0, 2.5])), np.float32([0.5, 0.0, 2.2])),
+    "Uniform": (
+        (np.float32([0.0, -1.0, 2.0]), np.float32([1.0, 3.0, 2.5])),
+        np.float32([0.5, 0.0, 2.2]),
+    ),
     "Exponential": ((POS,), np.float32([0.1, 2.0, 0.7])),
     "Gamma": ((POS, np.float32([1.0, 2.0, 0.5])), np.float32([0.1, 2.0, 0.7])),
     "Chi2": ((POS,), np.float32([0.1, 2.0, 0.7])),
     "Beta": ((POS, np.float32([0.7, 2.0, 1.0])), np.float32([0.1, 0.5, 0.9])),
-    "Dirichlet": ((np.float32([[0.5, 1.5, 3.0], [2.0, 2.0, 1.0]]),), np.float32([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])),
-    "StudentT": ((np.float32([1.5, 3.0, 10.0]), 0.5, 2.0), np.float32([0.3, -1.0, 2.5])),
+    "Dirichlet": (
+        (np.float32([[0.5, 1.5, 3.0], [2.0, 2.0, 1.0]]),),
+        np.float32([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]]),
+    ),
+    "StudentT": (
+        (np.float32([1.5, 3.0, 10.0]), 0.5, 2.0),
+        np.float32([0.3, -1.0, 2.5]),
+    ),
     "Poisson": ((POS,), np.float32([0.0, 2.0, 5.0])),
 }
 PROBS = {
@@ -57,7 +69,9 @@ def _both(fw, aux, name, args, kwargs=None):
 
     def side(make, wrap):
         wrapped = [wrap(a) if isinstance(a, np.ndarray) else a for a in args]
-        extra = {k: wrap(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        extra = {
+            k: wrap(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()
+        }
         return make(*wrapped, **extra)
 
     theirs = side(getattr(torch.distributions, name), torch.tensor)
@@ -67,7 +81,9 @@ def _both(fw, aux, name, args, kwargs=None):
 
 def _close(ours, theirs, rtol=1e-5, atol=1e-6):
     ours = ours.asnumpy() if hasattr(ours, "asnumpy") else np.asarray(ours)
-    theirs = theirs.detach().numpy() if hasattr(theirs, "detach") else np.asarray(theirs)
+    theirs = (
+        theirs.detach().numpy() if hasattr(theirs, "detach") else np.asarray(theirs)
+    )
     assert ours.shape == theirs.shape
     assert ours.dtype == theirs.dtype, (ours.dtype, theirs.dtype)
     np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True)
@@ -93,7 +109,9 @@ def test_densities_and_moments_are_torchs(fw, aux, name, args, kwargs, value):
     theirs, ours = _both(fw, aux, name, args, kwargs)
     assert tuple(ours.batch_shape) == tuple(theirs.batch_shape)
     assert tuple(ours.event_shape) == tuple(theirs.event_shape)
-    _close(ours.log_prob(ms.Tensor(value)), theirs.log_prob(torch.tensor(value)), rtol=1e-4)
+    _close(
+        ours.log_prob(ms.Tensor(value)), theirs.log_prob(torch.tensor(value)), rtol=1e-4
+    )
     for moment in MOMENTS:
         _close(getattr(ours, moment), getattr(theirs, moment), rtol=1e-5)
     try:
@@ -103,7 +121,9 @@ def test_densities_and_moments_are_torchs(fw, aux, name, args, kwargs, value):
     _close(ours.entropy(), expected, rtol=1e-5)
 
 
-@pytest.mark.parametrize("name", ["Normal", "Cauchy", "Laplace", "Exponential", "Uniform"])
+@pytest.mark.parametrize(
+    "name", ["Normal", "Cauchy", "Laplace", "Exponential", "Uniform"]
+)
 def test_cdf_and_icdf_are_torchs(fw, aux, name):
     torch, ms = fw
     args, value = DISTRIBUTIONS[name]
@@ -130,7 +150,9 @@ def test_samples_have_torchs_shape_and_dtype(fw, aux, name, sample_shape):
     assert str(drawn.dtype).lower() == str(expected.dtype).replace("torch.", "")
 
 
-@pytest.mark.parametrize("name", ["Normal", "Gamma", "Beta", "StudentT", "Poisson", "Categorical"])
+@pytest.mark.parametrize(
+    "name", ["Normal", "Gamma", "Beta", "StudentT", "Poisson", "Categorical"]
+)
 def test_large_draws_have_torchs_moments(fw, aux, name):
     torch, ms = fw
     if name == "Categorical":
@@ -155,10 +177,17 @@ def test_multivariate_normal_is_torchs(fw, aux):
     cov = np.float32([[2.0, 0.3], [0.3, 1.0]])
     value = np.float32([[0.1, 0.2], [1.0, -2.0]])
     for key in ("covariance_matrix", "precision_matrix", "scale_tril"):
-        matrix = {"covariance_matrix": cov, "precision_matrix": np.linalg.inv(cov),
-                  "scale_tril": np.linalg.cholesky(cov)}[key].astype(np.float32)
+        matrix = {
+            "covariance_matrix": cov,
+            "precision_matrix": np.linalg.inv(cov),
+            "scale_tril": np.linalg.cholesky(cov),
+        }[key].astype(np.float32)
         theirs, ours = _both(fw, aux, "MultivariateNormal", (loc,), {key: matrix})
-        _close(ours.log_prob(ms.Tensor(value)), theirs.log_prob(torch.tensor(value)), rtol=1e-4)
+        _close(
+            ours.log_prob(ms.Tensor(value)),
+            theirs.log_prob(torch.tensor(value)),
+            rtol=1e-4,
+        )
         _close(ours.entropy(), theirs.entropy(), rtol=1e-5)
         _close(ours.covariance_matrix, theirs.covariance_matrix, rtol=1e-4, atol=1e-5)
         _close(ours.variance, theirs.variance, rtol=1e-4)
@@ -173,21 +202,45 @@ def test_independent_sums_the_reinterpreted_dimensions(fw, aux):
     ours = aux.Independent(ours, 1)
     assert ours.batch_shape == tuple(theirs.batch_shape) == ()
     assert ours.event_shape == tuple(theirs.event_shape) == (3,)
-    _close(ours.log_prob(ms.Tensor(value)), theirs.log_prob(torch.tensor(value)), rtol=1e-5)
+    _close(
+        ours.log_prob(ms.Tensor(value)), theirs.log_prob(torch.tensor(value)), rtol=1e-5
+    )
     _close(ours.entropy(), theirs.entropy(), rtol=1e-5)
 
 
 KL_PAIRS = [
-    ("Normal", (np.float32([0.0, 1.0]), np.float32([1.0, 2.0])), (np.float32([0.5, 0.0]), np.float32([2.0, 0.5]))),
-    ("Beta", (np.float32([0.5, 2.0]), np.float32([0.5, 1.0])), (np.float32([0.3, 1.0]), np.float32([0.7, 3.0]))),
-    ("Gamma", (np.float32([0.5, 2.0]), np.float32([1.0, 3.0])), (np.float32([1.5, 1.0]), np.float32([0.7, 3.0]))),
+    (
+        "Normal",
+        (np.float32([0.0, 1.0]), np.float32([1.0, 2.0])),
+        (np.float32([0.5, 0.0]), np.float32([2.0, 0.5])),
+    ),
+    (
+        "Beta",
+        (np.float32([0.5, 2.0]), np.float32([0.5, 1.0])),
+        (np.float32([0.3, 1.0]), np.float32([0.7, 3.0])),
+    ),
+    (
+        "Gamma",
+        (np.float32([0.5, 2.0]), np.float32([1.0, 3.0])),
+        (np.float32([1.5, 1.0]), np.float32([0.7, 3.0])),
+    ),
     ("Exponential", (np.float32([0.5, 2.0]),), (np.float32([1.5, 1.0]),)),
-    ("Uniform", (np.float32([0.0, 1.0]), np.float32([1.0, 2.0])), (np.float32([-1.0, 0.0]), np.float32([2.0, 1.5]))),
-    ("Laplace", (np.float32([0.0, 1.0]), np.float32([1.0, 2.0])), (np.float32([0.5, 0.0]), np.float32([2.0, 0.5]))),
+    (
+        "Uniform",
+        (np.float32([0.0, 1.0]), np.float32([1.0, 2.0])),
+        (np.float32([-1.0, 0.0]), np.float32([2.0, 1.5])),
+    ),
+    (
+        "Laplace",
+        (np.float32([0.0, 1.0]), np.float32([1.0, 2.0])),
+        (np.float32([0.5, 0.0]), np.float32([2.0, 0.5])),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "p_args", "q_args"), KL_PAIRS, ids=[p[0] for p in KL_PAIRS])
+@pytest.mark.parametrize(
+    ("name", "p_args", "q_args"), KL_PAIRS, ids=[p[0] for p in KL_PAIRS]
+)
 def test_kl_divergences_are_torchs(fw, aux, name, p_args, q_args):
     torch, _ = fw
     p_theirs, p_ours = _both(fw, aux, name, p_args)
@@ -218,7 +271,9 @@ TRANSFORMS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "args", "x"), TRANSFORMS, ids=[t[0] for t in TRANSFORMS])
+@pytest.mark.parametrize(
+    ("name", "args", "x"), TRANSFORMS, ids=[t[0] for t in TRANSFORMS]
+)
 def test_bijections_are_torchs(fw, aux, name, args, x):
     torch, ms = fw
     theirs = getattr(torch.distributions, name)(*args)
@@ -242,11 +297,21 @@ def test_structured_transforms_are_torchs(fw, aux):
     theirs = torch.distributions.transforms.PositiveDefiniteTransform()
     ours = aux.PositiveDefiniteTransform()
     _close(ours(ms.Tensor(x)), theirs(torch.tensor(x)), rtol=1e-5)
-    _close(ours.inv(ours(ms.Tensor(x))), theirs.inv(theirs(torch.tensor(x))), rtol=1e-4, atol=1e-5)
-    _close(aux.SoftmaxTransform()(ms.Tensor(x)), torch.distributions.SoftmaxTransform()(torch.tensor(x)))
+    _close(
+        ours.inv(ours(ms.Tensor(x))),
+        theirs.inv(theirs(torch.tensor(x))),
+        rtol=1e-4,
+        atol=1e-5,
+    )
+    _close(
+        aux.SoftmaxTransform()(ms.Tensor(x)),
+        torch.distributions.SoftmaxTransform()(torch.tensor(x)),
+    )
     v = np.arange(1, 9, dtype=np.float32)
     cat_t = torch.distributions.CatTransform(
-        [torch.distributions.ExpTransform(), torch.distributions.AbsTransform()], 0, [5, 3]
+        [torch.distributions.ExpTransform(), torch.distributions.AbsTransform()],
+        0,
+        [5, 3],
     )
     cat_o = aux.CatTransform([aux.ExpTransform(), aux.AbsTransform()], 0, [5, 3])
     _close(cat_o(ms.Tensor(v)), cat_t(torch.tensor(v)), rtol=1e-5)
@@ -258,23 +323,35 @@ def test_structured_transforms_are_torchs(fw, aux):
     _close(stack_o(ms.Tensor(x)), stack_t(torch.tensor(x)), rtol=1e-5)
     reshape_t = torch.distributions.ReshapeTransform((2, 3), (3, 2))
     reshape_o = aux.ReshapeTransform((2, 3), (3, 2))
-    assert reshape_o.forward_shape((4, 2, 3)) == tuple(reshape_t.forward_shape((4, 2, 3)))
+    assert reshape_o.forward_shape((4, 2, 3)) == tuple(
+        reshape_t.forward_shape((4, 2, 3))
+    )
     assert reshape_o.inverse_shape((3, 2)) == tuple(reshape_t.inverse_shape((3, 2)))
     with pytest.raises(ValueError):
         reshape_o.forward_shape((3, 2))
-    ind_t = torch.distributions.IndependentTransform(torch.distributions.SoftmaxTransform(), 2)
+    ind_t = torch.distributions.IndependentTransform(
+        torch.distributions.SoftmaxTransform(), 2
+    )
     ind_o = aux.IndependentTransform(aux.SoftmaxTransform(), 2)
     assert ind_o.forward_shape([1, 2, 3]) == ind_t.forward_shape([1, 2, 3])
-    cdf_t = torch.distributions.CumulativeDistributionTransform(torch.distributions.Normal(0, 1))
+    cdf_t = torch.distributions.CumulativeDistributionTransform(
+        torch.distributions.Normal(0, 1)
+    )
     cdf_o = aux.CumulativeDistributionTransform(aux.Normal(0, 1))
     _close(cdf_o(ms.Tensor(x)), cdf_t(torch.tensor(x)), rtol=1e-5)
 
 
 def test_positive_definite_check_is_torchs(fw, aux):
     torch, ms = fw
-    for value in ([[2.0, 0.5], [0.5, 1.5]], [[1.0, 2.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 1.0]]):
+    for value in (
+        [[2.0, 0.5], [0.5, 1.5]],
+        [[1.0, 2.0], [0.0, 1.0]],
+        [[1.0, 2.0], [2.0, 1.0]],
+    ):
         value = np.float32(value)
-        expected = torch.distributions.constraints.positive_definite.check(torch.tensor(value))
+        expected = torch.distributions.constraints.positive_definite.check(
+            torch.tensor(value)
+        )
         assert bool(aux.positive_definite.check(ms.Tensor(value))) == bool(expected)
 
 

@@ -13,7 +13,9 @@ from mindspore import ops
 
 
 def _as_tuple(value):
-    return (tuple(value), True) if isinstance(value, (tuple, list)) else ((value,), False)
+    return (
+        (tuple(value), True) if isinstance(value, (tuple, list)) else ((value,), False)
+    )
 
 
 def _called(func, inputs):
@@ -43,7 +45,9 @@ def _jacobian_blocks(func, inputs):
             rows.append(grads)
         blocks.append(
             tuple(
-                ops.stack([row[i] for row in rows]).reshape(tuple(out.shape) + tuple(x.shape))
+                ops.stack([row[i] for row in rows]).reshape(
+                    tuple(out.shape) + tuple(x.shape)
+                )
                 for i, x in enumerate(inputs)
             )
         )
@@ -60,7 +64,14 @@ def _nest(blocks, out_is_tuple, in_is_tuple):
     return blocks[0][0]
 
 
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+def jacobian(
+    func,
+    inputs,
+    create_graph=False,
+    strict=False,
+    vectorize=False,
+    strategy="reverse-mode",
+):
     """`torch.autograd.functional.jacobian`: a tensor for one input and one output, a tuple over
     the inputs or outputs that are tuples, a tuple of tuples [output][input] for both."""
     inputs, in_is_tuple = _as_tuple(inputs)
@@ -86,7 +97,14 @@ def _scalar_output(func, inputs, name):
     return outputs[0]
 
 
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+def hessian(
+    func,
+    inputs,
+    create_graph=False,
+    strict=False,
+    vectorize=False,
+    outer_jacobian_strategy="reverse-mode",
+):
     """`torch.autograd.functional.hessian` of a function returning one element: a tensor of
     shape input.shape * 2 for one input, a tuple of tuples [i][j] for a tuple of inputs."""
     inputs, in_is_tuple = _as_tuple(inputs)
@@ -153,12 +171,11 @@ def _second_order(func, inputs, v, name, transpose):
     gradient = _gradient_function(func, len(inputs))
     gradients, _, blocks = _jacobian_blocks(gradient, inputs)
     if transpose:
-        blocks = [[blocks[i][j] for i in range(len(inputs))] for j in range(len(inputs))]
         blocks = [
-            [
-                _swap(blocks[j][i], gradients[i], inputs[j])
-                for i in range(len(inputs))
-            ]
+            [blocks[i][j] for i in range(len(inputs))] for j in range(len(inputs))
+        ]
+        blocks = [
+            [_swap(blocks[j][i], gradients[i], inputs[j]) for i in range(len(inputs))]
             for j in range(len(inputs))
         ]
     products = _contract(blocks, vs, gradients, inputs)

@@ -232,7 +232,9 @@ class ReshapeTransform(Transform):
             raise ValueError("Too few dimensions on input")
         cut = len(shape) - len(have)
         if tuple(shape[cut:]) != have:
-            raise ValueError(f"Shape mismatch: expected {tuple(shape[cut:])} but got {have}")
+            raise ValueError(
+                f"Shape mismatch: expected {tuple(shape[cut:])} but got {have}"
+            )
         return tuple(shape[:cut]) + want
 
     def forward_shape(self, shape):
@@ -447,7 +449,9 @@ class _PositiveDefinite:
     def check(self, value):
         if value.shape[-2] != value.shape[-1]:
             return False
-        symmetric = ops.isclose(value, value.swapaxes(-1, -2), atol=1e-6).all(-1).all(-1)
+        symmetric = (
+            ops.isclose(value, value.swapaxes(-1, -2), atol=1e-6).all(-1).all(-1)
+        )
         if not bool(symmetric.all()):
             return symmetric
         eigenvalues = ops.real(ops.eigvals(value))

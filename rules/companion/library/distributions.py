@@ -29,11 +29,15 @@ def _broadcast_all(*values):
     if not ops.is_floating_point(ops.zeros((), dtype)):
         dtype = mindspore.float32
     values = [
-        v.astype(dtype) if isinstance(v, mindspore.Tensor) else mindspore.Tensor(v, dtype)
+        v.astype(dtype)
+        if isinstance(v, mindspore.Tensor)
+        else mindspore.Tensor(v, dtype)
         for v in values
     ]
     shape = np.broadcast_shapes(*(tuple(v.shape) for v in values))
-    return [ops.broadcast_to(v, shape) if tuple(v.shape) != shape else v for v in values]
+    return [
+        ops.broadcast_to(v, shape) if tuple(v.shape) != shape else v for v in values
+    ]
 
 
 def _finfo(dtype):
@@ -147,7 +151,6 @@ class _LocScale(Distribution):
 
 
 class Normal(_LocScale):
-
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
         eps = ops.standard_normal(shape).astype(self.loc.dtype)
@@ -212,7 +215,6 @@ class LogNormal(Distribution):
 
 
 class Cauchy(_LocScale):
-
     def rsample(self, sample_shape=()):
         u = _uniform_draws(self._extended_shape(sample_shape), self.loc.dtype)
         return self.loc + self.scale * ops.tan(math.pi * (u - 0.5))
@@ -240,7 +242,6 @@ class Cauchy(_LocScale):
 
 
 class Laplace(_LocScale):
-
     def rsample(self, sample_shape=()):
         eps = float(_finfo(self.loc.dtype).eps)
         u = _uniform_draws(self._extended_shape(sample_shape), self.loc.dtype)
@@ -304,7 +305,9 @@ class Exponential(Distribution):
 
     def rsample(self, sample_shape=()):
         tiny = float(_finfo(self.rate.dtype).tiny)
-        u = _uniform_draws(self._extended_shape(sample_shape), self.rate.dtype, low=tiny)
+        u = _uniform_draws(
+            self._extended_shape(sample_shape), self.rate.dtype, low=tiny
+        )
         return -ops.log(u) / self.rate
 
     def log_prob(self, value):
@@ -501,7 +504,9 @@ class StudentT(Distribution):
     def variance(self):
         df = self.df
         finite = self.scale**2 * df / (df - 2)
-        wide = ops.where(df > 1, ops.full_like(df, float("inf")), ops.full_like(df, float("nan")))
+        wide = ops.where(
+            df > 1, ops.full_like(df, float("inf")), ops.full_like(df, float("nan"))
+        )
         return ops.where(df > 2, finite, wide)
 
 
@@ -512,7 +517,9 @@ class _ProbsOrLogits(Distribution):
 
     def _set_parameter(self, probs, logits):
         if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+            raise ValueError(
+                "Either `probs` or `logits` must be specified, but not both."
+            )
         if probs is not None:
             (self.probs,) = _broadcast_all(probs)
             self.logits = self._probs_to_logits(self.probs)
@@ -549,7 +556,10 @@ class Bernoulli(_ProbsOrLogits):
 
     def entropy(self):
         return ops.binary_cross_entropy_with_logits(
-            self.logits, self.probs, ops.ones_like(self.probs), ops.ones_like(self.probs),
+            self.logits,
+            self.probs,
+            ops.ones_like(self.probs),
+            ops.ones_like(self.probs),
             reduction="none",
         )
 
@@ -576,7 +586,11 @@ class Binomial(_ProbsOrLogits):
         if trials == 0:
             return ops.zeros(shape, self.probs.dtype)
         u = _uniform_draws((trials,) + shape, self.probs.dtype)
-        index = ops.arange(trials).astype(self.probs.dtype).reshape((trials,) + (1,) * len(shape))
+        index = (
+            ops.arange(trials)
+            .astype(self.probs.dtype)
+            .reshape((trials,) + (1,) * len(shape))
+        )
         hits = ops.logical_and(u < self.probs, index < self.total_count)
         return hits.astype(self.probs.dtype).sum(0)
 
@@ -587,12 +601,19 @@ class Binomial(_ProbsOrLogits):
             + n * ops.log1p(ops.exp(-ops.abs(logits)))
             - ops.lgamma(n + 1)
         )
-        return value * logits - ops.lgamma(value + 1) - ops.lgamma(n - value + 1) - normalize
+        return (
+            value * logits
+            - ops.lgamma(value + 1)
+            - ops.lgamma(n - value + 1)
+            - normalize
+        )
 
     def enumerate_support(self, expand=True):
         trials = int(self.total_count.max().asnumpy())
         if trials != int(self.total_count.min().asnumpy()):
-            raise NotImplementedError("Inhomogeneous total count not supported by `enumerate_support`.")
+            raise NotImplementedError(
+                "Inhomogeneous total count not supported by `enumerate_support`."
+            )
         values = ops.arange(1 + trials).astype(self.probs.dtype)
         values = values.reshape((-1,) + (1,) * len(self.batch_shape))
         if expand:
@@ -619,7 +640,9 @@ class Geometric(_ProbsOrLogits):
 
     def sample(self, sample_shape=()):
         tiny = float(_finfo(self.probs.dtype).tiny)
-        u = _uniform_draws(self._extended_shape(sample_shape), self.probs.dtype, low=tiny)
+        u = _uniform_draws(
+            self._extended_shape(sample_shape), self.probs.dtype, low=tiny
+        )
         return ops.floor(ops.log(u) / ops.log1p(-self.probs))
 
     def log_prob(self, value):
@@ -720,10 +743,18 @@ class MultivariateNormal(Distribution):
     has_rsample = True
 
     def __init__(
-        self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None,
+        self,
+        loc,
+        covariance_matrix=None,
+        precision_matrix=None,
+        scale_tril=None,
         validate_args=None,
     ):
-        given = [m for m in (covariance_matrix, precision_matrix, scale_tril) if m is not None]
+        given = [
+            m
+            for m in (covariance_matrix, precision_matrix, scale_tril)
+            if m is not None
+        ]
         if len(given) != 1:
             raise ValueError(
                 "Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
@@ -743,7 +774,9 @@ class MultivariateNormal(Distribution):
 
     @property
     def scale_tril(self):
-        return ops.broadcast_to(self._unbroadcasted_scale_tril, self.batch_shape + self.event_shape * 2)
+        return ops.broadcast_to(
+            self._unbroadcasted_scale_tril, self.batch_shape + self.event_shape * 2
+        )
 
     @property
     def covariance_matrix(self):
@@ -758,7 +791,10 @@ class MultivariateNormal(Distribution):
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
         eps = ops.standard_normal(shape).astype(self.loc.dtype)
-        return self.loc + ops.matmul(self._unbroadcasted_scale_tril, eps[..., None])[..., 0]
+        return (
+            self.loc
+            + ops.matmul(self._unbroadcasted_scale_tril, eps[..., None])[..., 0]
+        )
 
     def log_prob(self, value):
         diff = value - self.loc
@@ -794,7 +830,9 @@ class MultivariateNormal(Distribution):
 
 
 class Independent(Distribution):
-    def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
+    def __init__(
+        self, base_distribution, reinterpreted_batch_ndims, validate_args=None
+    ):
         n = int(reinterpreted_batch_ndims)
         shape = base_distribution.batch_shape + base_distribution.event_shape
         event_dim = n + len(base_distribution.event_shape)

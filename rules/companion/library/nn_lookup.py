@@ -1,5 +1,82 @@
 """`getattr(torch.nn, name)`: a layer class chosen by its name when the program runs."""
 
+from .attention import MultiheadAttention
+from .containers import ParameterDict, ParameterList
+from .layers import (
+    AdaptiveAvgPool2d,
+    AvgPool2d,
+    BatchNorm1d,
+    BatchNorm2d,
+    CELU,
+    Conv1d,
+    Conv2d,
+    CrossEntropyLoss,
+    Dropout,
+    ELU,
+    Embedding,
+    Flatten,
+    GELU,
+    GroupNorm,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    Identity,
+    LayerNorm,
+    LeakyReLU,
+    Linear,
+    MaxPool2d,
+    Mish,
+    PReLU,
+    RReLU,
+    ReLU,
+    ReLU6,
+    SELU,
+    SiLU,
+    Sigmoid,
+    Softmax,
+    SyncBatchNorm,
+    Tanh,
+    Threshold,
+    Upsample,
+)
+from .losses import (
+    BCELoss,
+    CosineSimilarity,
+    HingeEmbeddingLoss,
+    KLDivLoss,
+    PairwiseDistance,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
+from .recurrent import (
+    Conv3d,
+    Dropout2d,
+    Fold,
+    GRU,
+    GRUCell,
+    LSTM,
+    LSTMCell,
+    RNN,
+    RNNCell,
+    Unfold,
+)
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+from .unpooling import (
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+    PoissonNLLLoss,
+)
+
 
 def nn_class(name):
     """The class `getattr(torch.nn, name)` gives, for the torch.nn classes that have a companion
