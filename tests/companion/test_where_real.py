@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 
 import numpy as np
 import pytest
@@ -31,8 +32,8 @@ def test_where_forms_give_torchs_values(fw, tmp_path) -> None:
     assert "ms_aux.where(mask)" in result.code
     (tmp_path / "ms_aux.py").write_text(assemble(sorted(result.companion)), "utf-8")
     (tmp_path / "route.py").write_text(result.code, "utf-8")
-    import sys
-
+    # The converted module imports `ms_aux`: this tree's, not one another test left imported.
+    saved = sys.modules.pop("ms_aux", None)
     sys.path.insert(0, str(tmp_path))
     try:
         spec = importlib.util.spec_from_file_location("route", tmp_path / "route.py")
@@ -41,6 +42,8 @@ def test_where_forms_give_torchs_values(fw, tmp_path) -> None:
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("ms_aux", None)
+        if saved is not None:
+            sys.modules["ms_aux"] = saved
     mask = np.array([[True, False, True], [False, False, True]])
     scores = np.arange(6, dtype=np.float32).reshape(2, 3)
     namespace: dict = {}
