@@ -21,6 +21,7 @@ _BOTH = {
     "aminmax": ("dim", "keepdim"),
     "cummax": ("dim",),
     "cummin": ("dim",),
+    "scatter_add": ("dim", "index", "src"),
 }
 # In-place random fills: the entry fills the receiver and returns it.
 _FILLS = {

@@ -1,5 +1,6 @@
-"""`torch.where` with the condition alone (the index tuple mixture-of-experts layers unpack) and
-`torch.inf`, converted and run on real MindSpore against torch."""
+"""`torch.where` with the condition alone (the index tuple mixture-of-experts layers unpack),
+`torch.inf` and `scatter_add` (no CPU kernel behind MindSpore's), converted and run on real
+MindSpore against torch."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ def route(mask, scores):
     rows, cols = torch.where(mask)
     picked = torch.where(mask, scores, -torch.inf)
     kept = torch.where(condition=mask, input=scores, other=0.0)
-    return rows, cols, picked, kept
+    counts = torch.zeros(3).scatter_add(0, cols, torch.ones(cols.shape[0]))
+    totals = torch.zeros(2, 4)
+    totals.scatter_add_(1, torch.stack([cols, cols]), torch.ones(2, 6))
+    summed = torch.scatter_add(torch.ones(2, 3), 1, cols[:2].expand(2, 2), scores[:, :2])
+    return rows, cols, picked, kept, counts, totals, summed
 """
 
 
@@ -30,6 +35,7 @@ def test_where_forms_give_torchs_values(fw, tmp_path) -> None:
     result = convert_source(SOURCE, "route.py", Options())
     assert "torch" not in result.code.replace("ms_aux", "")
     assert "ms_aux.where(mask)" in result.code
+    assert "ms_aux.scatter_add(" in result.code
     (tmp_path / "ms_aux.py").write_text(assemble(sorted(result.companion)), "utf-8")
     (tmp_path / "route.py").write_text(result.code, "utf-8")
     # The converted module imports `ms_aux`: this tree's, not one another test left imported.

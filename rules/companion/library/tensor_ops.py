@@ -392,3 +392,16 @@ def signbit(input, *, out=None):
         return input < 0
     zero_sign = ops.logical_and(input == 0, (1 / input) < 0)
     return ops.logical_or(ops.signbit(input), zero_sign)
+
+
+def scatter_add(input, dim, index, src):
+    """`torch.scatter_add` and `Tensor.scatter_add`: a copy of `input` with the values of `src`
+    (the part of it `index`'s shape covers) added at `index` along `dim`, by
+    `ops.tensor_scatter_elements` (`Tensor.scatter_add`'s kernel has no CPU form)."""
+    if not isinstance(src, mindspore.Tensor):
+        src = ops.full(index.shape, src, dtype=input.dtype)
+    src = src[tuple(slice(0, size) for size in index.shape)].astype(input.dtype)
+    # The kernel takes contiguous operands only (a column of nonzero's result is a view).
+    return ops.tensor_scatter_elements(
+        input, index.contiguous(), src.contiguous(), axis=dim, reduction="add"
+    )
