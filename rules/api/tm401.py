@@ -61,6 +61,7 @@ from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
 from .tensor_type import tensor_type
+from .torch_args import receiver_by_position, without_out_none
 
 _TYPE_CHECKS = ("isinstance", "issubclass")
 # A torch module named in an annotation (`fmt: F = "NCHW"`, where F is torch.nn.functional) is no
@@ -746,6 +747,7 @@ class ApiTableRule(Rule):
         if entry is None:
             return None
         ctx.applied.add(API_META.id)
+        call = receiver_by_position(call)
         out = next(
             (
                 a
@@ -986,7 +988,7 @@ class ApiTableRule(Rule):
                 updated = _legacy_sizes(updated, ctx)
             if mapping is None or mapping.kind in ("method", "name"):
                 result = (
-                    self._companion_call(qualified, updated, ctx)
+                    self._companion_call(qualified, without_out_none(updated), ctx)
                     if mapping is None or mapping.kind == "name"
                     else None
                 ) or updated
@@ -1117,6 +1119,7 @@ class ApiTableRule(Rule):
         ctx: ModuleContext,
         original: cst.Call | None = None,
     ):
+        call = without_out_none(call)
         if mapping.torch in PAIRWISE and original is not None:
             pairwise, entry = PAIRWISE[mapping.torch]
             form = second_argument(original, ctx, _TENSOR_ONLY_METHODS, 1)

@@ -45,6 +45,7 @@ LIBRARY_FILES = (
     "losses.py",
     "unpooling.py",
     "optim.py",
+    "foreach.py",
     "gradients.py",
     "checkpoint.py",
     "data.py",

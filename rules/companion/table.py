@@ -9,6 +9,7 @@ from .table_autograd import ENTRIES as AUTOGRAD
 from .table_distributions import ENTRIES as DISTRIBUTIONS
 from .table_export import ENTRIES as EXPORT
 from .table_fft import ENTRIES as FFT
+from .table_foreach import ENTRIES as FOREACH
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
@@ -46,6 +47,7 @@ for _table in (
     LOSSES,
     UNPOOLING,
     OPTIM,
+    FOREACH,
     LOADING,
     DATA,
     DISTRIBUTIONS,

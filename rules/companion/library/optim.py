@@ -192,9 +192,11 @@ def _operands(tensors, other):
 
 
 def _update(tensors, values):
-    """Write each new value into its tensor in place (MindSpore 2.10's CPU `add_` and kin do not)."""
+    """Write each new value into its tensor in place (MindSpore 2.10's CPU `add_` and kin do not);
+    the list is returned, as torch's in-place foreach ops return it."""
     for tensor, value in zip(tensors, values):
         ops.assign(tensor, value)
+    return list(tensors)
 
 
 def _add(t, o, alpha):
@@ -221,7 +223,7 @@ def foreach_add(tensors, other, alpha=1):
 
 def foreach_add_(tensors, other, alpha=1):
     """torch._foreach_add_: each tensor becomes `t + alpha * o`, in place."""
-    _update(tensors, foreach_add(tensors, other, alpha=alpha))
+    return _update(tensors, foreach_add(tensors, other, alpha=alpha))
 
 
 def foreach_sub(tensors, other, alpha=1):
@@ -234,7 +236,7 @@ def foreach_sub(tensors, other, alpha=1):
 
 def foreach_sub_(tensors, other, alpha=1):
     """torch._foreach_sub_: each tensor becomes `t - alpha * o`, in place."""
-    _update(tensors, foreach_sub(tensors, other, alpha=alpha))
+    return _update(tensors, foreach_sub(tensors, other, alpha=alpha))
 
 
 def foreach_mul(tensors, other):
@@ -244,7 +246,7 @@ def foreach_mul(tensors, other):
 
 def foreach_mul_(tensors, other):
     """torch._foreach_mul_: each tensor becomes `t * o`, in place."""
-    _update(tensors, foreach_mul(tensors, other))
+    return _update(tensors, foreach_mul(tensors, other))
 
 
 def foreach_div(tensors, other):
@@ -254,7 +256,7 @@ def foreach_div(tensors, other):
 
 def foreach_div_(tensors, other):
     """torch._foreach_div_: each tensor becomes `t / o`, in place."""
-    _update(tensors, foreach_div(tensors, other))
+    return _update(tensors, foreach_div(tensors, other))
 
 
 def foreach_addcmul(tensors, tensors1, tensors2, value=1):
@@ -265,7 +267,7 @@ def foreach_addcmul(tensors, tensors1, tensors2, value=1):
 
 def foreach_addcmul_(tensors, tensors1, tensors2, value=1):
     """torch._foreach_addcmul_: each tensor becomes `t + value * t1 * t2`, in place."""
-    _update(tensors, foreach_addcmul(tensors, tensors1, tensors2, value=value))
+    return _update(tensors, foreach_addcmul(tensors, tensors1, tensors2, value=value))
 
 
 def foreach_addcdiv(tensors, tensors1, tensors2, value=1):
@@ -276,7 +278,7 @@ def foreach_addcdiv(tensors, tensors1, tensors2, value=1):
 
 def foreach_addcdiv_(tensors, tensors1, tensors2, value=1):
     """torch._foreach_addcdiv_: each tensor becomes `t + value * t1 / t2`, in place."""
-    _update(tensors, foreach_addcdiv(tensors, tensors1, tensors2, value=value))
+    return _update(tensors, foreach_addcdiv(tensors, tensors1, tensors2, value=value))
 
 
 def foreach_lerp(tensors, ends, weight):
@@ -288,7 +290,7 @@ def foreach_lerp(tensors, ends, weight):
 
 def foreach_lerp_(tensors, ends, weight):
     """torch._foreach_lerp_: each tensor moves towards its end, in place."""
-    _update(tensors, foreach_lerp(tensors, ends, weight))
+    return _update(tensors, foreach_lerp(tensors, ends, weight))
 
 
 def foreach_maximum(tensors, other):
@@ -298,7 +300,7 @@ def foreach_maximum(tensors, other):
 
 def foreach_maximum_(tensors, other):
     """torch._foreach_maximum_: each tensor becomes its element-wise maximum with `other`, in place."""
-    _update(tensors, foreach_maximum(tensors, other))
+    return _update(tensors, foreach_maximum(tensors, other))
 
 
 def foreach_minimum(tensors, other):
@@ -308,7 +310,7 @@ def foreach_minimum(tensors, other):
 
 def foreach_minimum_(tensors, other):
     """torch._foreach_minimum_: each tensor becomes its element-wise minimum with `other`, in place."""
-    _update(tensors, foreach_minimum(tensors, other))
+    return _update(tensors, foreach_minimum(tensors, other))
 
 
 def foreach_pow(tensors, exponent):
@@ -323,7 +325,7 @@ def foreach_sqrt(tensors):
 
 def foreach_sqrt_(tensors):
     """torch._foreach_sqrt_: each tensor becomes its square root, in place."""
-    _update(tensors, foreach_sqrt(tensors))
+    return _update(tensors, foreach_sqrt(tensors))
 
 
 def foreach_neg(tensors):
@@ -338,12 +340,12 @@ def foreach_sign(tensors):
 
 def foreach_copy_(tensors, sources, non_blocking=False):
     """torch._foreach_copy_: each tensor takes its source's values, in place."""
-    _update(tensors, [ops.cast(s, t.dtype) for t, s in zip(tensors, sources)])
+    return _update(tensors, [ops.cast(s, t.dtype) for t, s in zip(tensors, sources)])
 
 
 def foreach_zero_(tensors):
     """torch._foreach_zero_: each tensor becomes zeros, in place."""
-    _update(tensors, [ops.zeros_like(t) for t in tensors])
+    return _update(tensors, [ops.zeros_like(t) for t in tensors])
 
 
 def foreach_norm(tensors, ord=2, dtype=None):
