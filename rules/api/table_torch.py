@@ -9,6 +9,9 @@ from .table_functional import TABLE as _FUNCTIONAL
 
 _R = {"dim": "axis", "keepdim": "keep_dims"}
 _INT32 = "MindSpore returns int32 indices (dtype), torch int64"
+_COMPANION = "the companion entry takes torch's arguments"
+# torch.hsplit/vsplit/dsplit name their second argument after what it holds.
+_SPLIT = {"indices": "indices_or_sections", "sections": "indices_or_sections"}
 STD_ARGS = {
     "rename": {
         "dim": "axis",
@@ -116,6 +119,7 @@ _RENAMED = [
         "mindspore.ops.inner",
         params=("input", "other"),
         sample=("f32[3]", "f32[3]"),
+        rename={"tensor": "other"},
         note="MindSpore's dot needs 2-D inputs; inner is the 1-D dot product",
     ),
 ]
@@ -133,6 +137,8 @@ _REDUCE = [
         positional=3,
         params=("input", "dim", "keepdim"),
         sample=("f32[2,3,4]", (0, 2)),
+        unsafe_args={"dtype": "*"},
+        unsafe_reason="MindSpore's mean has no dtype; " + _COMPANION,
     ),
     fn(
         "torch.prod",
@@ -225,7 +231,11 @@ _REDUCE = [
         rename={"input": "A", "p": "ord"},
         positional=4,
         params=("input", "p", "dim", "keepdim"),
-        sample=("f32[2,3]", 2, 1),
+        sample=("f32[2,3]",),
+        # torch's p is a vector norm over dim ('fro' too); MindSpore's ord a matrix norm on 2 dims.
+        unsafe_args={"p": "*", "dtype": "*"},
+        unsafe_reason="torch's p is a vector norm over `dim`, MindSpore's ord a matrix norm; "
+        + _COMPANION,
     ),
     fn(
         "torch.cumsum",
@@ -386,12 +396,23 @@ _SHAPE = [
         params=("input", "indices_or_sections", "dim"),
         sample=("f32[5,3]", 2),
     ),
-    fn("torch.hsplit", params=("input", "indices_or_sections"), sample=("f32[3,4]", 2)),
-    fn("torch.vsplit", params=("input", "indices_or_sections"), sample=("f32[4,3]", 2)),
+    fn(
+        "torch.hsplit",
+        params=("input", "indices_or_sections"),
+        sample=("f32[3,4]", 2),
+        rename=_SPLIT,
+    ),
+    fn(
+        "torch.vsplit",
+        params=("input", "indices_or_sections"),
+        sample=("f32[4,3]", 2),
+        rename=_SPLIT,
+    ),
     fn(
         "torch.dsplit",
         params=("input", "indices_or_sections"),
         sample=("f32[2,2,4]", 2),
+        rename=_SPLIT,
     ),
     fn("torch.unbind", params=("input", "dim"), sample=("f32[2,3]", 1)),
     fn("torch.flip", params=("input", "dims"), sample=("f32[2,3]", (0, 1))),
@@ -424,6 +445,9 @@ _SHAPE = [
         positional=4,
         params=("input", "dim", "start", "length"),
         sample=("f32[4,3]", 0, 1, 2),
+        # a start that is not a literal may be a 0-d tensor, which MindSpore's narrow refuses
+        unsafe_args={"start": "<literal>"},
+        unsafe_reason="MindSpore's narrow takes an int start; " + _COMPANION,
     ),
     fn(
         "torch.gather",
@@ -447,6 +471,9 @@ _SHAPE = [
         "torch.masked_fill",
         params=("input", "mask", "value"),
         sample=("f32[2,3]", "bool[2,3]", 0.5),
+        # MindSpore 2.10's CPU kernel refuses a value whose dtype is not the input's.
+        unsafe_args={"value": "*"},
+        unsafe_reason="the value must take the input's dtype first; " + _COMPANION,
     ),
     fn(
         "torch.take",
@@ -464,7 +491,13 @@ _SHAPE = [
     ),
     fn("torch.tril", params=("input", "diagonal"), sample=("f32[3,3]", -1)),
     fn("torch.triu", params=("input", "diagonal"), sample=("f32[3,3]", 1)),
-    fn("torch.diag", params=("input", "diagonal"), sample=("f32[3]",)),
+    fn(
+        "torch.diag",
+        params=("input", "diagonal"),
+        sample=("f32[3]",),
+        unsafe_args={"diagonal": "*"},
+        unsafe_reason="MindSpore's diag has no diagonal; " + _COMPANION,
+    ),
     fn(
         "torch.diagonal",
         params=("input", "offset", "dim1", "dim2"),
@@ -557,7 +590,7 @@ _COMPARE = [
         rename={"dim": "axis"},
         unsafe_args={"stable": "True"},
         unsafe_reason="MindSpore's argsort has no stable= option",
-        note=_INT32,
+        result_dtype="int64",
     ),
     fn("torch.msort", sample=("f32[4,3]",)),
     fn(
@@ -599,7 +632,13 @@ _COMPARE = [
         params=("input", "bins", "min", "max"),
         sample=("f32[10]", 4, -2.0, 2.0),
     ),
-    fn("torch.cdist", params=("x1", "x2", "p"), sample=("f32[2,3]", "f32[4,3]")),
+    fn(
+        "torch.cdist",
+        params=("x1", "x2", "p", "compute_mode"),
+        sample=("f32[2,3]", "f32[4,3]"),
+        # how torch computes the distances (through a matrix product or not), not what
+        drop=("compute_mode",),
+    ),
     fn(
         "torch.einsum",
         params=("equation", "*operands"),
@@ -673,6 +712,7 @@ _COMPARE = [
     fn(
         "torch.trapezoid",
         "mindspore.ops.trapz",
+        transform={"dx": "as_float"},
         params=("y", "x"),
         sample=("f32[2,4]",),
         sample_kwargs={"dim": 1},
@@ -693,6 +733,7 @@ _COMPARE = [
     ),
     fn(
         "torch.cosine_similarity",
+        rename={"axis": "dim"},
         params=("x1", "x2", "dim", "eps"),
         sample=("f32[2,3]", "f32[2,3]"),
     ),
@@ -739,7 +780,13 @@ _CREATE = [
         note="torch leaves the values undefined; zeros are one valid choice",
     ),
     fn("torch.arange", params=("start", "end", "step"), sample=(1, 7, 2)),
-    fn("torch.linspace", params=("start", "end", "steps"), sample=(0.0, 1.0, 5)),
+    fn(
+        "torch.linspace",
+        params=("start", "end", "steps"),
+        sample=(0.0, 1.0, 5),
+        unsafe_args={"dtype": "*"},
+        unsafe_reason="MindSpore's linspace has no dtype; " + _COMPANION,
+    ),
     fn(
         "torch.logspace", params=("start", "end", "steps", "base"), sample=(0.0, 1.0, 5)
     ),
@@ -798,12 +845,6 @@ _RANDOM = [
     fn("torch.randperm", params=("n",), sample=(5,), check="shape"),
     fn("torch.rand_like", check="shape"),
     fn("torch.randn_like", check="shape"),
-    fn(
-        "torch.randint_like",
-        params=("input", "low", "high"),
-        sample=("i64[2,3]", 0, 5),
-        check="shape",
-    ),
     fn("torch.bernoulli", sample=("f32p[2,3]",), check="shape"),
     fn(
         "torch.multinomial",
@@ -839,13 +880,29 @@ _RANDOM = [
     ),
 ]
 
+# Arguments of the element-wise rows that MindSpore's op lacks: the companion entry takes them.
+_ROW_CHANGES = {
+    "round": {
+        "unsafe_args": {"decimals": "*"},
+        "unsafe_reason": "MindSpore 2.10's CPU round takes decimals=0 only; " + _COMPANION,
+    },
+    "add": {
+        "unsafe_args": {"alpha": "*"},
+        "unsafe_reason": "MindSpore's add has no alpha; " + _COMPANION,
+    },
+}
 _UNARY_ENTRIES = [
-    fn("torch." + name, sample=(spec,))
+    fn("torch." + name, sample=(spec,), **_ROW_CHANGES.get(name, {}))
     for spec, names in _UNARY.items()
     for name in names.split()
 ]
 _BINARY_ENTRIES = [
-    fn("torch." + name, params=("input", second), sample=(left, right))
+    fn(
+        "torch." + name,
+        params=("input", second),
+        sample=(left, right),
+        **_ROW_CHANGES.get(name, {}),
+    )
     for name, left, right, second in _BINARY
 ]
 
@@ -886,6 +943,8 @@ _DTYPES = [
         ("bool", "bool_"),
         ("complex64", "complex64"),
         ("complex128", "complex128"),
+        ("cfloat", "complex64"),
+        ("cdouble", "complex128"),
     ]
 ] + [
     alias("torch.Tensor", "mindspore.Tensor"),
@@ -921,7 +980,8 @@ def _same_as_functional(name: str, **changes) -> object:
 _NO_INPLACE = {"drop": (), "unsafe_args": {}, "unsafe_reason": ""}
 # Top-level aliases of `torch.nn.functional` functions. (`torch.batch_norm` and `torch.embedding`
 # take their arguments in another order, `torch.adaptive_max_pool1d` returns the indices too,
-# and `torch.rrelu` is the companion's: its default slope is fixed, MindSpore's drawn.)
+# `torch.rrelu` is the companion's: its default slope is fixed, MindSpore's drawn; so is
+# `torch.adaptive_avg_pool1d`: MindSpore's CPU form needs the length divisible by the size.)
 _FUNCTIONAL_ALIASES = [
     _same_as_functional("softmax"),
     _same_as_functional("log_softmax"),
@@ -941,7 +1001,6 @@ _FUNCTIONAL_ALIASES = [
     _same_as_functional("avg_pool1d"),
     _same_as_functional("max_pool2d"),
     _same_as_functional("max_pool3d"),
-    _same_as_functional("adaptive_avg_pool1d"),
     _same_as_functional("pixel_shuffle"),
     _same_as_functional("pixel_unshuffle"),
     _same_as_functional("pdist"),

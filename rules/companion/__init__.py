@@ -35,6 +35,7 @@ LIBRARY_FILES = (
     "functional.py",
     "methods.py",
     "tensor_ops.py",
+    "torch_functions.py",
     "layers.py",
     "attention.py",
     "transformer.py",

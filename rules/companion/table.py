@@ -25,6 +25,7 @@ from .table_recurrent import ENTRIES as RECURRENT
 from .table_runtime import CALL_ONLY
 from .table_runtime import ENTRIES as RUNTIME
 from .table_tensor_ops import ENTRIES as TENSOR_OPS
+from .table_torch_functions import ENTRIES as TORCH_FUNCTIONS
 from .table_special import ENTRIES as SPECIAL
 from .table_windows import ENTRIES as WINDOWS
 from .table_unpooling import ENTRIES as UNPOOLING
@@ -39,6 +40,7 @@ for _table in (
     FUNCTIONAL,
     METHODS,
     TENSOR_OPS,
+    TORCH_FUNCTIONS,
     LAYERS,
     ATTENTION,
     PARAMETERS,

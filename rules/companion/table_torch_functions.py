@@ -1,0 +1,32 @@
+"""Companion entries in library/torch_functions.py: torch qualified name -> entry name.
+
+The API table's row for some of these refuses the arguments MindSpore's op cannot take
+(`alpha=`, `decimals=`, `dtype=`, a `diagonal`); the refused call comes here with torch's own
+arguments. The others have no MindSpore op of that name.
+"""
+
+from __future__ import annotations
+
+_SAME_NAME = (
+    "frombuffer",
+    "cartesian_prod",
+    "tensordot",
+    "can_cast",
+    "nanmedian",
+    "rrelu_",
+    "masked_fill",
+    "narrow",
+    "linspace",
+    "randint_like",
+    "adaptive_avg_pool1d",
+    "unique_consecutive",
+    "conv_transpose3d",
+    "is_inference",
+    "resolve_conj",
+    "resolve_neg",
+)
+# Entries whose plain name would shadow a Python builtin or a MindSpore name in the companion module.
+_PREFIXED = ("diag", "round", "add", "norm", "mean")
+
+ENTRIES: dict[str, str] = {"torch." + name: name for name in _SAME_NAME}
+ENTRIES.update({"torch." + name: "torch_" + name for name in _PREFIXED})
