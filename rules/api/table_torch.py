@@ -845,7 +845,6 @@ _RANDOM = [
     fn("torch.randperm", params=("n",), sample=(5,), check="shape"),
     fn("torch.rand_like", check="shape"),
     fn("torch.randn_like", check="shape"),
-    fn("torch.bernoulli", sample=("f32p[2,3]",), check="shape"),
     fn(
         "torch.multinomial",
         params=("input", "num_samples", "replacement"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import libcst as cst
 import numpy as np
 
@@ -61,7 +63,13 @@ from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
 from .tensor_type import tensor_type
-from .torch_args import receiver_by_position, without_out_none
+from .torch_args import (
+    COMPLEX_DEFAULT,
+    NAMED_PAIRS,
+    complex_default,
+    receiver_by_position,
+    without_out_none,
+)
 
 _TYPE_CHECKS = ("isinstance", "issubclass")
 # A torch module named in an annotation (`fmt: F = "NCHW"`, where F is torch.nn.functional) is no
@@ -770,6 +778,13 @@ class ApiTableRule(Rule):
         """``ops.assign(x, <op(x, ...)>)`` for the in-place function `torch.op_(x, ...)`."""
         parts = split_call(call, self._placement_names())
         if parts is None:
+            if plain(dataclasses.replace(mapping, form="call")):
+                # `torch.op_(*args)`: the first of the arguments takes op's result.
+                ctx.applied.add(API_META.id)
+                return call.with_changes(
+                    func=ctx.companion("write_in_place"),
+                    args=[cst.Arg(ctx.name(mapping.mindspore)), *call.args],
+                )
             self._refused(
                 mapping,
                 Refusal("", "arguments spread with * or **; map them by hand"),
@@ -1222,6 +1237,25 @@ class ApiTableRule(Rule):
         result = call.with_changes(
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
         )
+        if mapping.torch in COMPLEX_DEFAULT and complex_default(call):
+            result = result.with_changes(
+                args=[
+                    *result.args[:-1],
+                    result.args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT),
+                    cst.Arg(
+                        ctx.name("mindspore.complex64"),
+                        keyword=cst.Name("dtype"),
+                        equal=cst.AssignEqual(
+                            cst.SimpleWhitespace(""), cst.SimpleWhitespace("")
+                        ),
+                    ),
+                ]
+            )
+        if mapping.torch in NAMED_PAIRS and _reads_pair_names(ctx):
+            # torch's (values, indices) named tuple, read by name in this module
+            result = cst.Call(
+                ctx.companion("ValuesIndices"), [cst.Arg(result, star="*")]
+            )
         if mapping.result_dtype:
             # torch's dtype for the result, where MindSpore's op gives another
             result = cst.Call(
@@ -1546,6 +1580,11 @@ class ApiTableRule(Rule):
         if index is None:
             return attribute
         return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
+
+
+def _reads_pair_names(ctx: ModuleContext) -> bool:
+    """Whether the module reads `.values` or `.indices` anywhere (a fact of its text)."""
+    return bool(ctx.lines_with(".values") or ctx.lines_with(".indices"))
 
 
 def written_out(value: cst.BaseExpression, ctx: ModuleContext) -> bool:

@@ -46,3 +46,55 @@ def without_out_none(call: cst.Call) -> cst.Call:
     if kept:
         kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return call.with_changes(args=kept)
+
+
+# Creation functions that give Python complex numbers torch's default complex dtype.
+COMPLEX_DEFAULT = frozenset({"torch.tensor", "torch.as_tensor"})
+_NUMBERS = (cst.Integer, cst.Float, cst.Imaginary)
+
+
+def _number_literal(node: cst.BaseExpression) -> tuple[bool, bool]:
+    """(whether ``node`` is numbers only, whether one of them is imaginary)."""
+    if isinstance(node, _NUMBERS):
+        return True, isinstance(node, cst.Imaginary)
+    if isinstance(node, cst.UnaryOperation):
+        return _number_literal(node.expression)
+    if isinstance(node, cst.BinaryOperation):
+        left, right = _number_literal(node.left), _number_literal(node.right)
+        return left[0] and right[0], left[1] or right[1]
+    if isinstance(node, (cst.List, cst.Tuple)):
+        parts = [_number_literal(e.value) for e in node.elements]
+        return all(p[0] for p in parts), any(p[1] for p in parts)
+    return False, False
+
+
+def complex_default(call: cst.Call) -> bool:
+    """`torch.tensor([1+1j, 2])` without dtype: torch makes complex64 of Python complex numbers
+    (its default float32's complex kind), MindSpore complex128, so the dtype is written out."""
+    if any(_keyword(a) == "dtype" for a in call.args) or any(a.star for a in call.args):
+        return False
+    data = next(
+        (a.value for a in call.args if _keyword(a) in (None, "data")),
+        None,
+    )
+    if data is None or len([a for a in call.args if _keyword(a) is None]) > 1:
+        return False
+    numbers, imaginary = _number_literal(data)
+    return numbers and imaginary
+
+
+# torch functions whose result is a (values, indices) named tuple where MindSpore's op returns a
+# plain tuple; a module that reads `.values` or `.indices` gets the companion's named tuple.
+NAMED_PAIRS = frozenset(
+    {
+        "torch.max",
+        "torch.min",
+        "torch.median",
+        "torch.nanmedian",
+        "torch.sort",
+        "torch.topk",
+        "torch.kthvalue",
+        "torch.cummax",
+        "torch.cummin",
+    }
+)

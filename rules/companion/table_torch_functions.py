@@ -25,8 +25,9 @@ _SAME_NAME = (
     "resolve_conj",
     "resolve_neg",
 )
+# (`torch.bernoulli` has no row: `ops.bernoulli(x)` draws with p=0.5, not with x's probabilities.)
 # Entries whose plain name would shadow a Python builtin or a MindSpore name in the companion module.
-_PREFIXED = ("diag", "round", "add", "norm", "mean")
+_PREFIXED = ("diag", "round", "add", "norm", "mean", "median", "bernoulli")
 
 ENTRIES: dict[str, str] = {"torch." + name: name for name in _SAME_NAME}
 ENTRIES.update({"torch." + name: "torch_" + name for name in _PREFIXED})

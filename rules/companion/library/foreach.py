@@ -1,6 +1,6 @@
 """`torch._foreach_<op>` for the element-wise ops of one tensor: the op applied to each tensor of a
 list. The out-of-place form returns a new list; the in-place form (`_foreach_<op>_`) gives each
-tensor its new value with `ops.assign` and returns the list, as torch 2.x does."""
+tensor its new value (`copy_`) and returns the list, as torch 2.x does."""
 
 from mindspore import ops
 
@@ -15,11 +15,11 @@ def _foreach_each(op):
 
 
 def _foreach_in_place(op):
-    """`torch._foreach_<op>_(tensors)`: each tensor becomes `op(t)`; the list is returned."""
+    """`torch._foreach_<op>_(tensors)`: each tensor becomes `op(t)` (`copy_`, which a view takes too); the list is returned."""
 
     def apply(tensors):
         for tensor in tensors:
-            ops.assign(tensor, op(tensor))
+            tensor.copy_(op(tensor))
         return list(tensors)
 
     return apply

@@ -272,3 +272,30 @@ def resolve_conj(input):
 def resolve_neg(input):
     """`torch.resolve_neg`: MindSpore has no lazy negative bit; the tensor is already resolved."""
     return input
+
+
+def write_in_place(function, input, *args, **kwargs):
+    """`torch.<op>_(*args)`: `<op>(input, ...)` written into the input (in its dtype, as torch
+    writes it; `copy_`, which a view takes too), and the input returned."""
+    input.copy_(function(input, *args, **kwargs))
+    return input
+
+
+def torch_bernoulli(input, p=None, *, generator=None, out=None):
+    """`torch.bernoulli`: 0 or 1 drawn with the probabilities in `input` (or `p` for every
+    element). `ops.bernoulli(x)` alone would draw with p=0.5; MindSpore draws from its own
+    stream (`mindspore.set_seed`), never from a torch generator."""
+    return ops.bernoulli(input, p=input if p is None else p)
+
+
+def torch_median(input, dim=None, keepdim=False, *, out=None):
+    """`torch.median`: without `dim`, the lower median of all elements (NaN when one is NaN); with
+    it, torch's (values, indices) pair with int64 indices."""
+    if dim is None:
+        flat = input.reshape(-1)
+        if ops.isnan(flat).any():
+            return mindspore.tensor(float("nan"), input.dtype)
+        values, _ = ops.sort(flat)
+        return values[(flat.shape[0] - 1) // 2]
+    values, indices = ops.median(input, dim, keepdim)
+    return ValuesIndices(values, indices.astype(mindspore.int64))
