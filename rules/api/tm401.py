@@ -513,13 +513,25 @@ class ApiTableRule(Rule):
         ):
             # torch's (values, indices) named pair is a plain tuple in MindSpore.
             ctx.applied.add(METHOD_META.id)
+            pair = _unwrapped_pair(updated.value, ctx)
             # The attribute's own parentheses stay: they may hold a chain over several lines.
-            return cst.Subscript(
-                updated.value,
+            item = cst.Subscript(
+                pair,
                 [cst.SubscriptElement(cst.Index(cst.Integer(str(field))))],
                 lpar=updated.lpar,
                 rpar=updated.rpar,
             )
+            if (
+                pair is not updated.value
+                and field == 1
+                and NAMED_PAIRS.get(ctx.qualname(original.value.func) or "", False)
+            ):
+                # the pair's int32 indices in torch's int64
+                return cst.Call(
+                    cst.Attribute(item, cst.Name("astype")),
+                    [cst.Arg(ctx.name("mindspore.int64"))],
+                )
+            return item
         entry = TENSOR_ATTRIBUTES.get(original.attr.value)
         if (
             entry is not None
@@ -1251,11 +1263,11 @@ class ApiTableRule(Rule):
                     ),
                 ]
             )
-        if mapping.torch in NAMED_PAIRS and _reads_pair_names(ctx):
-            # torch's (values, indices) named tuple, read by name in this module
-            result = cst.Call(
-                ctx.companion("ValuesIndices"), [cst.Arg(result, star="*")]
-            )
+        if mapping.torch in NAMED_PAIRS and (
+            NAMED_PAIRS[mapping.torch] or _reads_pair_names(ctx)
+        ):
+            # torch's (values, indices) named tuple, with int64 indices
+            result = cst.Call(ctx.companion("values_indices"), [cst.Arg(result)])
         if mapping.result_dtype:
             # torch's dtype for the result, where MindSpore's op gives another
             result = cst.Call(
@@ -1580,6 +1592,21 @@ class ApiTableRule(Rule):
         if index is None:
             return attribute
         return cst.Subscript(attribute, [cst.SubscriptElement(cst.Index(index.value))])
+
+
+def _unwrapped_pair(value: cst.BaseExpression, ctx: ModuleContext):
+    """The MindSpore pair inside `ms_aux.values_indices(pair)`, whose one field is read right
+    away (`torch.sort(x).values`); any other value as it is."""
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "values_indices"
+        and isinstance(value.func.value, cst.Name)
+        and value.func.value.value == ctx.companion_import.module
+        and len(value.args) == 1
+    ):
+        return value.args[0].value
+    return value
 
 
 def _reads_pair_names(ctx: ModuleContext) -> bool:

@@ -83,18 +83,16 @@ def complex_default(call: cst.Call) -> bool:
     return numbers and imaginary
 
 
-# torch functions whose result is a (values, indices) named tuple where MindSpore's op returns a
-# plain tuple; a module that reads `.values` or `.indices` gets the companion's named tuple.
-NAMED_PAIRS = frozenset(
-    {
-        "torch.max",
-        "torch.min",
-        "torch.median",
-        "torch.nanmedian",
-        "torch.sort",
-        "torch.topk",
-        "torch.kthvalue",
-        "torch.cummax",
-        "torch.cummin",
-    }
-)
+# torch functions whose result is a (values, indices) named tuple with int64 indices, where
+# MindSpore's op returns a plain tuple -> whether its indices are int32 there. The companion's
+# `values_indices` gives torch's form: always where the dtype differs, else where the module reads
+# `.values` or `.indices`.
+NAMED_PAIRS: dict[str, bool] = {
+    "torch.max": False,
+    "torch.min": False,
+    "torch.median": False,
+    "torch.cummax": False,
+    "torch.sort": True,
+    "torch.topk": True,
+    "torch.cummin": True,
+}

@@ -299,3 +299,10 @@ def torch_median(input, dim=None, keepdim=False, *, out=None):
         return values[(flat.shape[0] - 1) // 2]
     values, indices = ops.median(input, dim, keepdim)
     return ValuesIndices(values, indices.astype(mindspore.int64))
+
+
+def values_indices(pair):
+    """torch's (values, indices) named tuple, with int64 indices, from MindSpore's plain pair
+    (`ops.sort`, `ops.topk` and `ops.cummin` give int32 indices)."""
+    values, indices = pair
+    return ValuesIndices(values, indices.astype(mindspore.int64))
