@@ -113,6 +113,7 @@ _RENAMED = [
     ),
     alias("torch.pi", "mindspore.numpy.pi", check="values"),
     alias("torch.inf", "mindspore.numpy.inf", check="values"),
+    alias("torch.nan", "mindspore.numpy.nan", check="values"),
     fn("torch.fix", "mindspore.ops.trunc"),
     fn(
         "torch.dot",
@@ -828,7 +829,6 @@ _CREATE = [
     fn("torch.real", sample=("c64[2,3]",)),
     fn("torch.imag", sample=("c64[2,3]",)),
     fn("torch.conj", sample=("c64[2,3]",)),
-    fn("torch.angle", sample=("c64[2,3]",)),
     fn("torch.view_as_real", sample=("c64[2,3]",)),
 ]
 

@@ -24,10 +24,12 @@ _SAME_NAME = (
     "is_inference",
     "resolve_conj",
     "resolve_neg",
+    "gradient",
 )
-# (`torch.bernoulli` has no row: `ops.bernoulli(x)` draws with p=0.5, not with x's probabilities.)
+# (`torch.angle` has no row: MindSpore's CPU Angle takes complex tensors only;
+# `torch.bernoulli` has none: `ops.bernoulli(x)` draws with p=0.5, not with x's probabilities.)
 # Entries whose plain name would shadow a Python builtin or a MindSpore name in the companion module.
-_PREFIXED = ("diag", "round", "add", "norm", "mean", "median", "bernoulli")
+_PREFIXED = ("diag", "round", "add", "norm", "mean", "median", "bernoulli", "angle")
 
 ENTRIES: dict[str, str] = {"torch." + name: name for name in _SAME_NAME}
 ENTRIES.update({"torch." + name: "torch_" + name for name in _PREFIXED})

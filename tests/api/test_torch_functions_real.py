@@ -94,6 +94,20 @@ CASES = {
         "same = torch.resolve_conj(c)\n",
         ["order", "best", "top", "where", "ranked", "c", "angle", "spectrum", "same"],
     ),
+    "written_out_and_values": (
+        "a = torch.tensor([[3.0, -4.0], [1.0, 2.0], [0.0, -1.0]])\n"
+        "o = torch.tensor([1.0], dtype=torch.float64)\n"
+        "n = torch.norm(a, 2, 1, True, o, torch.float64)\n"
+        "t = torch.tensor([])\n"
+        "torch.tensordot(a, torch.ones(2, 3), 1, t)\n"
+        "r = torch.angle(torch.tensor([-1.0, 0.0, 2.0]))\n"
+        "ri = torch.angle(torch.tensor([-3, 4]))\n"
+        "g = torch.gradient(torch.tensor([[1.0, 4.0, 9.0, 16.0], [2.0, 3.0, 5.0, 8.0]]))\n"
+        "gx = torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]), spacing=(torch.tensor([0.0, 1.0, 3.0, 4.5]),))\n"
+        "gd = torch.gradient(torch.tensor([[1.0, 4.0, 9.0], [2.0, 3.0, 5.0]]), spacing=2.0, dim=1)\n"
+        "missing = torch.nan\n",
+        ["o", "n", "t", "r", "ri", "g", "gx", "gd"],
+    ),
     "spread_in_place": (
         "x = torch.tensor([0.1, 0.5, 0.9]).reshape(3, 1)\n"
         "args = (x,)\n"

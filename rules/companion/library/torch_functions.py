@@ -10,6 +10,12 @@ from mindspore import ops
 
 from .functional import rrelu
 from .methods import ValuesIndices
+from .tensor_ops import write_out
+
+
+def _written(out, result):
+    """torch's `out=`: the result written into `out` (see `write_out`), else the result."""
+    return result if out is None else write_out(out, result)
 
 
 def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
@@ -37,9 +43,8 @@ def tensordot(a, b, dims=2, out=None):
         dims = dims.asnumpy().tolist()
     if isinstance(dims, int):
         if dims == 0:
-            return ops.outer(a.reshape(-1), b.reshape(-1)).reshape(
-                tuple(a.shape) + tuple(b.shape)
-            )
+            product = ops.outer(a.reshape(-1), b.reshape(-1))
+            return _written(out, product.reshape(tuple(a.shape) + tuple(b.shape)))
         axes = (tuple(range(a.ndim - dims, a.ndim)), tuple(range(dims)))
     else:
         first, second = dims
@@ -47,7 +52,7 @@ def tensordot(a, b, dims=2, out=None):
             tuple(first) if isinstance(first, (list, tuple)) else (first,),
             tuple(second) if isinstance(second, (list, tuple)) else (second,),
         )
-    return ops.tensor_dot(a, b, axes)
+    return _written(out, ops.tensor_dot(a, b, axes))
 
 
 _CAST_KINDS = (
@@ -98,10 +103,7 @@ def nanmedian(input, dim=None, keepdim=False, *, out=None):
         if not keepdim:
             values, index = values.squeeze(dim), index.squeeze(dim)
         result = ValuesIndices(values, index)
-    if out is not None:
-        for target, value in zip(out if isinstance(out, tuple) else (out,), result):
-            ops.assign(target, value.astype(target.dtype))
-    return result
+    return _written(out, result)
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
@@ -114,8 +116,8 @@ def torch_diag(input, diagonal=0, *, out=None):
     """`torch.diag`: a 1-D input becomes the square matrix with it on the `diagonal`-th diagonal;
     a 2-D input gives that diagonal."""
     if input.ndim == 1:
-        return ops.diag_embed(input, offset=diagonal)
-    return ops.diagonal(input, offset=diagonal)
+        return _written(out, ops.diag_embed(input, offset=diagonal))
+    return _written(out, ops.diagonal(input, offset=diagonal))
 
 
 def masked_fill(input, mask, value):
@@ -130,12 +132,12 @@ def torch_round(input, decimals=0, *, out=None):
     """`torch.round` with `decimals`: torch's formula, round(x * 10**d) / 10**d (for negative d,
     round(x / 10**-d) * 10**-d), half to even."""
     if decimals == 0:
-        return ops.round(input)
+        return _written(out, ops.round(input))
     if decimals > 0:
         scale = 10.0**decimals
-        return ops.round(input * scale) / scale
+        return _written(out, ops.round(input * scale) / scale)
     scale = 10.0 ** (-decimals)
-    return ops.round(input / scale) * scale
+    return _written(out, ops.round(input / scale) * scale)
 
 
 def narrow(input, dim, start, length):
@@ -150,8 +152,8 @@ def narrow(input, dim, start, length):
 def torch_add(input, other, *, alpha=1, out=None):
     """`torch.add` with `alpha`: `input + alpha * other`."""
     if alpha == 1:
-        return ops.add(input, other)
-    return ops.add(input, other * alpha)
+        return _written(out, ops.add(input, other))
+    return _written(out, ops.add(input, other * alpha))
 
 
 def torch_norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
@@ -160,7 +162,7 @@ def torch_norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     if dtype is not None:
         input = input.astype(dtype)
     if p == "nuc":
-        return ops.norm(input, "nuc", dim, keepdim)
+        return _written(out, ops.norm(input, "nuc", dim, keepdim))
     if dim is None:
         dims = tuple(range(input.ndim))
     elif isinstance(dim, int):
@@ -178,21 +180,21 @@ def torch_norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         result = (magnitude != 0).astype(input.dtype).sum(axis=dims, keepdims=keepdim)
     else:
         result = ops.pow(ops.pow(magnitude, p).sum(axis=dims, keepdims=keepdim), 1.0 / p)
-    return result
+    return _written(out, result)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, **placement):
     """`torch.linspace` with `dtype`: the float32 points cast to it (an integer dtype truncates,
     as torch does)."""
     points = ops.linspace(float(start), float(end), steps)
-    return points if dtype is None else points.astype(dtype)
+    return _written(out, points if dtype is None else points.astype(dtype))
 
 
 def torch_mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """`torch.mean` with `dtype`: the input cast to it first, as torch does."""
     if dtype is not None:
         input = input.astype(dtype)
-    return ops.mean(input, dim, keepdim)
+    return _written(out, ops.mean(input, dim, keepdim))
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, **placement):
@@ -285,7 +287,7 @@ def torch_bernoulli(input, p=None, *, generator=None, out=None):
     """`torch.bernoulli`: 0 or 1 drawn with the probabilities in `input` (or `p` for every
     element). `ops.bernoulli(x)` alone would draw with p=0.5; MindSpore draws from its own
     stream (`mindspore.set_seed`), never from a torch generator."""
-    return ops.bernoulli(input, p=input if p is None else p)
+    return _written(out, ops.bernoulli(input, p=input if p is None else p))
 
 
 def torch_median(input, dim=None, keepdim=False, *, out=None):
@@ -294,11 +296,11 @@ def torch_median(input, dim=None, keepdim=False, *, out=None):
     if dim is None:
         flat = input.reshape(-1)
         if ops.isnan(flat).any():
-            return mindspore.tensor(float("nan"), input.dtype)
+            return _written(out, mindspore.tensor(float("nan"), input.dtype))
         values, _ = ops.sort(flat)
-        return values[(flat.shape[0] - 1) // 2]
+        return _written(out, values[(flat.shape[0] - 1) // 2])
     values, indices = ops.median(input, dim, keepdim)
-    return ValuesIndices(values, indices.astype(mindspore.int64))
+    return _written(out, ValuesIndices(values, indices.astype(mindspore.int64)))
 
 
 def values_indices(pair):
@@ -306,3 +308,61 @@ def values_indices(pair):
     (`ops.sort`, `ops.topk` and `ops.cummin` give int32 indices)."""
     values, indices = pair
     return ValuesIndices(values, indices.astype(mindspore.int64))
+
+
+def torch_angle(input, *, out=None):
+    """`torch.angle`: the argument of a complex tensor; of a real one, pi where it is negative and
+    0 elsewhere (NaN stays NaN), in float32 for integers as torch gives. MindSpore 2.10's CPU Angle
+    takes complex tensors only."""
+    if input.is_complex():
+        return _written(out, ops.angle(input))
+    if not input.is_floating_point():
+        input = input.astype(mindspore.float32)
+    result = ops.where(input < 0, mindspore.tensor(math.pi, input.dtype), input * 0)
+    return _written(out, result)
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """`torch.gradient`: central differences inside, one-sided ones at the edges (edge_order 1),
+    along each of `dim` (all dims without it); `spacing` is one number, a number per dim, or the
+    coordinates of each dim's points (unevenly spaced ones too, as torch does)."""
+    if edge_order != 1:
+        raise NotImplementedError("gradient: only edge_order=1 is supported")
+    if dim is None:
+        dims = list(range(input.ndim))
+    elif isinstance(dim, int):
+        dims = [dim]
+    else:
+        dims = list(dim)
+    if not isinstance(spacing, (list, tuple)):
+        spacing = [spacing] * len(dims)
+    results = []
+    for axis, step in zip(dims, spacing):
+        axis = axis % input.ndim
+        x = input if input.is_floating_point() else input.astype(mindspore.float32)
+        n = x.shape[axis]
+
+        def part(start, stop):
+            return x[(slice(None),) * axis + (slice(start, stop),)]
+
+        if isinstance(step, mindspore.Tensor) and step.ndim == 1:
+            h = step.astype(x.dtype)
+            shape = [1] * x.ndim
+            shape[axis] = -1
+            left = (h[1:-1] - h[:-2]).reshape(shape)
+            right = (h[2:] - h[1:-1]).reshape(shape)
+            inner = (
+                left * left * part(2, n)
+                - right * right * part(0, n - 2)
+                + (right * right - left * left) * part(1, n - 1)
+            ) / (left * right * (left + right))
+            first = (part(1, 2) - part(0, 1)) / (h[1] - h[0])
+            last = (part(n - 1, n) - part(n - 2, n - 1)) / (h[-1] - h[-2])
+        else:
+            h = float(step)
+            inner = (part(2, n) - part(0, n - 2)) / (2 * h)
+            first = (part(1, 2) - part(0, 1)) / h
+            last = (part(n - 1, n) - part(n - 2, n - 1)) / h
+        pieces = [first, inner, last] if n > 2 else [first, last]
+        results.append(ops.cat(pieces, axis=axis))
+    return tuple(results)
