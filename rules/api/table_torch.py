@@ -469,14 +469,6 @@ _SHAPE = [
         sample=("f32[2,3]", "bool[2,3]"),
     ),
     fn(
-        "torch.masked_fill",
-        params=("input", "mask", "value"),
-        sample=("f32[2,3]", "bool[2,3]", 0.5),
-        # MindSpore 2.10's CPU kernel refuses a value whose dtype is not the input's.
-        unsafe_args={"value": "*"},
-        unsafe_reason="the value must take the input's dtype first; " + _COMPANION,
-    ),
-    fn(
         "torch.take",
         params=("input", "index"),
         sample=("f32[2,3]", "i64[4]"),
@@ -883,7 +875,8 @@ _RANDOM = [
 _ROW_CHANGES = {
     "round": {
         "unsafe_args": {"decimals": "*"},
-        "unsafe_reason": "MindSpore 2.10's CPU round takes decimals=0 only; " + _COMPANION,
+        "unsafe_reason": "MindSpore 2.10's CPU round takes decimals=0 only; "
+        + _COMPANION,
     },
     "add": {
         "unsafe_args": {"alpha": "*"},

@@ -8,9 +8,34 @@ its op maps as it is; these entries serve the other uses (`result = torch._forea
 from __future__ import annotations
 
 _UNARY = (
-    "abs acos asin atan ceil cos cosh erf erfc exp expm1 floor frac lgamma log log10 log1p "
-    "log2 reciprocal round rsqrt sigmoid sin sinh tan tanh trunc"
-).split()
+    "abs",
+    "acos",
+    "asin",
+    "atan",
+    "ceil",
+    "cos",
+    "cosh",
+    "erf",
+    "erfc",
+    "exp",
+    "expm1",
+    "floor",
+    "frac",
+    "lgamma",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "reciprocal",
+    "round",
+    "rsqrt",
+    "sigmoid",
+    "sin",
+    "sinh",
+    "tan",
+    "tanh",
+    "trunc",
+)
 
 ENTRIES: dict[str, str] = {}
 for _op in _UNARY:

@@ -27,6 +27,7 @@ _SAME_NAME = (
     "gradient",
 )
 # (`torch.angle` has no row: MindSpore's CPU Angle takes complex tensors only;
+# `torch.masked_fill` has none: MindSpore 2.10's CPU kernel refuses a value of another dtype;
 # `torch.bernoulli` has none: `ops.bernoulli(x)` draws with p=0.5, not with x's probabilities.)
 # Entries whose plain name would shadow a Python builtin or a MindSpore name in the companion module.
 _PREFIXED = ("diag", "round", "add", "norm", "mean", "median", "bernoulli", "angle")

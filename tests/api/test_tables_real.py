@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib
+import math
 from typing import Any
 
 import numpy as np
@@ -453,7 +454,9 @@ def run_scheduler(mapping: ApiMapping, torch: Any, ms: Any) -> None:
 def run_name(mapping: ApiMapping, torch: Any, ms: Any) -> None:
     torch_value, ms_value = resolve(mapping.torch), resolve(mapping.mindspore)
     if isinstance(torch_value, float):
-        assert torch_value == ms_value
+        assert torch_value == ms_value or (
+            math.isnan(torch_value) and math.isnan(ms_value)
+        )
     if isinstance(torch_value, torch.dtype):
         canonical = lambda text: text.lower().replace("torch.", "").replace("_", "")
         assert canonical(str(torch_value)) == canonical(str(ms_value))

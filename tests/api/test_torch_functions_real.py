@@ -23,97 +23,126 @@ pytestmark = pytest.mark.real
 
 CASES = {
     "foreach_unary": (
-        "xs = [torch.tensor([0.2, -0.4, 0.7]), torch.tensor([0.9])]\n"
-        "r = torch._foreach_asin_(xs)\n"
-        "f = torch._foreach_frac(self=[torch.tensor([1.5, -2.25])])\n"
-        "ys = [torch.tensor([1.0, 2.0])]\n"
-        "q = torch._foreach_sqrt_(self=ys)\n"
-        "torch._foreach_log1p_(ys)\n"
-        "z = torch._foreach_zero_([torch.tensor([3.0])])\n",
+        (
+            "xs = [torch.tensor([0.2, -0.4, 0.7]), torch.tensor([0.9])]\n"
+            "r = torch._foreach_asin_(xs)\n"
+            "f = torch._foreach_frac(self=[torch.tensor([1.5, -2.25])])\n"
+            "ys = [torch.tensor([1.0, 2.0])]\n"
+            "q = torch._foreach_sqrt_(self=ys)\n"
+            "torch._foreach_log1p_(ys)\n"
+            "z = torch._foreach_zero_([torch.tensor([3.0])])\n"
+        ),
         ["xs", "r", "f", "ys", "q", "z"],
     ),
     "missing_arguments": (
-        "a = torch.tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]])\n"
-        "s = torch.add(a, torch.ones(2, 3), alpha=3)\n"
-        "r = torch.round(a / 7, decimals=3)\n"
-        "r2 = torch.round(a * 13, decimals=-1)\n"
-        "d = torch.diag(torch.tensor([1.0, 2.0, 3.0]), -1)\n"
-        "d2 = torch.diag(a, 1)\n"
-        "m = torch.masked_fill(a, a > 2, 7)\n"
-        "n = torch.narrow(a, 1, torch.tensor(1), 2)\n"
-        "l = torch.linspace(0, 2, 5, dtype=torch.float64)\n"
-        "mu = torch.mean(a, 1, keepdim=True, dtype=torch.float64)\n"
-        "t = torch.trapezoid(a, dx=2)\n"
-        "c = torch.cdist(a, a, 1.0, 'use_mm_for_euclid_dist_if_necessary')\n"
-        "p = torch.dsplit(torch.arange(8.0).reshape(1, 2, 4), sections=2)\n"
-        "v = torch.vsplit(torch.arange(8.0).reshape(4, 2), indices=[1, 3])\n"
-        "o = torch.copysign(a, -1, out=None)\n",
+        (
+            "a = torch.tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]])\n"
+            "s = torch.add(a, torch.ones(2, 3), alpha=3)\n"
+            "r = torch.round(a / 7, decimals=3)\n"
+            "r2 = torch.round(a * 13, decimals=-1)\n"
+            "d = torch.diag(torch.tensor([1.0, 2.0, 3.0]), -1)\n"
+            "d2 = torch.diag(a, 1)\n"
+            "m = torch.masked_fill(a, a > 2, 7)\n"
+            "n = torch.narrow(a, 1, torch.tensor(1), 2)\n"
+            "l = torch.linspace(0, 2, 5, dtype=torch.float64)\n"
+            "mu = torch.mean(a, 1, keepdim=True, dtype=torch.float64)\n"
+            "t = torch.trapezoid(a, dx=2)\n"
+            "c = torch.cdist(a, a, 1.0, 'use_mm_for_euclid_dist_if_necessary')\n"
+            "p = torch.dsplit(torch.arange(8.0).reshape(1, 2, 4), sections=2)\n"
+            "v = torch.vsplit(torch.arange(8.0).reshape(4, 2), indices=[1, 3])\n"
+            "o = torch.copysign(a, -1, out=None)\n"
+        ),
         ["s", "r", "r2", "d", "d2", "m", "n", "l", "mu", "t", "c", "p", "v", "o"],
     ),
     "norms": (
-        "a = torch.tensor([[1.0, -2.0, 0.0], [4.0, 0.5, -6.0]])\n"
-        "f = torch.norm(a, p='fro')\n"
-        "z = torch.norm(a, p=0)\n"
-        "one = torch.norm(a, p=1, dim=1, keepdim=True)\n"
-        "big = torch.norm(a, p=float('inf'), dim=0)\n"
-        "three = torch.norm(a, 3)\n"
-        "plain = torch.norm(a)\n",
+        (
+            "a = torch.tensor([[1.0, -2.0, 0.0], [4.0, 0.5, -6.0]])\n"
+            "f = torch.norm(a, p='fro')\n"
+            "z = torch.norm(a, p=0)\n"
+            "one = torch.norm(a, p=1, dim=1, keepdim=True)\n"
+            "big = torch.norm(a, p=float('inf'), dim=0)\n"
+            "three = torch.norm(a, 3)\n"
+            "plain = torch.norm(a)\n"
+        ),
         ["f", "z", "one", "big", "three", "plain"],
     ),
     "companion_functions": (
-        "import array\n"
-        "b = torch.frombuffer(array.array('h', [1, -2, 3]), dtype=torch.int16)\n"
-        "cp = torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4, 5]))\n"
-        "a = torch.arange(24.0).reshape(2, 3, 4)\n"
-        "td = torch.tensordot(a, torch.ones(3, 4, 2), dims=2)\n"
-        "td2 = torch.tensordot(a, torch.ones(4, 2), dims=([2], [0]))\n"
-        "cc = [torch.can_cast(torch.float64, torch.float16), torch.can_cast(torch.float32, torch.int32)]\n"
-        "x = torch.tensor([[2.0, float('nan'), 1.0, 5.0], [float('nan'), 3.0, 0.5, 4.0]])\n"
-        "nm = torch.nanmedian(x, dim=1, keepdim=True)\n"
-        "nall = torch.nanmedian(x)\n"
-        "rr = torch.tensor([-3.0, 2.0, -0.5])\n"
-        "torch.rrelu_(rr)\n"
-        "uc = torch.unique_consecutive(torch.tensor([4, 4, 1, 1, 1, 4]), return_counts=True)\n"
-        "ap = torch.adaptive_avg_pool1d(torch.arange(14.0).reshape(1, 2, 7), 3)\n"
-        "ct = torch.conv_transpose3d(torch.ones(1, 2, 2, 2, 2), torch.ones(2, 3, 2, 2, 2), stride=2, padding=1)\n"
-        "md = torch.median(torch.tensor([[3.0, 1.0], [2.0, 7.0]]))\n"
-        "ber = torch.bernoulli(torch.ones(2, 3))\n"
-        "inf = torch.is_inference(x)\n",
-        ["b", "cp", "td", "td2", "cc", "nm", "nall", "rr", "uc", "ap", "ct", "md", "ber", "inf"],
+        (
+            "import array\n"
+            "b = torch.frombuffer(array.array('h', [1, -2, 3]), dtype=torch.int16)\n"
+            "cp = torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4, 5]))\n"
+            "a = torch.arange(24.0).reshape(2, 3, 4)\n"
+            "td = torch.tensordot(a, torch.ones(3, 4, 2), dims=2)\n"
+            "td2 = torch.tensordot(a, torch.ones(4, 2), dims=([2], [0]))\n"
+            "cc = [torch.can_cast(torch.float64, torch.float16), torch.can_cast(torch.float32, torch.int32)]\n"
+            "x = torch.tensor([[2.0, float('nan'), 1.0, 5.0], [float('nan'), 3.0, 0.5, 4.0]])\n"
+            "nm = torch.nanmedian(x, dim=1, keepdim=True)\n"
+            "nall = torch.nanmedian(x)\n"
+            "rr = torch.tensor([-3.0, 2.0, -0.5])\n"
+            "torch.rrelu_(rr)\n"
+            "uc = torch.unique_consecutive(torch.tensor([4, 4, 1, 1, 1, 4]), return_counts=True)\n"
+            "ap = torch.adaptive_avg_pool1d(torch.arange(14.0).reshape(1, 2, 7), 3)\n"
+            "ct = torch.conv_transpose3d(torch.ones(1, 2, 2, 2, 2), torch.ones(2, 3, 2, 2, 2), stride=2, padding=1)\n"
+            "md = torch.median(torch.tensor([[3.0, 1.0], [2.0, 7.0]]))\n"
+            "ber = torch.bernoulli(torch.ones(2, 3))\n"
+            "inf = torch.is_inference(x)\n"
+        ),
+        [
+            "b",
+            "cp",
+            "td",
+            "td2",
+            "cc",
+            "nm",
+            "nall",
+            "rr",
+            "uc",
+            "ap",
+            "ct",
+            "md",
+            "ber",
+            "inf",
+        ],
     ),
     "result_types": (
-        "a = torch.tensor([[1.0, 5.0, 2.0], [3.0, 0.0, 4.0]])\n"
-        "order = torch.argsort(a, dim=1, descending=True)\n"
-        "best = torch.max(input=a, dim=1)\n"
-        "top = best.values\n"
-        "where = best.indices\n"
-        "ranked = torch.sort(a, dim=0)\n"
-        "c = torch.tensor([[1 + 1j, -2j], [3.0, 1j]])\n"
-        "angle = torch.angle(c)\n"
-        "spectrum = torch.fft.fft2(c)\n"
-        "same = torch.resolve_conj(c)\n",
+        (
+            "a = torch.tensor([[1.0, 5.0, 2.0], [3.0, 0.0, 4.0]])\n"
+            "order = torch.argsort(a, dim=1, descending=True)\n"
+            "best = torch.max(input=a, dim=1)\n"
+            "top = best.values\n"
+            "where = best.indices\n"
+            "ranked = torch.sort(a, dim=0)\n"
+            "c = torch.tensor([[1 + 1j, -2j], [3.0, 1j]])\n"
+            "angle = torch.angle(c)\n"
+            "spectrum = torch.fft.fft2(c)\n"
+            "same = torch.resolve_conj(c)\n"
+        ),
         ["order", "best", "top", "where", "ranked", "c", "angle", "spectrum", "same"],
     ),
     "written_out_and_values": (
-        "a = torch.tensor([[3.0, -4.0], [1.0, 2.0], [0.0, -1.0]])\n"
-        "o = torch.tensor([1.0], dtype=torch.float64)\n"
-        "n = torch.norm(a, 2, 1, True, o, torch.float64)\n"
-        "t = torch.tensor([])\n"
-        "torch.tensordot(a, torch.ones(2, 3), 1, t)\n"
-        "r = torch.angle(torch.tensor([-1.0, 0.0, 2.0]))\n"
-        "ri = torch.angle(torch.tensor([-3, 4]))\n"
-        "g = torch.gradient(torch.tensor([[1.0, 4.0, 9.0, 16.0], [2.0, 3.0, 5.0, 8.0]]))\n"
-        "gx = torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]), spacing=(torch.tensor([0.0, 1.0, 3.0, 4.5]),))\n"
-        "gd = torch.gradient(torch.tensor([[1.0, 4.0, 9.0], [2.0, 3.0, 5.0]]), spacing=2.0, dim=1)\n"
-        "missing = torch.nan\n",
+        (
+            "a = torch.tensor([[3.0, -4.0], [1.0, 2.0], [0.0, -1.0]])\n"
+            "o = torch.tensor([1.0], dtype=torch.float64)\n"
+            "n = torch.norm(a, 2, 1, True, o, torch.float64)\n"
+            "t = torch.tensor([])\n"
+            "torch.tensordot(a, torch.ones(2, 3), 1, t)\n"
+            "r = torch.angle(torch.tensor([-1.0, 0.0, 2.0]))\n"
+            "ri = torch.angle(torch.tensor([-3, 4]))\n"
+            "g = torch.gradient(torch.tensor([[1.0, 4.0, 9.0, 16.0], [2.0, 3.0, 5.0, 8.0]]))\n"
+            "gx = torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]), spacing=(torch.tensor([0.0, 1.0, 3.0, 4.5]),))\n"
+            "gd = torch.gradient(torch.tensor([[1.0, 4.0, 9.0], [2.0, 3.0, 5.0]]), spacing=2.0, dim=1)\n"
+            "missing = torch.nan\n"
+        ),
         ["o", "n", "t", "r", "ri", "g", "gx", "gd"],
     ),
     "spread_in_place": (
-        "x = torch.tensor([0.1, 0.5, 0.9]).reshape(3, 1)\n"
-        "args = (x,)\n"
-        "r = torch.acos_(*args)\n"
-        "y = torch.tensor([-2.0, 0.5, 3.0])\n"
-        "torch.clamp_(*(y, -1.0, 1.0))\n",
+        (
+            "x = torch.tensor([0.1, 0.5, 0.9]).reshape(3, 1)\n"
+            "args = (x,)\n"
+            "r = torch.acos_(*args)\n"
+            "y = torch.tensor([-2.0, 0.5, 3.0])\n"
+            "torch.clamp_(*(y, -1.0, 1.0))\n"
+        ),
         ["x", "r", "y"],
     ),
 }

@@ -179,7 +179,9 @@ def torch_norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     elif p == 0:
         result = (magnitude != 0).astype(input.dtype).sum(axis=dims, keepdims=keepdim)
     else:
-        result = ops.pow(ops.pow(magnitude, p).sum(axis=dims, keepdims=keepdim), 1.0 / p)
+        result = ops.pow(
+            ops.pow(magnitude, p).sum(axis=dims, keepdims=keepdim), 1.0 / p
+        )
     return _written(out, result)
 
 
@@ -235,7 +237,14 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 
 def conv_transpose3d(
-    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+    input,
+    weight,
+    bias=None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups=1,
+    dilation=1,
 ):
     """`torch.conv_transpose3d` on `ops.Conv3DTranspose` (weight laid out as torch's: in, out /
     groups, kD, kH, kW)."""
@@ -342,7 +351,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
         x = input if input.is_floating_point() else input.astype(mindspore.float32)
         n = x.shape[axis]
 
-        def part(start, stop):
+        def part(start, stop, x=x, axis=axis):
             return x[(slice(None),) * axis + (slice(start, stop),)]
 
         if isinstance(step, mindspore.Tensor) and step.ndim == 1:
