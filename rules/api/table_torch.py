@@ -582,7 +582,7 @@ _COMPARE = [
         sample=("f32[2,5]", 1),
         rename={"dim": "axis"},
         unsafe_args={"stable": "True"},
-        unsafe_reason="MindSpore's argsort has no stable= option",
+        unsafe_reason="MindSpore's argsort has no stable= option; " + _COMPANION,
         result_dtype="int64",
     ),
     fn("torch.msort", sample=("f32[4,3]",)),

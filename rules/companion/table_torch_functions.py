@@ -25,12 +25,27 @@ _SAME_NAME = (
     "resolve_conj",
     "resolve_neg",
     "gradient",
+    # in library/spectral.py
+    "stft",
+    "istft",
 )
 # (`torch.angle` has no row: MindSpore's CPU Angle takes complex tensors only;
 # `torch.masked_fill` has none: MindSpore 2.10's CPU kernel refuses a value of another dtype;
 # `torch.bernoulli` has none: `ops.bernoulli(x)` draws with p=0.5, not with x's probabilities.)
 # Entries whose plain name would shadow a Python builtin or a MindSpore name in the companion module.
-_PREFIXED = ("diag", "round", "add", "norm", "mean", "median", "bernoulli", "angle")
+_PREFIXED = (
+    "diag",
+    "round",
+    "add",
+    "norm",
+    "mean",
+    "median",
+    "bernoulli",
+    "angle",
+    "argsort",
+)
 
 ENTRIES: dict[str, str] = {"torch." + name: name for name in _SAME_NAME}
 ENTRIES.update({"torch." + name: "torch_" + name for name in _PREFIXED})
+# torch's older name of torch.linalg.householder_product (LAPACK's orgqr), in library/linalg.py.
+ENTRIES["torch.orgqr"] = "linalg_householder_product"

@@ -73,6 +73,13 @@ CALLS = [
         "y = ms_aux.frombuffer(b, dtype=mindspore.int8)",
     ),
     ("y = torch.randint_like(a, 5)", "y = ms_aux.randint_like(a, 5)"),
+    ("y = torch.argsort(a, stable=True)", "y = ms_aux.torch_argsort(a, stable=True)"),
+    ("y = torch.orgqr(a, t)", "y = ms_aux.linalg_householder_product(a, t)"),
+    (
+        "y = torch.stft(a, 4, return_complex=True)",
+        "y = ms_aux.stft(a, 4, return_complex=True)",
+    ),
+    ("y = torch.istft(a, n_fft=4)", "y = ms_aux.istft(a, n_fft=4)"),
     (
         "y = torch.add(a, b, alpha=2, out=o)",
         "y = ms_aux.write_out(o, ms_aux.torch_add(a, b, alpha=2))",
@@ -96,7 +103,6 @@ def test_call_converts(before: str, after: str) -> None:
 
 # Not rewritten: what is not certain keeps its finding.
 KEPT = [
-    ("y = torch.argsort(a, stable=True)", "TM941", "stable"),
     ("y = torch.zeros(2, requires_grad=flag)", "TM941", "requires_grad"),
     ("y = torch.count_nonzero(*args, dim=1)", "TM941", "spread"),
 ]

@@ -135,6 +135,21 @@ CASES = {
         ),
         ["o", "n", "t", "r", "ri", "g", "gx", "gd"],
     ),
+    "spectral_and_stable": (
+        (
+            "x = torch.arange(16.0).reshape(2, 8) ** 1.5\n"
+            "s = torch.stft(x, 4, return_complex=True)\n"
+            "sr = torch.stft(x[0], n_fft=4, center=False, onesided=False, return_complex=False)\n"
+            "sw = torch.stft(x[0], 4, hop_length=2, window=torch.hann_window(4), normalized=True, return_complex=True)\n"
+            "back = torch.istft(s, 4)\n"
+            "cut = torch.istft(sw, 4, hop_length=2, window=torch.hann_window(4), normalized=True, length=7)\n"
+            "a = torch.tensor([[2.0, 1.0, 2.0, 1.0, 3.0, 2.0], [0.0, 0.0, 0.0, 5.0, 5.0, 0.0]])\n"
+            "up = torch.argsort(a, dim=1, stable=True)\n"
+            "down = torch.argsort(a, dim=1, descending=True, stable=True)\n"
+            "h = torch.orgqr(torch.tensor([[-1.0, 2.0], [3.0, -4.0], [0.5, 1.0]]), torch.tensor([1.2, 0.4]))\n"
+        ),
+        ["s", "sr", "sw", "back", "cut", "up", "down", "h"],
+    ),
     "spread_in_place": (
         (
             "x = torch.tensor([0.1, 0.5, 0.9]).reshape(3, 1)\n"

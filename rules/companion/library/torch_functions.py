@@ -375,3 +375,29 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
         pieces = [first, inner, last] if n > 2 else [first, last]
         results.append(ops.cat(pieces, axis=axis))
     return tuple(results)
+
+
+def torch_argsort(input, dim=-1, descending=False, stable=False):
+    """`torch.argsort` with int64 indices; `stable=True` keeps equal elements in their order: the
+    positions are sorted again by (run of equal values, original index), a key with no ties, so
+    the order does not depend on how MindSpore's sort treats ties."""
+    values, order = ops.sort(input, axis=dim, descending=descending)
+    order = order.astype(mindspore.int64)
+    if not stable or input.ndim == 0:
+        return order
+    dim = dim % input.ndim
+    n = input.shape[dim]
+    later = values[(slice(None),) * dim + (slice(1, None),)]
+    earlier = values[(slice(None),) * dim + (slice(None, -1),)]
+    starts = ops.cat(
+        [
+            ops.zeros_like(values[(slice(None),) * dim + (slice(0, 1),)]).astype(
+                mindspore.int64
+            ),
+            (later != earlier).astype(mindspore.int64),
+        ],
+        axis=dim,
+    )
+    key = (ops.cumsum(starts, dim) * n + order).astype(mindspore.float64)
+    _, position = ops.sort(key, axis=dim)
+    return ops.gather_elements(order, dim, position.astype(mindspore.int64))
