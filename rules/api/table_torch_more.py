@@ -86,4 +86,38 @@ _COMPANION = [
     )
 ]
 
-TABLE = tuple(_ALPHA + _SAME + _TRUTH + _COMPANION)
+# No certain rewrite, each for its own reason.
+_REPORTS = [
+    report(
+        "torch.pca_lowrank",
+        "it draws random projections (torch's generator), and the signs of its singular vectors "
+        "are free: compute `ops.svd(A - A.mean(axis=-2, keep_dims=True))` and keep the first "
+        "q columns by hand",
+    ),
+    report(
+        "torch.get_device_module",
+        "it returns torch's device module (`torch.cuda`); MindSpore places work by context: "
+        "`mindspore.get_context('device_target')` names the device",
+    ),
+    report(
+        "torch.get_rng_state",
+        "torch's generator state has no MindSpore counterpart; seed with "
+        "`mindspore.set_seed(seed)` where the state was saved and restored",
+    ),
+    report(
+        "torch.get_num_interop_threads",
+        "MindSpore sets its threads by context: `mindspore.set_context(runtime_num_threads=n)`",
+    ),
+    report(
+        "torch.is_grad_enabled",
+        "MindSpore records no tape, so there is no grad mode to ask: the converted code "
+        "differentiates functions with `mindspore.grad`/`value_and_grad` where torch recorded",
+    ),
+    report(
+        "torch.set_default_device",
+        "MindSpore places work by context, not per tensor: call "
+        "`mindspore.set_device('GPU')` (or 'Ascend', 'CPU') once at start-up",
+    ),
+]
+
+TABLE = tuple(_ALPHA + _SAME + _TRUTH + _COMPANION + _REPORTS)
