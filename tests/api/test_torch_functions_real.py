@@ -146,9 +146,11 @@ CASES = {
             "a = torch.tensor([[2.0, 1.0, 2.0, 1.0, 3.0, 2.0], [0.0, 0.0, 0.0, 5.0, 5.0, 0.0]])\n"
             "up = torch.argsort(a, dim=1, stable=True)\n"
             "down = torch.argsort(a, dim=1, descending=True, stable=True)\n"
+            "e = torch.einsum('ii->i', torch.arange(9.0).reshape(3, 3))\n"
+            "tr = torch.einsum('bii', torch.arange(18.0).reshape(2, 3, 3))\n"
             "h = torch.orgqr(torch.tensor([[-1.0, 2.0], [3.0, -4.0], [0.5, 1.0]]), torch.tensor([1.2, 0.4]))\n"
         ),
-        ["s", "sr", "sw", "back", "cut", "up", "down", "h"],
+        ["s", "sr", "sw", "back", "cut", "up", "down", "e", "tr", "h"],
     ),
     "spread_in_place": (
         (

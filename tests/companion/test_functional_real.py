@@ -143,7 +143,24 @@ def test_einsum_three_operands(fw, aux) -> None:
     )
 
 
-@pytest.mark.parametrize("equation", ["ii->i", "...ij,jk->...ik", "bii,bij->bj"])
+@pytest.mark.parametrize("equation", ["ii->i", "ii", "bii,bij->bj", "iji->j"])
+def test_einsum_takes_the_diagonal_of_a_repeated_index(fw, aux, equation) -> None:
+    torch, _ = fw
+    count = 1 + equation.count(",")
+    check(
+        fw,
+        lambda *xs: torch.einsum(equation, *xs),
+        lambda *xs: aux.einsum(equation, *xs),
+        [_einsum_operand(equation, i) for i in range(count)],
+    )
+
+
+def _einsum_operand(equation, index):
+    term = equation.split("->")[0].split(",")[index]
+    return randn(*([3] * len(term)), seed=index)
+
+
+@pytest.mark.parametrize("equation", ["...ij,jk->...ik"])
 def test_einsum_refuses_what_it_does_not_support(fw, aux, equation) -> None:
     _, ms = fw
     operands = [ms.Tensor(randn(3, 3, 3)[: 1 + equation.count(",")])] * (
@@ -705,7 +722,12 @@ def test_activation_inplace_writes_the_input(fw, aux, name, kwargs) -> None:
 
 @pytest.mark.parametrize(
     ("name", "args"),
-    [("relu_", ()), ("leaky_relu_", (0.2,)), ("elu_", (0.5,)), ("hardtanh_", (-0.5, 1.0))],
+    [
+        ("relu_", ()),
+        ("leaky_relu_", (0.2,)),
+        ("elu_", (0.5,)),
+        ("hardtanh_", (-0.5, 1.0)),
+    ],
 )
 def test_functional_inplace_forms(fw, aux, name, args) -> None:
     torch, ms = fw

@@ -15,10 +15,14 @@ def einsum(equation, *operands):
 
     Takes explicit (`'bhwc,hkc->bhwk'`) and implicit (`'ij,jk'`) equations of letters, operands one by
     one or as one list; more than two operands are contracted pairwise, left to right. An index
-    repeated within one operand (a trace or diagonal) and `...` raise NotImplementedError."""
+    repeated within one operand (`'ii->i'`, `'ii'`) takes that operand's diagonal first; `...`
+    raises NotImplementedError."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     inputs, output = _einsum_parse(equation, len(operands))
+    diagonals = [_einsum_diagonal(x, term) for x, term in zip(operands, inputs)]
+    operands = tuple(x for x, _ in diagonals)
+    inputs = tuple(term for _, term in diagonals)
     result, labels = operands[0], inputs[0]
     for index in range(1, len(operands)):
         needed = set(output).union(*inputs[index + 1 :])
@@ -45,16 +49,26 @@ def _einsum_parse(equation, count):
         output.isalpha() or not output
     ):
         raise ValueError(f"einsum {equation!r}: subscripts must be letters")
-    for term in inputs:
-        if len(set(term)) != len(term):
-            raise NotImplementedError(
-                f"einsum {equation!r}: an index repeated within one operand is not supported"
-            )
     if not arrow:
         output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     if len(set(output)) != len(output) or not set(output) <= set(letters):
         raise ValueError(f"einsum {equation!r}: invalid output subscripts")
     return inputs, output
+
+
+def _einsum_diagonal(x, labels):
+    """An operand whose index repeats (`ii`): its diagonal over each repeated pair, the index
+    once, last (as `ops.diagonal` puts it)."""
+    while len(set(labels)) != len(labels):
+        letter = next(c for c in labels if labels.count(c) > 1)
+        first = labels.index(letter)
+        second = labels.index(letter, first + 1)
+        x = ops.diagonal(x, 0, first, second)
+        labels = (
+            "".join(c for i, c in enumerate(labels) if i not in (first, second))
+            + letter
+        )
+    return x, labels
 
 
 def _einsum_reduce(x, labels, output):
@@ -177,7 +191,9 @@ def where(condition, input=None, other=None):
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
     if input is None or other is None:
-        raise TypeError("where() takes the condition alone, or the condition, input and other")
+        raise TypeError(
+            "where() takes the condition alone, or the condition, input and other"
+        )
     if not isinstance(input, mindspore.Tensor):
         input = mindspore.Tensor(input, other.dtype)
     if not isinstance(other, mindspore.Tensor):
@@ -639,7 +655,10 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
 
     def randomized(x):
         if training:
-            low, high = mindspore.Tensor(lower, x.dtype), mindspore.Tensor(upper, x.dtype)
+            low, high = (
+                mindspore.Tensor(lower, x.dtype),
+                mindspore.Tensor(upper, x.dtype),
+            )
             slope = ops.uniform(x.shape, low, high, dtype=x.dtype)
         else:
             slope = (lower + upper) / 2
