@@ -142,6 +142,7 @@ CASES = {
             "sr = torch.stft(x[0], n_fft=4, center=False, onesided=False, return_complex=False)\n"
             "sw = torch.stft(x[0], 4, hop_length=2, window=torch.hann_window(4), normalized=True, return_complex=True)\n"
             "back = torch.istft(s, 4)\n"
+            "c = torch.stft(torch.tensor([1 + 1j, 2.5, -1.0, 0.5, 3.0, -2j]), 4)\n"
             "cut = torch.istft(sw, 4, hop_length=2, window=torch.hann_window(4), normalized=True, length=7)\n"
             "a = torch.tensor([[2.0, 1.0, 2.0, 1.0, 3.0, 2.0], [0.0, 0.0, 0.0, 5.0, 5.0, 0.0]])\n"
             "up = torch.argsort(a, dim=1, stable=True)\n"
@@ -150,7 +151,7 @@ CASES = {
             "tr = torch.einsum('bii', torch.arange(18.0).reshape(2, 3, 3))\n"
             "h = torch.orgqr(torch.tensor([[-1.0, 2.0], [3.0, -4.0], [0.5, 1.0]]), torch.tensor([1.2, 0.4]))\n"
         ),
-        ["s", "sr", "sw", "back", "cut", "up", "down", "e", "tr", "h"],
+        ["s", "sr", "sw", "back", "c", "cut", "up", "down", "e", "tr", "h"],
     ),
     "spread_in_place": (
         (

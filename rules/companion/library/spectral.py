@@ -37,6 +37,8 @@ def stft(
         raise RuntimeError(
             "stft requires the return_complex parameter be given for real inputs"
         )
+    if return_complex is None:
+        return_complex = True
     hop = hop_length if hop_length is not None else n_fft // 4
     win_length = win_length if win_length is not None else n_fft
     batched = input.ndim == 2
