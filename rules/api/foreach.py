@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import libcst as cst
@@ -282,7 +283,8 @@ class ForeachRule(Rule):
         if (
             mapping is None
             or mapping.kind != "function"
-            or not plain(mapping)
+            # keywords the row refuses (`alpha=`) are never passed here
+            or not plain(dataclasses.replace(mapping, unsafe_args={}))
             or not mapping.valid_on(ctx.options.target)
             or "zip" in ctx.bound_names
         ):

@@ -16,8 +16,8 @@ def grad_norm_of(parameters, norm_type: float = 2.0) -> mindspore.Tensor:
         return mindspore.tensor(0.0)
     if norm_type == math.inf:
         return max(ops.stop_gradient(p.grad).abs().max() for p in parameters)
-    return ops.norm(
-        ops.stack([ops.norm(ops.stop_gradient(p.grad), norm_type) for p in parameters]),
+    return ms_aux.torch_norm(
+        ops.stack([ms_aux.torch_norm(ops.stop_gradient(p.grad), norm_type) for p in parameters]),
         norm_type,
     )
 
