@@ -209,14 +209,32 @@ _REDUCE = [
     ),
     fn(
         "torch.std",
-        params=("input", "dim"),
+        params=("input", "dim", "unbiased", "keepdim"),
         sample=("f32[2,3]", 1),
         sample_kwargs={"keepdim": True, "correction": 0},
         **STD_ARGS,
     ),
-    fn("torch.var", params=("input", "dim"), sample=("f32[2,3]", 1), **STD_ARGS),
-    fn("torch.std_mean", params=("input", "dim"), sample=("f32[2,3]", 1), **STD_ARGS),
-    fn("torch.var_mean", params=("input", "dim"), sample=("f32[2,3]", 0), **STD_ARGS),
+    fn(
+        "torch.var",
+        # torch's overload with `unbiased` after `dim` (`torch.var(x, 1, False, True)`)
+        params=("input", "dim", "unbiased", "keepdim"),
+        sample=("f32[2,3]", 1),
+        **STD_ARGS,
+    ),
+    fn(
+        "torch.std_mean",
+        # torch's overload with `unbiased` after `dim` (`torch.std_mean(x, 1, False, True)`)
+        params=("input", "dim", "unbiased", "keepdim"),
+        sample=("f32[2,3]", 1),
+        **STD_ARGS,
+    ),
+    fn(
+        "torch.var_mean",
+        # torch's overload with `unbiased` after `dim` (`torch.var_mean(x, 1, False, True)`)
+        params=("input", "dim", "unbiased", "keepdim"),
+        sample=("f32[2,3]", 0),
+        **STD_ARGS,
+    ),
     fn("torch.logsumexp", params=("input", "dim", "keepdim"), sample=("f32[2,3]", 1)),
     fn(
         "torch.median",
@@ -975,7 +993,8 @@ _NO_INPLACE = {"drop": (), "unsafe_args": {}, "unsafe_reason": ""}
 # `torch.rrelu` is the companion's: its default slope is fixed, MindSpore's drawn; so is
 # `torch.adaptive_avg_pool1d`: MindSpore's CPU form needs the length divisible by the size.)
 _FUNCTIONAL_ALIASES = [
-    _same_as_functional("softmax"),
+    # torch.softmax's third parameter is dtype (F.softmax's is _stacklevel)
+    _same_as_functional("softmax", params=("input", "dim", "dtype")),
     _same_as_functional("log_softmax"),
     _same_as_functional("selu", params=("input",), status="exact", **_NO_INPLACE),
     _same_as_functional(

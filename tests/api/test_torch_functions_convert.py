@@ -33,6 +33,14 @@ CALLS = [
     ("y = torch.norm(a)", "y = ops.norm(a)"),
     ("y = a.to(torch.cfloat)", "y = a.to(mindspore.complex64)"),
     ("y = torch.nan", "y = mindspore.numpy.nan"),
+    (
+        "y = torch.var(a, 1, False, True)",
+        "y = ops.var(a, axis=1, ddof=0, keepdims=True)",
+    ),
+    (
+        "y = torch.softmax(a, 1, torch.float64)",
+        "y = ops.softmax(a, axis=1, dtype=mindspore.float64)",
+    ),
     # Python complex numbers: torch's complex64
     (
         "y = torch.tensor([1 + 2j, -1j])",

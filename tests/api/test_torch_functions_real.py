@@ -51,8 +51,29 @@ CASES = {
             "p = torch.dsplit(torch.arange(8.0).reshape(1, 2, 4), sections=2)\n"
             "v = torch.vsplit(torch.arange(8.0).reshape(4, 2), indices=[1, 3])\n"
             "o = torch.copysign(a, -1, out=None)\n"
+            "var = torch.var(a, 1, False, True)\n"
+            "vm = torch.std_mean(a, 0, True, False)\n"
+            "soft = torch.softmax(a, 1, torch.float64)\n"
         ),
-        ["s", "r", "r2", "d", "d2", "m", "n", "l", "mu", "t", "c", "p", "v", "o"],
+        [
+            "s",
+            "r",
+            "r2",
+            "d",
+            "d2",
+            "m",
+            "n",
+            "l",
+            "mu",
+            "t",
+            "c",
+            "p",
+            "v",
+            "o",
+            "var",
+            "vm",
+            "soft",
+        ],
     ),
     "norms": (
         (
