@@ -544,9 +544,16 @@ _SHAPE = [
     ),
     fn("torch.ravel"),
     fn("torch.t", sample=("f32[2,3]",)),
-    fn("torch.atleast_1d", params=("*tensors",), sample=("f32[]",)),
-    fn("torch.atleast_2d", params=("*tensors",), sample=("f32[3]",)),
-    fn("torch.atleast_3d", params=("*tensors",), sample=("f32[2,3]",)),
+    *(
+        fn(
+            f"torch.atleast_{n}d",
+            params=("*tensors",),
+            sample=(spec,),
+            # no tensor at all: torch returns an empty tuple (the companion entry)
+            requires=("tensors",),
+        )
+        for n, spec in ((1, "f32[]"), (2, "f32[3]"), (3, "f32[2,3]"))
+    ),
     fn(
         "torch.block_diag",
         params=("*tensors",),

@@ -25,6 +25,9 @@ _SAME_NAME = (
     "resolve_conj",
     "resolve_neg",
     "gradient",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
     # in library/spectral.py
     "stft",
     "istft",

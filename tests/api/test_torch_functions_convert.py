@@ -81,6 +81,8 @@ CALLS = [
         "y = ms_aux.frombuffer(b, dtype=mindspore.int8)",
     ),
     ("y = torch.randint_like(a, 5)", "y = ms_aux.randint_like(a, 5)"),
+    ("y = torch.atleast_3d()", "y = ms_aux.atleast_3d()"),
+    ("y = torch.atleast_3d(a)", "y = ops.atleast_3d(a)"),
     ("y = torch.argsort(a, stable=True)", "y = ms_aux.torch_argsort(a, stable=True)"),
     ("y = torch.orgqr(a, t)", "y = ms_aux.linalg_householder_product(a, t)"),
     (

@@ -107,6 +107,8 @@ CASES = {
             "md = torch.median(torch.tensor([[3.0, 1.0], [2.0, 7.0]]))\n"
             "ber = torch.bernoulli(torch.ones(2, 3))\n"
             "inf = torch.is_inference(x)\n"
+            "none = torch.atleast_2d()\n"
+            "pair = torch.atleast_3d(torch.tensor(1.0), torch.ones(2, 3))\n"
         ),
         [
             "b",
@@ -123,6 +125,8 @@ CASES = {
             "md",
             "ber",
             "inf",
+            "none",
+            "pair",
         ],
     ),
     "result_types": (

@@ -401,3 +401,27 @@ def torch_argsort(input, dim=-1, descending=False, stable=False):
     key = (ops.cumsum(starts, dim) * n + order).astype(mindspore.float64)
     _, position = ops.sort(key, axis=dim)
     return ops.gather_elements(order, dim, position.astype(mindspore.int64))
+
+
+def _atleast(function, tensors):
+    """torch's atleast_Nd: one tensor gives one tensor, several (or one list) a tuple, none ()."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return tuple(function(t) for t in tensors[0])
+    if len(tensors) == 1:
+        return function(tensors[0])
+    return tuple(function(t) for t in tensors)
+
+
+def atleast_1d(*tensors):
+    """`torch.atleast_1d(*tensors)`, also with no tensor at all (an empty tuple)."""
+    return _atleast(ops.atleast_1d, tensors)
+
+
+def atleast_2d(*tensors):
+    """`torch.atleast_2d(*tensors)`, also with no tensor at all (an empty tuple)."""
+    return _atleast(ops.atleast_2d, tensors)
+
+
+def atleast_3d(*tensors):
+    """`torch.atleast_3d(*tensors)`, also with no tensor at all (an empty tuple)."""
+    return _atleast(ops.atleast_3d, tensors)
