@@ -36,6 +36,7 @@ LIBRARY_FILES = (
     "methods.py",
     "tensor_ops.py",
     "torch_functions.py",
+    "reductions.py",
     "spectral.py",
     "layers.py",
     "attention.py",
