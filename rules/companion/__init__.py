@@ -47,6 +47,7 @@ LIBRARY_FILES = (
     "optim.py",
     "gradients.py",
     "checkpoint.py",
+    "optim_state.py",
     "data.py",
     "loading.py",
     "distributions.py",
