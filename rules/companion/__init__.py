@@ -53,6 +53,7 @@ LIBRARY_FILES = (
     "distributions.py",
     "distribution_transforms.py",
     "autograd_functional.py",
+    "grad_mode.py",
     "nn_lookup.py",
     "outputs.py",
     "windows.py",
