@@ -54,7 +54,7 @@ def test_a_subclass_lists_the_parameters_it_declares(fw, aux) -> None:
     _, ms = fw
 
     class Shifted(aux.Distribution):
-        arg_constraints = {"loc": None, "scale": None}
+        arg_constraints = dict.fromkeys(("loc", "scale"))
 
         def __init__(self, loc):
             self.loc = loc
