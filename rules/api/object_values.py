@@ -14,6 +14,7 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
+from ..companion.table import ENTRIES as COMPANION_ENTRIES
 
 # torch classes whose instances the companion replaces by its own, with what stays the same.
 _SAME = {
@@ -28,7 +29,8 @@ _SAME_OBJECT = frozenset({"torch.distributions.Distribution"})
 
 
 def _kind(qualified: str | None) -> str | None:
-    if not qualified or qualified in _SAME_OBJECT:
+    """The family of a torch class the companion replaces (a class left on torch is torch's)."""
+    if qualified not in COMPANION_ENTRIES or qualified in _SAME_OBJECT:
         return None
     for prefix in _SAME:
         if qualified == prefix or (

@@ -38,3 +38,10 @@ def test_an_object_kept_only_as_a_value_is_reported(construction, kind) -> None:
 def test_objects_the_program_uses_are_not(source) -> None:
     result = convert_checked("import torch\np = None\n" + source)
     assert not [f for f in result.findings if f.rule == "TM944"]
+
+
+def test_a_class_left_on_torch_is_not_reported_as_the_companions() -> None:
+    result = convert_checked(
+        "import torch\nregistry = torch.distributions.constraint_registry.ConstraintRegistry()\n"
+    )
+    assert not [f for f in result.findings if f.rule == "TM944"]
