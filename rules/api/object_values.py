@@ -3,8 +3,9 @@
 A distribution converts to a companion class that computes what torch's computes (samples,
 log-probabilities, moments). When the program only binds the object and reads the name nowhere,
 the object itself is all it computes there, and that object is not torch's: its class differs,
-and so does its repr (torch prints `torch.Size` shapes). A DataLoader is not reported: torch's
-own repr names a memory address, so no two runs print the same object.
+and so does its repr (torch prints `torch.Size` shapes). So does a DataLoader the companion
+stands for (torch's repr names a memory address); one that becomes a MindSpore dataset is the
+data rules' concern.
 """
 
 from __future__ import annotations
@@ -14,15 +15,18 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
+from ..companion import MODULE as COMPANION
 from ..companion.table import ENTRIES as COMPANION_ENTRIES
 
 # torch classes whose instances the companion replaces by its own, with what stays the same.
 _SAME = {
     "torch.distributions.": "samples, log_prob, entropy and moments",
+    "torch.utils.data.DataLoader": "batches",
 }
 # torch's repr, which no MindSpore object can print.
 _REPR = {
     "torch.distributions.": "torch's repr shows `torch.Size` shapes",
+    "torch.utils.data.DataLoader": "torch's repr names a memory address",
 }
 # The base class prints no parameter; the companion's prints the same text.
 _SAME_OBJECT = frozenset({"torch.distributions.Distribution"})
@@ -42,17 +46,33 @@ def _kind(qualified: str | None) -> str | None:
     return None
 
 
+def prefix_is_family(kind: str) -> bool:
+    return kind.endswith(".")
+
+
+def _companion_call(value: cst.BaseExpression, qualified: str) -> bool:
+    """Whether the converted value is the companion's class for ``qualified``."""
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and isinstance(value.func.value, cst.Name)
+        and value.func.value.value == COMPANION
+        and value.func.attr.value == COMPANION_ENTRIES[qualified]
+    )
+
+
 @register
 class ObjectValueRule(Rule):
     meta = RuleMeta(
         id="TM944",
         title="Object of a torch class kept only as a value",
-        what="Reports `name = Normal(...)` (any `torch.distributions` class) when the module "
-        "reads `name` nowhere: the object itself is what the statement leaves, and the "
-        "converted object is the companion's.",
+        what="Reports `name = Normal(...)` (any `torch.distributions` class), or "
+        "`name = DataLoader(...)` that becomes the companion's loader, when the module reads "
+        "`name` nowhere: the object itself is what the statement leaves, and the converted "
+        "object is the companion's.",
         why="The companion's class computes what torch's does, but an object has no value to "
         "compare beyond what it computes: its class is not torch's, and its repr cannot be "
-        "torch's (`torch.Size` shapes).",
+        "torch's (`torch.Size` shapes, a memory address).",
         use_instead="Nothing, when the program uses what the object computes; code that checks "
         "the object's class or prints it sees the companion's.",
         examples=(
@@ -73,7 +93,7 @@ class ObjectValueRule(Rule):
     )
     stage = API
     order = 5
-    triggers = ("distributions",)
+    triggers = ("distributions", "DataLoader")
 
     def leave_Assign(self, original: cst.Assign, updated, ctx: ModuleContext):
         value = original.value
@@ -87,6 +107,8 @@ class ObjectValueRule(Rule):
         qualified = ctx.qualname(value.func)
         kind = _kind(qualified)
         if kind is None or name in ctx.census.read:
+            return updated
+        if not prefix_is_family(kind) and not _companion_call(updated.value, qualified):
             return updated
         ctx.report(
             "TM944",

@@ -32,7 +32,7 @@ def test_an_object_kept_only_as_a_value_is_reported(construction, kind) -> None:
         "def f():\n    d = torch.distributions.Categorical(probs=p)\n    return d\n",
         "result = torch.distributions.Distribution()\n",
         "x = torch.zeros(2)\n",
-        "loader = torch.utils.data.DataLoader([1, 2])\n",
+        "loader = torch.utils.data.DataLoader([1, 2])\nprint(len(loader))\n",
     ],
 )
 def test_objects_the_program_uses_are_not(source) -> None:
@@ -45,3 +45,15 @@ def test_a_class_left_on_torch_is_not_reported_as_the_companions() -> None:
         "import torch\nregistry = torch.distributions.constraint_registry.ConstraintRegistry()\n"
     )
     assert not [f for f in result.findings if f.rule == "TM944"]
+
+
+def test_an_unread_loader_the_companion_stands_for_is_reported() -> None:
+    """torch's repr of a DataLoader names a memory address: no object prints the same."""
+    result = convert_checked(
+        "import torch\n\nclass Data(torch.utils.data.Dataset):\n"
+        "    def __getitem__(self, i):\n        return i\n\n"
+        "    def __len__(self):\n        return 3\n\n"
+        "result = torch.utils.data.DataLoader(Data())\n"
+    )
+    (finding,) = [f for f in result.findings if f.rule == "TM944"]
+    assert "repr names a memory address" in finding.message
