@@ -62,6 +62,15 @@ def _is_parameters_call(node: cst.BaseExpression) -> bool:
     )
 
 
+def _single(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """The element of a one-element list or tuple display, else the node itself."""
+    if isinstance(node, (cst.List, cst.Tuple)) and len(node.elements) == 1:
+        element = node.elements[0]
+        if not isinstance(element, cst.StarredElement):
+            return element.value
+    return node
+
+
 @register
 class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule):
     meta = BACKWARD
@@ -192,8 +201,6 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                     if positional
                     else (_kw(call, "tensors").value if _kw(call, "tensors") else None)
                 )
-                if tensors is None or isinstance(tensors, (cst.List, cst.Tuple)):
-                    return None
                 grads = (
                     positional[1].value
                     if len(positional) > 1
@@ -203,6 +210,12 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                         else None
                     )
                 )
+                # `backward([z])`, `backward([z], [g])`: one tensor in a sequence is that tensor
+                tensors, grads = _single(tensors), _single(grads)
+                if tensors is None or isinstance(tensors, (cst.List, cst.Tuple)):
+                    return None
+                if isinstance(grads, (cst.List, cst.Tuple)):
+                    return None
                 if any(
                     a.keyword is not None
                     and a.keyword.value not in SITE_KWARGS_BACKWARD
@@ -220,6 +233,13 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             return None
         positional = [a.value for a in call.args if a.keyword is None]
         named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        for default_off in ("is_grads_batched", "materialize_grads"):
+            # torch's defaults, said explicitly: one vector-Jacobian product, None for unused
+            flag = named.pop(default_off, None)
+            if flag is not None and not (
+                isinstance(flag, cst.Name) and flag.value == "False"
+            ):
+                return None
         if set(named) - SITE_KWARGS_GRAD:
             return None
         order = [
