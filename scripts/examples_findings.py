@@ -61,7 +61,11 @@ def findings(path: str, exclude: list[str]) -> list[dict]:
                 f"torch2ms convert failed ({done.returncode}):\n{done.stderr}"
             )
         with open(report, encoding="utf-8") as handle:
-            return json.load(handle)["findings"]
+            found = json.load(handle)["findings"]
+        for finding in found:  # paths as the tree names them
+            if os.path.isabs(finding["path"]):
+                finding["path"] = os.path.relpath(finding["path"], tree)
+        return found
 
 
 def main(argv: list[str] | None = None) -> int:
