@@ -388,4 +388,17 @@ TABLE = (
         for module in ("torch.autograd.profiler", "torch.profiler")
         for name in ("profile", "record_function")
     ),
+    *(
+        report(
+            name,
+            "MindSpore keeps what its backward pass needs itself, with no hook on the tensors "
+            "it saves: drop the block where unpacking gives back what was packed, and for "
+            "memory use `cell.recompute()` (or `mindspore.recompute`) instead of offloading",
+            kind="class",
+        )
+        for name in (
+            "torch.autograd.graph.saved_tensors_hooks",
+            "torch.autograd.graph.save_on_cpu",
+        )
+    ),
 )

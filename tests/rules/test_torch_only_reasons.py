@@ -1,4 +1,4 @@
-"""torch's C++ extension builder and profiler stay on torch with the reason and the MindSpore
+"""torch's C++ extension builder, profiler and saved-tensor hooks stay on torch with the reason and the MindSpore
 idiom (TM940), not the generic "no certain mapping" of an unknown API (TM900)."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from conftest import convert_checked
         ),
         ("prof = torch.autograd.profiler.profile()", "mindspore.Profiler"),
         ("prof = torch.profiler.profile()", "mindspore.Profiler"),
+        ("h = torch.autograd.graph.saved_tensors_hooks(pack, unpack)", "recompute"),
     ],
 )
 def test_the_finding_names_why_and_the_idiom(line: str, idiom: str) -> None:
