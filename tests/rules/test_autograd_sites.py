@@ -452,3 +452,22 @@ def test_backward_of_one_tensor_in_a_sequence_is_that_tensors(call: str) -> None
     assert "torch" not in result.code.replace("mindspore", "")
     assert "result = x_grad" in result.code
     assert "requires_grad" not in result.code
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "torch.autograd.backward([z1, z2], [g1, g2], True)",
+        "torch.autograd.backward(grad_tensors=[g1, g2], tensors=[z1, z2])",
+    ],
+)
+def test_backward_of_several_tensors_adds_their_gradients(call: str) -> None:
+    """Each tensor's vector-Jacobian product is added into the leaf's gradient, as torch does."""
+    result = convert_source(
+        "import torch\nx = torch.ones(2, 2, requires_grad=True)\n"
+        "g1 = torch.ones(2, 2)\ng2 = torch.ones(2, 2) * 2\n"
+        f"z1 = x * 3\nz2 = x * x\n{call}\nresult = x.grad\n",
+        "case.py",
+    )
+    assert "torch" not in result.code.replace("mindspore", "")
+    assert "x_grad = x_grad + x_grad_new" in result.code
