@@ -67,6 +67,8 @@ class Census:
     # Names bound by imports of other modules than torch's (`init` after `from . import
     # initialization as init`): what they reach is never a tensor.
     imported: frozenset[str] = frozenset()
+    # Names the module reads anywhere (an object bound to a name outside it is read by nothing).
+    read: frozenset[str] = frozenset()
 
     def relevant(self, first: int, last: int) -> bool:
         i = bisect.bisect_left(self.lines, first)
@@ -119,6 +121,7 @@ class _CensusVisitor:
         self.imported: set[str] = set()
         self.method_heads: list[tuple[ApiUse, str | None]] = []
         self.class_checks: set[str] = set()
+        self.read: set[str] = set()
 
     def _chain(self, node: ast.AST) -> bool:
         name = dotted(node)
@@ -191,6 +194,7 @@ class _CensusVisitor:
 
     def visit_Name(self, node: ast.Name) -> bool:
         if isinstance(node.ctx, ast.Load):
+            self.read.add(node.id)
             self._chain(node)
         elif node.id not in self.aliases:
             self.bound.add(node.id)
@@ -317,6 +321,7 @@ def census(
         visitor.attributes,
         sorted(visitor.formats),
         frozenset(visitor.imported),
+        frozenset(visitor.read),
     )
 
 

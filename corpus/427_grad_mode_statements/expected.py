@@ -2,7 +2,7 @@
 
 import mindspore
 from mindspore import ops
-import torch
+import ms_aux
 
 
 def scores(weights, inputs):
@@ -13,11 +13,10 @@ weights = mindspore.tensor([0.5, -1.0, 2.0])
 inputs = mindspore.tensor([1.0, 2.0, 3.0])
 
 # torch2ms: TM916 `torch.set_grad_enabled(False)` switches recording off for an extent that cannot be proven
-torch.set_grad_enabled(False)
+ms_aux.set_grad_enabled(False)
 frozen = scores(weights, inputs)
 print("frozen score", frozen.item())
-# torch2ms: TM900 `torch.set_grad_enabled` is not converted: no certain MindSpore mapping; it still runs on torch
-torch.set_grad_enabled(True)
+ms_aux.set_grad_enabled(True)
 def total_fn(weights):
     total = scores(weights, inputs)
     return total

@@ -358,4 +358,47 @@ TABLE = (
         "MindSpore 2.10 has no CPU kernel for fmin; write `ops.where(ops.isnan(b), a, "
         "ops.minimum(a, b))`",
     ),
+    *(
+        report(
+            f"torch.utils.cpp_extension.{name}",
+            "it builds C++/CUDA code against torch's headers and ABI, which MindSpore cannot "
+            "load; write the operator as `mindspore.ops.Custom(func, out_shape, out_dtype, "
+            "func_type='aot' or 'pyfunc')` and build it with MindSpore's own toolchain",
+            kind=kind,
+        )
+        for name, kind in (
+            ("CppExtension", "function"),
+            ("CUDAExtension", "function"),
+            ("BuildExtension", "class"),
+            ("BuildExtension.with_options", "function"),
+            ("load", "function"),
+            ("load_inline", "function"),
+            ("include_paths", "function"),
+            ("library_paths", "function"),
+        )
+    ),
+    *(
+        report(
+            f"{module}.{name}",
+            "torch's profiler records torch's operators and writes torch's trace format; "
+            "profile MindSpore with `mindspore.Profiler(output_path=...)` (its `.analyse()` "
+            "writes the timeline), started before and stopped after the code to measure",
+            kind="class",
+        )
+        for module in ("torch.autograd.profiler", "torch.profiler")
+        for name in ("profile", "record_function")
+    ),
+    *(
+        report(
+            name,
+            "MindSpore keeps what its backward pass needs itself, with no hook on the tensors "
+            "it saves: drop the block where unpacking gives back what was packed, and for "
+            "memory use `cell.recompute()` (or `mindspore.recompute`) instead of offloading",
+            kind="class",
+        )
+        for name in (
+            "torch.autograd.graph.saved_tensors_hooks",
+            "torch.autograd.graph.save_on_cpu",
+        )
+    ),
 )

@@ -89,7 +89,9 @@ GRAD_ENABLED_STATEMENT = define(
     "TM916",
     "`torch.set_grad_enabled(False)` as a statement",
     "Reports a bare `torch.set_grad_enabled(False)` call, which switches recording off until "
-    "another call switches it on again.",
+    "another call switches it on again. The call becomes the companion's `set_grad_enabled`, "
+    "whose flag answers `is_grad_enabled()` as torch does; it cuts nothing from "
+    "differentiation.",
     "Its extent is the rest of the program's dynamic execution; which computations it covers "
     "cannot be proven from the source.",
     "Nothing is recorded during MindSpore's forward computation, so remove the call; inside a "

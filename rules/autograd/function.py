@@ -257,8 +257,20 @@ class _Backward(cst.CSTTransformer):
         if value is None:
             return updated
         if isinstance(value, cst.Tuple):
+            elements = list(value.elements)
+            if any(isinstance(e, cst.StarredElement) for e in elements):
+                return updated
+        else:
+            elements = [cst.Element(value)]
+        # torch takes one gradient per input given to `apply`; MindSpore one per construct
+        # parameter, so the parameters left at their defaults get None.
+        missing = len(self.plan.params) - len(elements)
+        if missing <= 0 and isinstance(value, cst.Tuple):
             return updated
-        return updated.with_changes(value=cst.Tuple([cst.Element(value)]))
+        elements = [
+            e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in elements
+        ] + [cst.Element(cst.Name("None")) for _ in range(max(missing, 0))]
+        return updated.with_changes(value=cst.Tuple(elements))
 
 
 def _drop_self_assignments(body: list) -> list:

@@ -8,6 +8,7 @@ from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
 from ..common.unwrap import first_position
+from ..companion import MODULE as COMPANION
 from . import findings as tm9
 from .names import is_simple_assignment
 from .state import no_grad_statements
@@ -85,7 +86,8 @@ class GradModeRule(Rule):
         title="Grad-mode blocks and decorators are unwrapped",
         what="Unwraps `with torch.no_grad():`, `torch.inference_mode()`, `torch.enable_grad()` and "
         "`torch.set_grad_enabled(b)` blocks (the body is dedented, comments kept) and removes the same "
-        "APIs used as decorators. Inside a function, assignments made under `no_grad` get "
+        "APIs used as decorators; `is_grad_enabled()` in such a block is answered by its mode. "
+        "Inside a function, assignments made under `no_grad` get "
         "`ops.stop_gradient`, so they stay constant if the function is differentiated; a value under "
         "`no_grad` that TM101 moves into a differentiated function gets it too. A bare "
         "`torch.set_grad_enabled(False)` statement is reported (TM916).",
@@ -115,7 +117,7 @@ class GradModeRule(Rule):
             ),
             Example(
                 before="import torch\ntorch.set_grad_enabled(False)\n",
-                after="import torch\n# torch2ms: TM916 `torch.set_grad_enabled(False)` switches recording off for an extent that cannot be proven\ntorch.set_grad_enabled(False)\n",
+                after="import ms_aux\n# torch2ms: TM916 `torch.set_grad_enabled(False)` switches recording off for an extent that cannot be proven\nms_aux.set_grad_enabled(False)\n",
                 findings=("TM916",),
             ),
         ),
@@ -177,6 +179,9 @@ class GradModeRule(Rule):
                                 ]
                             )
                             first_position(ctx, inner[0], first, statement)
+                    inner = _answer_grad_mode(
+                        inner, None if unknown else not stops, ctx, statement
+                    )
                     if unknown and in_function:
                         ctx.report(
                             "TM103",
@@ -254,6 +259,69 @@ class GradModeRule(Rule):
                 leading_lines=[*updated.leading_lines, *first.leading_lines],
             )
         return updated.with_changes(decorators=kept)
+
+
+_IS_GRAD_ENABLED = frozenset(
+    f"{prefix}.is_grad_enabled"
+    for prefix in ("torch", "torch.autograd", "torch.autograd.grad_mode")
+)
+
+
+class _ModeAnswer(cst.CSTTransformer):
+    """`is_grad_enabled()` calls of an unwrapped grad-mode block, outside nested functions."""
+
+    def __init__(self, ctx: ModuleContext, enabled: bool | None) -> None:
+        super().__init__()
+        self.ctx, self.enabled, self.found = ctx, enabled, []
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    def leave_Call(self, original, updated: cst.Call):
+        func = updated.func
+        companion = (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "is_grad_enabled"
+            and isinstance(func.value, cst.Name)
+            and func.value.value == COMPANION
+        )
+        if updated.args or not (
+            companion or self.ctx.qualname(original.func) in _IS_GRAD_ENABLED
+        ):
+            return updated
+        self.found.append(original)
+        if self.enabled is None:
+            return updated
+        return cst.Name("True" if self.enabled else "False")
+
+
+def _answer_grad_mode(
+    inner: list, enabled: bool | None, ctx: ModuleContext, where: cst.CSTNode
+) -> list:
+    """The block's statements with `is_grad_enabled()` answered by the block's mode, which the
+    unwrapping takes away; a mode known only at run time is reported at the statement instead."""
+    out = []
+    for statement in inner:
+        answer = _ModeAnswer(ctx, enabled)
+        new = statement.visit(answer)
+        if answer.found and enabled is None:
+            ctx.report(
+                "TM103",
+                "`is_grad_enabled()` inside an unwrapped `set_grad_enabled(<expression>)` "
+                "block answers the mode outside the block",
+                "Pass the block's mode to the code that asks for it.",
+                node=statement if ctx.statements.get(id(statement)) else where,
+                severity=WARNING,
+            )
+        elif new is not statement:
+            ctx.copy_position(
+                new, statement if ctx.statements.get(id(statement)) else where
+            )
+        out.append(new)
+    return out
 
 
 _SCOPES = (cst.For, cst.While, cst.FunctionDef)

@@ -62,6 +62,92 @@ def _is_parameters_call(node: cst.BaseExpression) -> bool:
     )
 
 
+def _single(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """The element of a one-element list or tuple display, else the node itself."""
+    if isinstance(node, (cst.List, cst.Tuple)) and len(node.elements) == 1:
+        element = node.elements[0]
+        if not isinstance(element, cst.StarredElement):
+            return element.value
+    return node
+
+
+_BACKWARD_ORDER = ("tensors", "grad_tensors", "retain_graph", "create_graph")
+
+
+def _split_backward_lists(body: list, ctx: ModuleContext) -> list:
+    """`torch.autograd.backward([a, b], [ga, gb])` as `backward(a, ga, retain_graph=True)` then
+    `backward(b, gb)`: torch adds the gradients of the tensors into `.grad` either way."""
+    out: list = []
+    for statement in body:
+        out.extend(_split_backward(statement, ctx) or [statement])
+    return out
+
+
+def _split_backward(statement: cst.CSTNode, ctx: ModuleContext) -> list | None:
+    if not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.Call)
+    ):
+        return None
+    call = statement.body[0].value
+    if ctx.qualname(call.func) != "torch.autograd.backward" or any(
+        a.star for a in call.args
+    ):
+        return None
+    values = dict(
+        zip(_BACKWARD_ORDER, [a.value for a in call.args if a.keyword is None])
+    )
+    values.update({a.keyword.value: a.value for a in call.args if a.keyword})
+    tensors, grads = values.get("tensors"), values.get("grad_tensors")
+    if set(values) - set(_BACKWARD_ORDER) or not isinstance(
+        tensors, (cst.List, cst.Tuple)
+    ):
+        return None
+    items = list(tensors.elements)
+    if isinstance(grads, cst.Name) and grads.value == "None":
+        grads = None
+    sens = [None] * len(items) if grads is None else None
+    if isinstance(grads, (cst.List, cst.Tuple)) and len(grads.elements) == len(items):
+        sens = [e.value for e in grads.elements]
+    if (
+        len(items) < 2
+        or sens is None
+        or any(isinstance(e, cst.StarredElement) for e in items)
+        or any(isinstance(g, cst.StarredElement) for g in sens)
+    ):
+        return None
+    lines = []
+    for index, (item, grad) in enumerate(zip(items, sens)):
+        args = [cst.Arg(item.value)] + ([cst.Arg(grad)] if grad is not None else [])
+        retain = (
+            cst.Name("True") if index < len(items) - 1 else values.get("retain_graph")
+        )
+        for name, value in (
+            ("retain_graph", retain),
+            ("create_graph", values.get("create_graph")),
+        ):
+            if value is not None:
+                args.append(
+                    cst.Arg(
+                        value,
+                        keyword=cst.Name(name),
+                        equal=cst.AssignEqual(
+                            whitespace_before=cst.SimpleWhitespace(""),
+                            whitespace_after=cst.SimpleWhitespace(""),
+                        ),
+                    )
+                )
+        line = statement.with_changes(
+            body=[cst.Expr(call.with_changes(args=args))],
+            leading_lines=statement.leading_lines if index == 0 else (),
+        )
+        ctx.copy_position(line, statement)
+        lines.append(line)
+    return lines
+
+
 @register
 class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule):
     meta = BACKWARD
@@ -192,8 +278,6 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                     if positional
                     else (_kw(call, "tensors").value if _kw(call, "tensors") else None)
                 )
-                if tensors is None or isinstance(tensors, (cst.List, cst.Tuple)):
-                    return None
                 grads = (
                     positional[1].value
                     if len(positional) > 1
@@ -203,6 +287,12 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                         else None
                     )
                 )
+                # `backward([z])`, `backward([z], [g])`: one tensor in a sequence is that tensor
+                tensors, grads = _single(tensors), _single(grads)
+                if tensors is None or isinstance(tensors, (cst.List, cst.Tuple)):
+                    return None
+                if isinstance(grads, (cst.List, cst.Tuple)):
+                    return None
                 if any(
                     a.keyword is not None
                     and a.keyword.value not in SITE_KWARGS_BACKWARD
@@ -220,6 +310,13 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             return None
         positional = [a.value for a in call.args if a.keyword is None]
         named = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        for default_off in ("is_grads_batched", "materialize_grads"):
+            # torch's defaults, said explicitly: one vector-Jacobian product, None for unused
+            flag = named.pop(default_off, None)
+            if flag is not None and not (
+                isinstance(flag, cst.Name) and flag.value == "False"
+            ):
+                return None
         if set(named) - SITE_KWARGS_GRAD:
             return None
         order = [
@@ -290,6 +387,7 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
         module: bool = False,
         block: Block | None = None,
     ):
+        body = _split_backward_lists(body, ctx)
         relevant = (
             block is not None
             or any(self._site(s, ctx) for s in body)

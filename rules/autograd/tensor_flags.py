@@ -94,16 +94,23 @@ class TensorFlagsRule(Rule):
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         qualified = ctx.qualname(original.func)
         if qualified in VARIABLE:
+            # Variable(data, requires_grad=False, volatile=False): the data, flags as literals
             positional = [a for a in updated.args if a.keyword is None]
-            rest = [a for a in updated.args if a.keyword is not None]
-            known = all(
-                a.keyword.value in ("requires_grad", "volatile")
-                and _literal_bool(a.value) is not None
-                for a in rest
-            )  # type: ignore[union-attr]
-            if len(positional) == 1 and known:
+            named = {a.keyword.value: a for a in updated.args if a.keyword is not None}
+            data = named.pop("data", None) or (
+                positional.pop(0) if positional else None
+            )
+            flags = [a.value for a in positional] + [
+                a.value for k, a in named.items() if k in ("requires_grad", "volatile")
+            ]
+            known = (
+                len(positional) <= 2
+                and set(named) <= {"requires_grad", "volatile"}
+                and all(_literal_bool(flag) is not None for flag in flags)
+            )
+            if data is not None and known:
                 ctx.applied.add("TM105")
-                return positional[0].value
+                return data.value
             return updated
         if _is_requires_grad_method(original):
             ctx.applied.add("TM105")

@@ -117,6 +117,18 @@ class GradStateTracking:
                 ):
                     block.leaves[target.value.value].state = "none"
                     return None, True
+                # x.grad.requires_grad = False: the gradient is a value that records nothing
+                if (
+                    isinstance(target, cst.Attribute)
+                    and target.attr.value == "requires_grad"
+                    and isinstance(target.value, cst.Attribute)
+                    and target.value.attr.value == "grad"
+                    and isinstance(target.value.value, cst.Name)
+                    and target.value.value.value in block.leaves
+                    and isinstance(small.value, cst.Name)
+                    and small.value.value == "False"
+                ):
+                    return None, True
             # x.grad.zero_() / x.grad.data.zero_()
             if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
                 func = small.value.func

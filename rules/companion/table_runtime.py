@@ -12,6 +12,7 @@ ENTRIES: dict[str, str] = {
     "torch.vmap": "vmap",
     "torch.func.vmap": "vmap",
     "torch.Size": "Size",
+    "torch.utils.data._utils.collate.np_str_obj_array_pattern": "np_str_obj_array_pattern",
 }
 # The legacy constructors named by element type; as types (isinstance) they stay findings.
 LEGACY_TYPED = (

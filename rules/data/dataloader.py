@@ -155,18 +155,20 @@ class DataLoaderRule(Rule):
             ),
             Example(
                 before="from torch.utils.data import DataLoader\n\nloader = DataLoader(data, batch_size=8, "
-                "num_workers=2, worker_init_fn=seed_worker)\n",
+                "num_workers=2, worker_init_fn=seed_worker)\nsteps = len(loader)\n",
                 after="import ms_aux\n\n"
                 f"# torch2ms: TM936 {WORKER_HOOK}\n"
-                "loader = ms_aux.DataLoader(data, batch_size=8, num_workers=2, worker_init_fn=seed_worker)\n",
+                "loader = ms_aux.DataLoader(data, batch_size=8, num_workers=2, worker_init_fn=seed_worker)\n"
+                "steps = len(loader)\n",
                 findings=("TM936",),
             ),
             Example(
                 before="from torch.utils.data import DataLoader\n\nloader = DataLoader(data, batch_size=8, "
-                "generator=g)\n",
+                "generator=g)\nsteps = len(loader)\n",
                 after="import ms_aux\n\n"
                 "# torch2ms: TM936 DataLoader `generator=` cannot be carried over: the companion DataLoader raises NotImplementedError for it\n"
-                "loader = ms_aux.DataLoader(data, batch_size=8, generator=g)\n",
+                "loader = ms_aux.DataLoader(data, batch_size=8, generator=g)\n"
+                "steps = len(loader)\n",
                 findings=("TM936",),
             ),
         ),

@@ -321,3 +321,20 @@ def test_add_module_names_children_and_extends_a_sequential(tmp_path) -> None:
     expected = np.maximum(hidden @ dense.weight.asnumpy().T + dense.bias.asnumpy(), 0)
     # float32 sums in another order: the tolerance the other layer tests use
     np.testing.assert_allclose(net(x).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_checkpoint_takes_preserve_rng_state_as_torch_does(aux, fw) -> None:
+    """torch pops `preserve_rng_state` from the keywords; the rest reach the function."""
+    torch, ms = fw
+
+    def f(x, scale=1.0):
+        return x * 2 * scale
+
+    x = np.arange(3, dtype=np.float32)
+    expected = torch.utils.checkpoint.checkpoint(
+        f, torch.tensor(x), use_reentrant=False, preserve_rng_state=False, scale=3.0
+    )
+    got = aux.checkpoint(
+        f, ms.Tensor(x), use_reentrant=False, preserve_rng_state=False, scale=3.0
+    )
+    np.testing.assert_allclose(got.asnumpy(), expected.numpy())

@@ -136,7 +136,19 @@ def test_a_shape_given_to_the_legacy_constructor_stays_sizes() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool"]
+    "name",
+    [
+        "Float",
+        "Double",
+        "Half",
+        "BFloat16",
+        "Long",
+        "Int",
+        "Short",
+        "Char",
+        "Byte",
+        "Bool",
+    ],
 )
 def test_typed_legacy_constructors_are_torchs(fw, aux, name) -> None:
     torch, ms = fw
@@ -162,3 +174,15 @@ def test_typed_classes_as_types_say_what_to_write() -> None:
     (finding,) = result.findings
     assert finding.rule == "TM900" and "ms_aux.LongTensor(...)" in finding.message
     assert "x.dtype == mindspore.int64" in finding.hint
+
+
+def test_the_collate_pattern_is_torchs(fw, aux) -> None:
+    from torch.utils.data._utils.collate import np_str_obj_array_pattern
+
+    assert aux.np_str_obj_array_pattern.pattern == np_str_obj_array_pattern.pattern
+    for text in ("numpy_str_123", "object_456", "tensor_789", "<U5", "float32"):
+        found, expected = (
+            p.search(text)
+            for p in (aux.np_str_obj_array_pattern, np_str_obj_array_pattern)
+        )
+        assert (found and found.group()) == (expected and expected.group())

@@ -87,3 +87,29 @@ def test_requires_grad_keyword_dropped_from_factories() -> None:
     result = convert("import torch\n\nx = torch.tensor(1.0, requires_grad=True)\n")
     assert "requires_grad" not in result.code
     assert "TM105" in result.rules_applied
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "Variable(data=x, requires_grad=False)",
+        "Variable(x, False)",
+        "Variable(requires_grad=True, data=x)",
+        "Variable(x, True, False)",
+    ],
+)
+def test_a_variable_is_its_data_whatever_the_literal_flags(call: str) -> None:
+    result = convert_source(
+        f"import torch\nfrom torch.autograd import Variable\nx = torch.ones(2)\ny = {call}\n",
+        "case.py",
+    )
+    assert "y = x\n" in result.code
+    assert "torch" not in result.code.replace("mindspore", "")
+
+
+def test_a_variable_with_a_flag_known_at_run_time_stays_reported() -> None:
+    result = convert_source(
+        "import torch\nx = torch.ones(2)\ny = torch.autograd.Variable(x, flag)\n",
+        "case.py",
+    )
+    assert "torch.autograd.Variable(x, flag)" in result.code

@@ -153,3 +153,17 @@ def test_onnx_symbolic_is_dropped_with_a_warning() -> None:
     assert "def bprop(self, x, out, grad_output):" in result.code
     assert [(f.rule, f.severity) for f in result.findings] == [("TM915", "warning")]
     assert "import torch" not in result.code
+
+
+def test_inputs_left_at_their_defaults_get_none_gradients() -> None:
+    """torch takes one gradient per input given to `apply`; MindSpore's bprop returns one per
+    construct parameter, so a parameter left at its default gets None."""
+    result = convert_source(
+        "import torch\n\nclass Square(torch.autograd.Function):\n"
+        "    @staticmethod\n    def forward(ctx, x, func=torch.square):\n"
+        "        return func(x)\n\n"
+        "    @staticmethod\n    def backward(ctx, dy):\n        return dy + 1\n\n"
+        "x = torch.ones(2, requires_grad=True)\nSquare.apply(x).sum().backward()\n",
+        "case.py",
+    )
+    assert "return (dy + 1, None)" in result.code

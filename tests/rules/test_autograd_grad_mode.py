@@ -124,3 +124,49 @@ def test_no_grad_value_in_differentiated_region_gets_stop_gradient() -> None:
     assert "s = ops.stop_gradient(x * 2)" in result.code
     # The module's names stay bound after the step, as torch leaves them.
     assert "(y, s), x_grad = mindspore.value_and_grad(y_fn" in result.code
+
+
+@pytest.mark.parametrize(
+    ("block", "answer"),
+    [
+        ("with torch.no_grad():", "False"),
+        ("with torch.inference_mode():", "False"),
+        ("with torch.set_grad_enabled(False):", "False"),
+        ("with torch.enable_grad():", "True"),
+    ],
+)
+def test_is_grad_enabled_in_an_unwrapped_block_is_the_blocks_mode(
+    block: str, answer: str
+) -> None:
+    """The unwrapping takes the block's mode away, so the question is answered with it; outside
+    the block the companion's flag answers."""
+    result = convert(
+        f"import torch\n{block}\n    inside = torch.is_grad_enabled()\n"
+        "outside = torch.is_grad_enabled()\n"
+    )
+    assert f"inside = {answer}" in result.code
+    assert "outside = ms_aux.is_grad_enabled()" in result.code
+    assert "torch" not in result.code.replace("ms_aux", "")
+
+
+def test_is_grad_enabled_in_a_block_of_a_run_time_mode_is_reported() -> None:
+    result = convert(
+        "import torch\n\ndef f(mode):\n    with torch.set_grad_enabled(mode):\n"
+        "        return torch.is_grad_enabled()\n"
+    )
+    assert "return ms_aux.is_grad_enabled()" in result.code
+    assert any(
+        f.rule == "TM103" and "answers the mode outside the block" in f.message
+        for f in result.findings
+    )
+
+
+def test_set_grad_enabled_statements_set_the_companions_flag() -> None:
+    result = convert(
+        "import torch\ntorch.autograd.grad_mode.set_grad_enabled(False)\n"
+        "flag = torch.is_grad_enabled()\ntorch.set_grad_enabled(mode=True)\n"
+    )
+    assert "ms_aux.set_grad_enabled(False)" in result.code
+    assert "flag = ms_aux.is_grad_enabled()" in result.code
+    assert "ms_aux.set_grad_enabled(mode=True)" in result.code
+    assert [f.rule for f in result.findings] == ["TM916"]

@@ -406,3 +406,68 @@ def test_grad_with_respect_to_module_parameters_uses_weights() -> None:
     result = convert(source)
     assert "mindspore.grad(loss_fn, grad_position=None, weights=model." in result.code
     assert "import torch" not in result.code
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        "is_grads_batched=False",
+        "materialize_grads=False, is_grads_batched=False",
+    ],
+)
+def test_grad_with_torchs_defaults_said_explicitly_is_converted(flags: str) -> None:
+    result = convert_source(
+        "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = x * x\n"
+        f"g = torch.autograd.grad(outputs=[y.sum()], inputs=[x], {flags})\n",
+        "case.py",
+    )
+    assert "torch" not in result.code.replace("mindspore", "")
+    assert "mindspore.grad(" in result.code or "mindspore.vjp(" in result.code
+
+
+def test_grad_batched_is_left_reported() -> None:
+    result = convert_source(
+        "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = x * x\n"
+        "g = torch.autograd.grad(y, x, v, is_grads_batched=True)\n",
+        "case.py",
+    )
+    assert any(f.rule == "TM910" for f in result.findings)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "torch.autograd.backward([z])",
+        "torch.autograd.backward(tensors=(z,))",
+        "torch.autograd.backward([z], [torch.tensor(2.0)])",
+    ],
+)
+def test_backward_of_one_tensor_in_a_sequence_is_that_tensors(call: str) -> None:
+    """The gradient is a value, so a flag set on it afterwards is dropped."""
+    result = convert_source(
+        "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\nz = (x * x).sum()\n"
+        f"{call}\nx.grad.requires_grad = False\nresult = x.grad\n",
+        "case.py",
+    )
+    assert "torch" not in result.code.replace("mindspore", "")
+    assert "result = x_grad" in result.code
+    assert "requires_grad" not in result.code
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "torch.autograd.backward([z1, z2], [g1, g2], True)",
+        "torch.autograd.backward(grad_tensors=[g1, g2], tensors=[z1, z2])",
+    ],
+)
+def test_backward_of_several_tensors_adds_their_gradients(call: str) -> None:
+    """Each tensor's vector-Jacobian product is added into the leaf's gradient, as torch does."""
+    result = convert_source(
+        "import torch\nx = torch.ones(2, 2, requires_grad=True)\n"
+        "g1 = torch.ones(2, 2)\ng2 = torch.ones(2, 2) * 2\n"
+        f"z1 = x * 3\nz2 = x * x\n{call}\nresult = x.grad\n",
+        "case.py",
+    )
+    assert "torch" not in result.code.replace("mindspore", "")
+    assert "x_grad = x_grad + x_grad_new" in result.code

@@ -117,3 +117,36 @@ def test_the_rest_keeps_torchs_semantics_through_the_companion(
 def test_load_path_names_the_saved_file(path: str, expected: str) -> None:
     code = convert(NET + f"net.load_state_dict(torch.load({path}))\n").code
     assert f"mindspore.load_checkpoint({expected})" in code
+
+
+def test_resuming_an_optimizer_and_scheduler_takes_torchs_state_layout() -> None:
+    """`optimizer.load_state_dict(checkpoint['optimizer'])`: the companion reads torch's
+    `state`/`param_groups` into MindSpore's torch-style optimizer (its Cell state_dict would not
+    take them); tests/companion/test_optim_state_real.py and corpus 455 run it."""
+    from torch2ms.rules.companion import assemble
+
+    result = convert(
+        NET
+        + "optimizer = torch.optim.Adam(net.parameters(), lr=0.1)\n"
+        + "scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 2)\n"
+        + "checkpoint = torch.load('c.pt')\n"
+        + "optimizer.load_state_dict(checkpoint['optimizer'])\n"
+        + "scheduler.load_state_dict(checkpoint['scheduler'])\n"
+        + "lr = checkpoint['optimizer']['param_groups'][0]['lr']\n"
+        + "torch.save({'optimizer': optimizer.state_dict()}, 'c.pt')\n"
+    )
+    assert "ms_aux.load_state_dict(optimizer, checkpoint['optimizer'])" in result.code
+    assert "ms_aux.load_state_dict(scheduler, checkpoint['scheduler'])" in result.code
+    assert (
+        "ms_aux.save({'optimizer': ms_aux.state_dict(optimizer)}, 'c.pt')"
+        in result.code
+    )
+    assert "torch" not in result.code.replace("ms_aux", "")
+    assert not [f for f in result.findings if f.severity == "error"]
+    companion = assemble(result.companion)
+    for helper in (
+        "_optim_load_state_dict",
+        "_optim_state_dict",
+        "_scheduler_load_state_dict",
+    ):
+        assert f"def {helper}(" in companion

@@ -21,6 +21,15 @@ import zipfile
 import mindspore
 import numpy as np
 
+from .optim_state import (
+    _optim_is_scheduler,
+    _optim_is_torch_style,
+    _optim_load_state_dict,
+    _optim_state_dict,
+    _scheduler_load_state_dict,
+    _scheduler_state_dict,
+)
+
 # MindSpore's names for the parameters torch names otherwise, by the MindSpore layer they are in.
 _CKPT_NORM = {"weight": "gamma", "bias": "beta"}
 _CKPT_STATISTICS = {"running_mean": "moving_mean", "running_var": "moving_variance"}
@@ -69,7 +78,12 @@ def _ckpt_plain_cell(obj, method):
 def state_dict(obj, *args, **kwargs):
     """`obj.state_dict()`: for a Cell, an OrderedDict of its parameters and statistics under
     torch's names for the same layers (what the program's code reads by key); anything else (an
-    optimizer, a scheduler, a scaler) answers with its own `state_dict()`."""
+    optimizer, a scheduler, a scaler) answers with its own `state_dict()`; MindSpore's torch-style
+    optimizers and schedulers answer in torch's layout."""
+    if _optim_is_torch_style(obj):
+        return _optim_state_dict(obj)
+    if _optim_is_scheduler(obj):
+        return _scheduler_state_dict(obj)
     if not _ckpt_plain_cell(obj, "state_dict"):
         return obj.state_dict(*args, **kwargs)
     prefix = kwargs.get("prefix", args[1] if len(args) > 1 else "")
@@ -88,8 +102,13 @@ def load_state_dict(obj, state_dict, strict=True, assign=False):
     """`obj.load_state_dict(state, strict)`: for a Cell, copies each entry into the parameter of that
     name, taking torch's names and MindSpore's, reshaping a Conv1d weight to MindSpore's layout;
     returns torch's (missing_keys, unexpected_keys), and raises as torch does with `strict=True`.
-    torch's `num_batches_tracked` counters have no MindSpore counterpart and are skipped. Anything
-    else runs its own `load_state_dict`."""
+    torch's `num_batches_tracked` counters have no MindSpore counterpart and are skipped.
+    MindSpore's torch-style optimizers and schedulers take torch's layout. Anything else runs its
+    own `load_state_dict`."""
+    if _optim_is_torch_style(obj):
+        return _optim_load_state_dict(obj, state_dict)
+    if _optim_is_scheduler(obj):
+        return _scheduler_load_state_dict(obj, state_dict)
     if not _ckpt_plain_cell(obj, "load_state_dict"):
         return obj.load_state_dict(state_dict)
     by_torch = _ckpt_torch_names(obj)

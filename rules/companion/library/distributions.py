@@ -71,12 +71,36 @@ class Distribution:
     has_rsample = False
     has_enumerate_support = False
     support = None
-    arg_constraints = {}
+
+    @property
+    def arg_constraints(self):
+        """torch's base names no constraints: each distribution declares its parameters'."""
+        raise NotImplementedError
 
     def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
         self._batch_shape = _as_shape(batch_shape)
         self._event_shape = _as_shape(event_shape)
         self._validate_args = validate_args
+
+    def __repr__(self):
+        """torch's form: the class name, then each parameter named in `arg_constraints` that the
+        object holds, by its value when it has one element, else by its shape. The base and a
+        subclass that declares no constraints raise, as torch's do; the companion's own
+        distributions print no parameters."""
+        try:
+            constraints = self.arg_constraints
+        except NotImplementedError:
+            own = type(self).__module__ == Distribution.__module__
+            if type(self) is Distribution or not own:
+                raise
+            constraints = {}
+        shown = []
+        for name in constraints:
+            if name in self.__dict__:
+                value = self.__dict__[name]
+                size = int(np.prod(value.shape))
+                shown.append(f"{name}: {value if size == 1 else tuple(value.shape)}")
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     @property
     def batch_shape(self):

@@ -135,9 +135,12 @@ def checkpoint(
     determinism_check="default",
     debug=False,
     early_stop=True,
+    preserve_rng_state=True,
     **kwargs,
 ):
     """`torch.utils.checkpoint.checkpoint(function, *args)`: calls `function(*args, **kwargs)`.
+    `preserve_rng_state` is torch's own option (it replays the random state in the recomputation),
+    never passed on to `function`, as torch takes it.
 
     Activation checkpointing recomputes the forward pass during the backward pass to save memory;
     the values and gradients are those of the plain call. The memory trade on MindSpore is

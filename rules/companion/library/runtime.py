@@ -6,6 +6,7 @@ on MindSpore and why that keeps the program's meaning.
 """
 
 import contextlib
+import re
 
 import mindspore
 import numpy as np
@@ -91,7 +92,9 @@ def legacy_tensor(*data, dtype=None, device=None):
             return ops.zeros((0,), dtype)
         if dtype == mindspore.bfloat16:
             return mindspore.Tensor(np.asarray(value, dtype=np.float32)).astype(dtype)
-        return mindspore.Tensor(np.asarray(value, dtype=mindspore.dtype_to_nptype(dtype)))
+        return mindspore.Tensor(
+            np.asarray(value, dtype=mindspore.dtype_to_nptype(dtype))
+        )
     if all(isinstance(d, int) for d in data):
         return ops.zeros(tuple(data), dtype)
     raise TypeError(f"torch.Tensor() got arguments it does not take: {data!r}")
@@ -202,3 +205,8 @@ class IterableDataset(metaclass=_DatasetKind):
     `__iter__` and no `__getitem__` (an iterable-style dataset)."""
 
     style = "iterable"
+
+
+# `torch.utils.data._utils.collate.np_str_obj_array_pattern`: the NumPy dtype kinds (bytes,
+# strings, objects) that default collation refuses to turn into tensors; torch's own pattern.
+np_str_obj_array_pattern = re.compile(r"[SaUO]")
