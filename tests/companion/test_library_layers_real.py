@@ -86,6 +86,16 @@ def test_layers_of_a_package_are_the_companion_classes(trees) -> None:
     assert sizes == FILES["towers/sizes.py"]
 
 
+def test_converting_the_package_again_changes_nothing(trees, tmp_path) -> None:
+    _, out = trees
+    again = tmp_path / "again" / "towers"
+    run(plan([str(out / "towers")], str(again)), Options(), jobs=1)
+    for name in ("model.py", "sizes.py"):
+        assert (again / name).read_text(encoding="utf-8") == (
+            out / "towers" / name
+        ).read_text(encoding="utf-8")
+
+
 def test_a_script_keeps_the_idiom_classes() -> None:
     out = convert_checked(
         "import torch.nn as nn\n\nemb = nn.Embedding(11, 4)\nfc = nn.Linear(4, 2)\n"
