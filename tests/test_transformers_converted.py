@@ -1,10 +1,11 @@
 """Hugging Face transformers converted whole runs where torch cannot be imported.
 
-The modules BERT and Llama need (the closure of their imports, with the package folders they
+The modules BERT, Llama and T5 need (the closure of their imports, with the package folders they
 enter) are converted with the CLI; then, in processes where importing torch fails:
 - `import transformers` from the converted tree works and its backend probe answers True;
-- BERT and Llama, built from small configs and loaded from `torch2ms weights` checkpoints of
-  torch's models (seed 0, eval, eager attention), give torch's outputs.
+- BERT, Llama and T5, built from small configs and loaded from `torch2ms weights` checkpoints of
+  torch's models (seed 0, eval, eager attention), give torch's outputs with nothing unloaded or
+  unused (T5 reads its embeddings through torch's names and ties them).
 
 The path is the one `benchmarks/transformers_models.py` measures on all five models.
 """
@@ -26,7 +27,7 @@ _BENCHMARK = os.path.join(
     "benchmarks",
     "transformers_models.py",
 )
-_PANEL = ("bert", "llama")
+_PANEL = ("bert", "llama", "t5")
 
 
 def _benchmark():
@@ -44,7 +45,9 @@ def converted(tmp_path_factory):
     original = require_module("transformers")
     bench = _benchmark()
     if original.__version__ != bench.VERSION:
-        pytest.fail(f"transformers {bench.VERSION} is pinned; found {original.__version__}")
+        pytest.fail(
+            f"transformers {bench.VERSION} is pinned; found {original.__version__}"
+        )
     source = os.path.dirname(os.path.dirname(original.__file__))
     work = str(tmp_path_factory.mktemp("transformers"))
     modules = [m for name in _PANEL for m in bench.MODULES[name]]
@@ -84,5 +87,5 @@ def test_model_gives_torchs_outputs(converted, name: str) -> None:
     source, tree, work, bench = converted
     record = bench.compare(name, source, tree, work, sys.executable, repeat=0)
     assert "error" not in record, record["error"]
-    assert record["unloaded"] == []
+    assert record["unloaded"] == [] and record["unused"] == []
     assert record["match"], f"max diff {record['max_diff']:.3e}"

@@ -32,6 +32,7 @@ from .docs import (
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace, writes_into_a_slice
 from .legacy_reduction import drop_default_generator, fold_legacy_reduction
+from .library_layers import keeps_torch_attributes
 from .list_values import passes_list
 from .max_min import (
     FIELDS,
@@ -1207,6 +1208,11 @@ class ApiTableRule(Rule):
             and passes_list(call, ctx)
         ):
             # MindSpore's layers raise on a list of sizes; the companion class takes torch's forms.
+            companion = self._companion_call(mapping.torch, call, ctx)
+            if companion is not None:
+                return companion
+        if mapping.kind == "class" and keeps_torch_attributes(mapping.torch, ctx):
+            # A package's layers are read through torch's attribute names (library_layers.py).
             companion = self._companion_call(mapping.torch, call, ctx)
             if companion is not None:
                 return companion

@@ -8,6 +8,7 @@ from ...migrator.context import ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ..api.library_layers import keeps_torch_attributes
 from .cell_state import CELL_STATE, cell_setstate
 from .class_names import named_layer
 from .common import MODULE_WORDS, current_class
@@ -382,7 +383,8 @@ def rename_attribute(
             )
         return updated
     new = param_name(layer, attribute)
-    if new is None:
+    if new is None or (guessed and keeps_torch_attributes(layer, ctx)):
+        # A package builds this layer from the companion class, which answers torch's name.
         return updated
     if guessed:
         ctx.report(

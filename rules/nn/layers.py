@@ -39,6 +39,17 @@ ATTRIBUTE_NAMES: dict[str, dict[str, str]] = {
     },
 }
 
+# torch attributes that MindSpore's class holds in another form or lacks, beyond the renamed ones
+# above (MindSpore's Conv1d keeps `stride` as (1, s), its Embedding `vocab_size`).
+HELD_OTHERWISE: dict[str, tuple[str, ...]] = {
+    "torch.nn.Embedding": ("num_embeddings", "embedding_dim"),
+    "torch.nn.Conv1d": ("kernel_size", "stride", "padding", "dilation"),
+    "torch.nn.Conv2d": ("padding",),
+    "torch.nn.Conv3d": ("padding",),
+    "torch.nn.LayerNorm": ("eps", "elementwise_affine"),
+    "torch.nn.PReLU": ("num_parameters",),
+}
+
 # Attributes torch layers have that MindSpore's do not.
 NO_COUNTERPART: dict[str, str] = {
     "num_batches_tracked": "MindSpore's BatchNorm keeps no step counter; momentum is always used",
@@ -125,3 +136,14 @@ def param_name(layer: str, attribute: str) -> str | None:
     return param_names(layer).get(attribute) or ATTRIBUTE_NAMES.get(
         canonical(layer), {}
     ).get(attribute)
+
+
+def torch_only_attributes(layer: str) -> frozenset[str]:
+    """The attributes of a torch ``layer`` that its MindSpore class names otherwise, holds in
+    another form or lacks: code reading them from an instance needs the companion class."""
+    layer = canonical(layer)
+    return (
+        frozenset(param_names(layer))
+        | frozenset(ATTRIBUTE_NAMES.get(layer, {}))
+        | frozenset(HELD_OTHERWISE.get(layer, ()))
+    )

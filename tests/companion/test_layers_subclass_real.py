@@ -252,7 +252,9 @@ def test_torch_names_are_the_mindspore_parameters(fw, aux) -> None:
         True,
     )
     with pytest.raises(AttributeError, match="gamma"):
-        bn.weight = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="weight")
+        bn.weight = ms.Tensor(
+            np.ones(3, np.float32)
+        )  # torch refuses a plain tensor too
     with pytest.raises(AttributeError, match="embedding_table"):
         aux.Embedding(4, 2).weight = None
     plain = aux.BatchNorm2d(3, affine=False, track_running_stats=False)
@@ -281,6 +283,36 @@ def test_torch_names_are_the_mindspore_parameters(fw, aux) -> None:
     assert (fc.in_features, fc.out_features) == (3, 5)
     prelu = aux.PReLU(3)
     assert prelu.weight is prelu.w and prelu.weight.shape == (3,)
+
+
+@pytest.mark.real
+def test_assigning_a_parameter_to_torchs_name_ties_the_layers(fw, aux) -> None:
+    """`decoder.weight = encoder.weight` (a library tying its embeddings): one parameter serves
+    both layers, as in torch, and a checkpoint holds it once."""
+    torch, ms = fw
+
+    def pair(nn, cell):
+        class Tied(cell):
+            def __init__(self):
+                super().__init__()
+                self.encoder = nn.Embedding(6, 3)
+                self.decoder = nn.Embedding(6, 3)
+                self.decoder.weight = self.encoder.weight
+
+        return Tied()
+
+    torch.manual_seed(0)
+    expected = pair(torch.nn, torch.nn.Module)
+    tied = pair(aux, ms.nn.Cell)
+    assert tied.decoder.embedding_table is tied.encoder.embedding_table
+    assert [n for n, _ in tied.parameters_and_names()] == ["encoder.embedding_table"]
+    table = expected.encoder.weight.detach().numpy()
+    tied.encoder.weight.set_data(ms.Tensor(table))
+    ids = np.array([[0, 5, 2]], np.int64)
+    np.testing.assert_array_equal(
+        tied.decoder(ms.Tensor(ids)).asnumpy(),
+        expected.decoder(torch.tensor(ids)).detach().numpy(),
+    )
 
 
 @pytest.mark.real

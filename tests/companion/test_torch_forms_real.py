@@ -192,7 +192,7 @@ def test_a_parameter_that_cannot_be_removed_still_refuses_assignment(aux) -> Non
     with pytest.raises(AttributeError, match="moving_mean"):
         norm.running_mean = None
     with pytest.raises(AttributeError, match="gamma"):
-        norm.weight = norm.gamma
+        norm.weight = norm.gamma * 2.0
 
 
 @pytest.mark.parametrize(

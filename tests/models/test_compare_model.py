@@ -52,12 +52,17 @@ def test_the_conversion_agrees(trees) -> None:
     ("written", "wrong", "module", "mindspore_class"),
     [
         (
-            "nn.BatchNorm1d(dim, eps=1e-5)",
-            "nn.BatchNorm1d(dim, eps=1e-2)",
+            "ms_aux.BatchNorm1d(dim, eps=1e-5)",
+            "ms_aux.BatchNorm1d(dim, eps=1e-2)",
             "bn",
             "BatchNorm1d",
         ),
-        ("epsilon=1e-5)", "epsilon=1e-2)", "blocks.0.norm", "LayerNorm"),
+        (
+            "LayerNorm(dim, eps=1e-5)",
+            "LayerNorm(dim, eps=1e-2)",
+            "blocks.0.norm",
+            "LayerNorm",
+        ),
         ("self.scale = 0.5", "self.scale = 0.55", "blocks.0", "Block"),
     ],
 )

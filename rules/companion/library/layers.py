@@ -4,10 +4,10 @@ Each class derives from the MindSpore layer the API tables map the torch class t
 against that layer hold and it runs the same kernels. Parameters keep MindSpore's names (BatchNorm
 `gamma`/`beta`/`moving_mean`/`moving_variance`, LayerNorm and GroupNorm `gamma`/`beta`, PReLU `w`,
 Embedding `embedding_table`), which is what `torch2ms weights` writes; torch's names (`weight`,
-`bias`, `running_mean`, `running_var`) are read-only properties that return the same Parameter, so
-code written for torch reads them (`self.weight`, `m.weight.set_data(...)`). Assigning to one of
-those names raises AttributeError (MindSpore's Cell would store a Parameter under the new name
-beside the real one): assign the MindSpore name, or `set_data` through torch's. A parameter torch
+`bias`, `running_mean`, `running_var`) are properties that return the same Parameter, so code
+written for torch reads them (`self.weight`, `m.weight.set_data(...)`), and assigning a Parameter
+to one assigns the MindSpore name (tied weights); assigning any other value to one of those names
+raises AttributeError: assign the MindSpore name, or `set_data` through torch's. A parameter torch
 does not have (`affine=False`, `bias=False`, `track_running_stats=False`) is a plain constant
 tensor here, so it is neither trained nor written to a checkpoint. `inplace`, `device` and
 `dtype` are accepted and change nothing. Like every Cell, these start with `training=False`:
@@ -16,7 +16,7 @@ tensor here, so it is neither trained nor written to a checkpoint. `inplace`, `d
 
 from typing import ClassVar
 
-from mindspore import Tensor, nn, ops
+from mindspore import Parameter, Tensor, nn, ops
 from mindspore import dtype as mstype
 from mindspore.common.initializer import Normal as NormalInitializer
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
@@ -45,10 +45,11 @@ def _constant(value, shape):
 
 class _TorchNames:
     """torch's parameter names (`weight`, `bias`, `running_mean`, ...) over MindSpore's (`gamma`,
-    `beta`, `moving_mean`, ...): the subclasses define them as read-only properties returning the
-    MindSpore Parameter, so reads and `.set_data(...)` through them work. Assigning a value to
-    them is refused: MindSpore's Cell would store an assigned Parameter under the torch name
-    beside the real one and leave the computation unchanged. Assign the MindSpore name instead.
+    `beta`, `moving_mean`, ...): the subclasses define them as properties returning the
+    MindSpore Parameter, so reads and `.set_data(...)` through them work. Assigning a Parameter
+    to one assigns the MindSpore name: `decoder.weight = encoder.weight` ties the two layers, as
+    in torch (MindSpore's Cell would otherwise store it under the torch name beside the real one
+    and leave the computation unchanged). Assigning any other value is refused.
 
     Assigning None to a scale or shift (`self.bias = None`) removes the parameter, as torch does:
     it becomes a constant that changes nothing (a scale of 1, a shift of 0), which is neither
@@ -68,6 +69,10 @@ class _TorchNames:
                 delattr(self, target)
                 super().__setattr__(target, _constant(self._neutral[target], shape))
                 super().__setattr__("_removed", self._removed | {name})
+                return
+            if isinstance(value, Parameter):
+                # `dst.weight = src.weight` ties the two layers, as in torch.
+                super().__setattr__(target, value)
                 return
             raise AttributeError(
                 f"{type(self).__name__}.{name} is torch's name for the MindSpore parameter "
