@@ -258,16 +258,6 @@ TABLE = (
         sample=("f32[1,2,4,4,4]", 2),
     ),
     fn(
-        F + "adaptive_max_pool1d",
-        params=("input", "output_size"),
-        sample=("f32[2,3,8]", 4),
-    ),
-    fn(
-        F + "adaptive_max_pool2d",
-        params=("input", "output_size"),
-        sample=("f32[2,3,6,6]", 3),
-    ),
-    fn(
         F + "lp_pool1d",
         params=("input", "norm_type", "kernel_size", "stride", "ceil_mode"),
         rename={"input": "x"},

@@ -102,9 +102,6 @@ _RNN = {
     "note": "MindSpore's recurrent layers take batched input only (torch also takes an unbatched "
     "(L, H_in) sequence) and no PackedSequence",
 }
-_RNN_CELL_NOTE = (
-    "MindSpore's cells need the state: `cell(x, hx)`, where torch's defaults to zeros"
-)
 
 
 def act(name: str, mindspore: str = "", params: tuple = ("inplace",), **fields):
@@ -449,18 +446,6 @@ TABLE = (
         sample=("f32[1,2,4,4,4]",),
     ),
     layer(
-        N + "AdaptiveMaxPool1d",
-        params=("output_size",),
-        init=(4,),
-        sample=("f32[2,3,8]",),
-    ),
-    layer(
-        N + "AdaptiveMaxPool2d",
-        params=("output_size", "return_indices"),
-        init=(3,),
-        sample=("f32[2,3,6,6]",),
-    ),
-    layer(
         N + "LPPool1d",
         params=("norm_type", "kernel_size", "stride", "ceil_mode"),
         init=(2.0, 2),
@@ -712,33 +697,6 @@ TABLE = (
         init=(3, 4, 2, "relu"),
         init_kwargs={"bias": False},
         sample=("f32[5,2,3]",),
-    ),
-    layer(
-        N + "LSTMCell",
-        params=("input_size", "hidden_size", "bias"),
-        positional=3,
-        rename={"bias": "has_bias"},
-        init=(3, 4),
-        sample=("f32[2,3]", ("f32[2,4]", "f32[2,4]")),
-        note=_RNN_CELL_NOTE,
-    ),
-    layer(
-        N + "GRUCell",
-        params=("input_size", "hidden_size", "bias"),
-        positional=3,
-        rename={"bias": "has_bias"},
-        init=(3, 4),
-        sample=("f32[2,3]", "f32[2,4]"),
-        note=_RNN_CELL_NOTE,
-    ),
-    layer(
-        N + "RNNCell",
-        params=("input_size", "hidden_size", "bias", "nonlinearity"),
-        positional=4,
-        rename={"bias": "has_bias"},
-        init=(3, 4, True, "relu"),
-        sample=("f32[2,3]", "f32[2,4]"),
-        note=_RNN_CELL_NOTE,
     ),
     report(
         N + "MultiheadAttention",

@@ -12,11 +12,14 @@ from .table_fft import ENTRIES as FFT
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
+from .table_lazy import ENTRIES as LAZY
 from .table_linalg import ENTRIES as LINALG
 from .table_loading import ENTRIES as LOADING
 from .table_losses import ENTRIES as LOSSES
 from .table_methods import ENTRIES as METHODS
+from .table_nn_extra import ENTRIES as NN_EXTRA
 from .table_nn_utils import ENTRIES as NN_UTILS
+from .table_sdpa_backends import ENTRIES as SDPA_BACKENDS
 from .table_optim import ENTRIES as OPTIM
 from .table_parameters import ENTRIES as PARAMETERS
 from .table_plumbing import ENTRIES as PLUMBING
@@ -43,6 +46,9 @@ for _table in (
     PARAMETERS,
     RECURRENT,
     NN_UTILS,
+    NN_EXTRA,
+    SDPA_BACKENDS,
+    LAZY,
     LOSSES,
     UNPOOLING,
     OPTIM,
