@@ -166,7 +166,12 @@ TABLE = (
     layer(
         N + "ConvTranspose1d",
         NN + "Conv1dTranspose",
-        **{**_CONV_T, "note": _CONV["note"] + _LAYOUT_1D},
+        **{
+            **_CONV_T,
+            "note": _CONV["note"] + _LAYOUT_1D,
+            # MindSpore's Conv1dTranspose has no output_padding: the companion class takes it.
+            "unsafe_args": {**_CONV_T["unsafe_args"], "output_padding": "*"},
+        },
         init=(4, 3, 3, 2),
         init_kwargs={"padding": 1},
         sample=("f32[2,4,5]",),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .table_attention import ENTRIES as ATTENTION
+from .table_conv_transpose import ENTRIES as CONV_TRANSPOSE
 from .table_data import ENTRIES as DATA
 from .table_distributed import ENTRIES as DISTRIBUTED
 from .table_autograd import ENTRIES as AUTOGRAD
@@ -24,6 +25,7 @@ from .table_optim import ENTRIES as OPTIM
 from .table_parameters import ENTRIES as PARAMETERS
 from .table_plumbing import ENTRIES as PLUMBING
 from .table_recurrent import ENTRIES as RECURRENT
+from .table_resampling import ENTRIES as RESAMPLING
 from .table_runtime import CALL_ONLY
 from .table_runtime import ENTRIES as RUNTIME
 from .table_tensor_ops import ENTRIES as TENSOR_OPS
@@ -49,6 +51,8 @@ for _table in (
     NN_EXTRA,
     SDPA_BACKENDS,
     LAZY,
+    CONV_TRANSPOSE,
+    RESAMPLING,
     LOSSES,
     UNPOOLING,
     OPTIM,

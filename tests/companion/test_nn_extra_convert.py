@@ -71,6 +71,38 @@ CASES = [
         "mask = ms_aux.and_masks(f, g)\n",
         {"and_masks"},
     ),
+    # MindSpore's Conv1dTranspose has no output_padding; torch's padding_mode.
+    (
+        "m = nn.ConvTranspose1d(8, 12, 3, stride=2, output_padding=1)\n",
+        "m = ms_aux.ConvTranspose1d(8, 12, 3, stride=2, output_padding=1)\n",
+        {"ConvTranspose1d"},
+    ),
+    (
+        "m = nn.ConvTranspose2d(4, 5, 3, padding_mode='zeros')\n",
+        "m = ms_aux.ConvTranspose2d(4, 5, 3, padding_mode='zeros')\n",
+        {"ConvTranspose2d"},
+    ),
+    ("m = nn.CircularPad2d(1)\n", "m = ms_aux.CircularPad2d(1)\n", {"CircularPad2d"}),
+    (
+        "m = nn.ReflectionPad3d(1)\n",
+        "m = ms_aux.ReflectionPad3d(1)\n",
+        {"ReflectionPad3d"},
+    ),
+    (
+        "y = F.upsample_nearest(x, scale_factor=2)\n",
+        "y = ms_aux.upsample_nearest(x, scale_factor=2)\n",
+        {"upsample_nearest"},
+    ),
+    (
+        "y = F.channel_shuffle(x, 2)\n",
+        "y = ms_aux.channel_shuffle(x, 2)\n",
+        {"channel_shuffle"},
+    ),
+    (
+        "y = F.fractional_max_pool2d(x, 2, output_size=3, _random_samples=s)\n",
+        "y = ms_aux.fractional_max_pool2d(x, 2, output_size=3, _random_samples=s)\n",
+        {"fractional_max_pool2d"},
+    ),
     # The call may leave out the state, which torch's cells default to zeros.
     ("c = nn.RNNCell(3, 4)\n", "c = ms_aux.RNNCell(3, 4)\n", {"RNNCell"}),
     (

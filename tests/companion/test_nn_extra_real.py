@@ -10,8 +10,10 @@ import sys
 import numpy as np
 import pytest
 from torch2ms.rules.companion import assemble
+from torch2ms.rules.companion.table_conv_transpose import ENTRIES as CONV_T
 from torch2ms.rules.companion.table_lazy import ENTRIES as LAZY
 from torch2ms.rules.companion.table_nn_extra import ENTRIES
+from torch2ms.rules.companion.table_resampling import ENTRIES as RESAMPLING
 from torch2ms.rules.companion.table_sdpa_backends import ENTRIES as SDPA
 
 pytestmark = pytest.mark.real
@@ -22,7 +24,14 @@ MEMBERS = ["named_parameters", "named_buffers", "module_buffers", "MultiheadAtte
 @pytest.fixture(scope="module")
 def aux(fw, tmp_path_factory):
     path = tmp_path_factory.mktemp("companion") / "ms_aux_nn_extra.py"
-    names = {*ENTRIES.values(), *LAZY.values(), *SDPA.values(), *MEMBERS}
+    names = {
+        *ENTRIES.values(),
+        *LAZY.values(),
+        *SDPA.values(),
+        *CONV_T.values(),
+        *RESAMPLING.values(),
+        *MEMBERS,
+    }
     path.write_text(assemble(sorted(names)), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("ms_aux_nn_extra", path)
     module = importlib.util.module_from_spec(spec)
@@ -305,3 +314,123 @@ def test_flex_attention_mask_combinators(fw, aux) -> None:
         have = getattr(aux, combine)(causal, first_head)(*map(ms.Tensor, index))
         np.testing.assert_array_equal(have.asnumpy(), want.numpy())
     assert bool(aux.noop_mask(0, 0, 0, 0)) is True
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs", "shape"),
+    [
+        (
+            "ConvTranspose1d",
+            (8, 12, 3),
+            {"stride": 2, "padding": 1, "output_padding": 1},
+            (2, 8, 7),
+        ),
+        ("ConvTranspose1d", (4, 6, 5, 1, 4, 0, 2, True, 3, "zeros"), {}, (2, 4, 9)),
+        (
+            "ConvTranspose2d",
+            (4, 6, (3, 5)),
+            {"stride": (2, 1), "padding": (2, 1)},
+            (1, 4, 5, 6),
+        ),
+        (
+            "ConvTranspose2d",
+            (4, 4, 3),
+            {"groups": 2, "bias": False, "dilation": 2},
+            (2, 4, 4, 4),
+        ),
+    ],
+)
+def test_transposed_convolution_layers(fw, aux, name, args, kwargs, shape) -> None:
+    torch, ms = fw
+    torch_layer = getattr(torch.nn, name)(*args, **kwargs)
+    layer = getattr(aux, name)(*args, **kwargs)
+    assert [(p.name, p.shape) for p in layer.get_parameters()] == [
+        (n, tuple(t.shape)) for n, t in torch_layer.named_parameters()
+    ]
+    bound = 1 / np.sqrt(torch_layer.weight.shape[1] * np.prod(torch_layer.kernel_size))
+    assert np.abs(layer.weight.asnumpy()).max() <= bound
+    for n, t in torch_layer.named_parameters():
+        getattr(layer, n).set_data(ms.Tensor(t.detach().numpy()))
+    x = _randn(*shape)
+    want = torch_layer(torch.tensor(x)).detach().numpy()
+    np.testing.assert_allclose(
+        layer(ms.Tensor(x)).asnumpy(), want, rtol=1e-5, atol=1e-5
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "padding", "shape"),
+    [
+        ("CircularPad1d", (2, 1), (2, 3, 5)),
+        ("CircularPad2d", 1, (1, 2, 3, 3)),
+        ("CircularPad3d", (1, 0, 2, 1, 0, 1), (1, 2, 3, 4, 3)),
+        ("ReflectionPad3d", 1, (1, 1, 2, 2, 2)),
+        ("ReflectionPad3d", (2, 0, 1, 1, 0, 2), (2, 1, 3, 3, 4)),
+    ],
+)
+def test_padding_layers(fw, aux, name, padding, shape) -> None:
+    torch, ms = fw
+    x = _randn(*shape)
+    torch_layer, layer = getattr(torch.nn, name)(padding), getattr(aux, name)(padding)
+    assert layer.padding == torch_layer.padding
+    want = torch_layer(torch.tensor(x)).numpy()
+    np.testing.assert_array_equal(layer(ms.Tensor(x)).asnumpy(), want)
+
+
+def test_upsampling_and_channel_shuffle(fw, aux) -> None:
+    torch, ms = fw
+    F = torch.nn.functional
+    x = _randn(1, 6, 3, 4)
+    for args in [((5, 7), None), (None, 2)]:
+        np.testing.assert_allclose(
+            aux.upsample_nearest(ms.Tensor(x), *args).asnumpy(),
+            F.upsample_nearest(torch.tensor(x), *args).numpy(),
+        )
+        np.testing.assert_allclose(
+            aux.UpsamplingBilinear2d(*args)(ms.Tensor(x)).asnumpy(),
+            torch.nn.UpsamplingBilinear2d(*args)(torch.tensor(x)).numpy(),
+            rtol=1e-5,
+            atol=1e-6,
+        )
+    for groups in (2, 3):
+        np.testing.assert_array_equal(
+            aux.channel_shuffle(ms.Tensor(x), groups).asnumpy(),
+            F.channel_shuffle(torch.tensor(x), groups).numpy(),
+        )
+
+
+@pytest.mark.parametrize(
+    ("rank", "shape", "kernel", "kwargs"),
+    [
+        (2, (2, 3, 9, 7), 2, {"output_size": (4, 3)}),
+        (2, (1, 2, 5, 5), (2, 3), {"output_ratio": (0.6, 0.5)}),
+        (2, (2, 7, 6), 3, {"output_size": 2}),
+        (3, (1, 2, 6, 5, 7), 2, {"output_size": (3, 2, 4)}),
+    ],
+)
+def test_fractional_max_pool_with_torchs_samples(
+    fw, aux, rank, shape, kernel, kwargs
+) -> None:
+    torch, ms = fw
+    x = _randn(*shape)
+    batch, channels = (1, shape[0]) if len(shape) == rank + 1 else shape[:2]
+    samples = (
+        np.random.default_rng(5).random((batch, channels, rank)).astype(np.float32)
+    )
+    name = f"fractional_max_pool{rank}d"
+    want, want_indices = getattr(torch.nn.functional, name)(
+        torch.tensor(x),
+        kernel,
+        return_indices=True,
+        _random_samples=torch.tensor(samples),
+        **kwargs,
+    )
+    have, indices = getattr(aux, name)(
+        ms.Tensor(x),
+        kernel,
+        return_indices=True,
+        _random_samples=ms.Tensor(samples),
+        **kwargs,
+    )
+    np.testing.assert_array_equal(have.asnumpy(), want.numpy())
+    np.testing.assert_array_equal(indices.asnumpy(), want_indices.numpy())
