@@ -328,6 +328,8 @@ TABLE = (
         rename={"dim": "axis"},
         init=(1,),
         requires=("dim",),
+        # dim=None is torch's legacy axis choice, which the companion class makes.
+        unsafe_args={"dim": "None"},
         note="without dim, torch picks one by ndim (deprecated); MindSpore uses -1: pass dim",
     ),
     layer(
@@ -336,6 +338,8 @@ TABLE = (
         rename={"dim": "axis"},
         init=(1,),
         requires=("dim",),
+        # dim=None is torch's legacy axis choice, which the companion class makes.
+        unsafe_args={"dim": "None"},
         note="without dim, torch picks one by ndim (deprecated); MindSpore uses -1: pass dim",
     ),
     layer(
@@ -344,6 +348,8 @@ TABLE = (
         rename={"dim": "axis"},
         init=(1,),
         requires=("dim",),
+        # dim=None is torch's legacy axis choice, which the companion class makes.
+        unsafe_args={"dim": "None"},
         note="without dim, torch picks one by ndim (deprecated); MindSpore uses -1: pass dim",
     ),
     layer(N + "GLU", params=("dim",), rename={"dim": "axis"}, sample=("f32[2,4]",)),
@@ -598,6 +604,8 @@ TABLE = (
         ("size_average", "reduce", "reduction", "beta"),
         ("f32[2,3]", "f32[2,3]"),
         positional=0,
+        # MindSpore's kernel refuses beta=0 (torch's L1 loss): the companion class takes it.
+        unsafe_args={**_REDUCTION["unsafe_args"], "beta": "0.0"},
         defaults={"reduction": "'mean'"},
         note="MindSpore's reduction defaults to 'none'",
         init_kwargs={"beta": 0.5},

@@ -50,6 +50,7 @@ LIBRARY_FILES = (
     "unpooling.py",
     "lazy.py",
     "resampling.py",
+    "layers_more.py",
     "optim.py",
     "gradients.py",
     "checkpoint.py",
@@ -238,6 +239,11 @@ def entry_for(torch_name: str, target: str, call: bool = False) -> str | None:
     """The companion entry that stands for ``torch_name`` on ``target``, if any (``call``: for a
     call of it, which value-only entries do not serve)."""
     name = ENTRIES.get(torch_name)
+    if name is None and torch_name.startswith("torch.nn.modules."):
+        # torch re-exports each layer class as `torch.nn.modules.<Class>` too.
+        leaf = torch_name[len("torch.nn.modules.") :]
+        if "." not in leaf and leaf[:1].isupper():
+            name = ENTRIES.get("torch.nn." + leaf)
     if (
         name is None
         or (call and name in VALUE_ONLY)

@@ -13,6 +13,7 @@ from .table_fft import ENTRIES as FFT
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
+from .table_layers_more import ENTRIES as LAYERS_MORE
 from .table_lazy import ENTRIES as LAZY
 from .table_linalg import ENTRIES as LINALG
 from .table_loading import ENTRIES as LOADING
@@ -53,6 +54,7 @@ for _table in (
     LAZY,
     CONV_TRANSPOSE,
     RESAMPLING,
+    LAYERS_MORE,
     LOSSES,
     UNPOOLING,
     OPTIM,

@@ -123,6 +123,10 @@ RESET = define(
 )
 
 
+# Module methods that cast every floating-point parameter and buffer (tensors have them too).
+_CASTS = frozenset({"float", "half", "double", "bfloat16"})
+
+
 @register
 class ParametersRule(Rule):
     meta = RuleMeta(
@@ -168,6 +172,7 @@ class ParametersRule(Rule):
             "register_parameter",
             "buffers",
             "named_buffers",
+            *_CASTS,
         }
     )
     # The program's own layers have `reset_parameters` too: a call is no torch use of its own.
@@ -280,13 +285,25 @@ class ParametersRule(Rule):
                     NAMED.use_instead,
                     severity=WARNING,
                 )
+        elif name in _CASTS:
+            if certainty != KNOWN or updated.args:
+                return updated  # a tensor has these methods too
+            new = cst.Call(
+                func=ctx.companion("module_cast"),
+                args=[cst.Arg(receiver), cst.Arg(cst.SimpleString(f'"{name}"'))],
+            )
+            rule = "TM309"
         elif name in _BUFFER_METHODS:
             new = _members_call(_BUFFER_METHODS[name], receiver, updated, ctx)
             if new is None:
                 return updated
             rule = "TM309"
         elif name in ("add_module", "register_module"):
-            if any(a.keyword is not None or a.star == "**" for a in updated.args):
+            if any(
+                a.star == "**"
+                or (a.keyword is not None and a.keyword.value not in ("name", "module"))
+                for a in updated.args
+            ):
                 return updated
             # The companion registers the named sub-cell as torch does (see its docstring).
             new = cst.Call(

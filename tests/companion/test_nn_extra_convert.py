@@ -103,6 +103,23 @@ CASES = [
         "y = ms_aux.fractional_max_pool2d(x, 2, output_size=3, _random_samples=s)\n",
         {"fractional_max_pool2d"},
     ),
+    # torch's legacy axis without dim, which MindSpore's Softmax does not choose.
+    ("m = nn.Softmax(dim=None)\n", "m = ms_aux.Softmax(dim=None)\n", {"Softmax"}),
+    ("m = nn.Softmin()\n", "m = ms_aux.Softmin()\n", {"Softmin"}),
+    ("m = nn.Softshrink(0.3)\n", "m = ms_aux.Softshrink(0.3)\n", {"Softshrink"}),
+    # MindSpore's kernel refuses beta=0.
+    (
+        "loss = nn.SmoothL1Loss(beta=0.0)\n",
+        "loss = ms_aux.SmoothL1Loss(beta=0.0)\n",
+        {"SmoothL1Loss"},
+    ),
+    (
+        "y = F.dropout3d(x, 0.5, True, inplace=True)\n",
+        "y = ms_aux.dropout3d(x, 0.5, True, inplace=True)\n",
+        {"dropout3d"},
+    ),
+    # torch.nn.modules re-exports every layer class.
+    ("c = nn.modules.RNNCell(3, 4)\n", "c = ms_aux.RNNCell(3, 4)\n", {"RNNCell"}),
     # The call may leave out the state, which torch's cells default to zeros.
     ("c = nn.RNNCell(3, 4)\n", "c = ms_aux.RNNCell(3, 4)\n", {"RNNCell"}),
     (
@@ -148,6 +165,12 @@ NET = (
             "ms_aux.named_parameters(net, 'p', True, True)",
             {"named_parameters"},
         ),
+        ("net.double()", 'ms_aux.module_cast(net, "double")', {"module_cast"}),
+        (
+            "net.add_module(name='extra', module=nn.ReLU())",
+            "ms_aux.add_module(net, name='extra', module=nn.ReLU())",
+            {"add_module"},
+        ),
         # Two arguments or fewer keep MindSpore's own walk.
         (
             "net.named_parameters(prefix='p')",
@@ -181,3 +204,9 @@ def test_buffers_in_a_file_that_freezes_parameters_are_reported() -> None:
     result = convert_checked(source)
     assert "ms_aux.module_buffers(net)" in result.code
     assert "TM958" in {f.rule for f in result.findings}
+
+
+def test_a_tensor_keeps_its_own_float() -> None:
+    """`x.float()` on something not known to be a Module stays a tensor method."""
+    result = convert_checked(HEAD + "def f(x):\n    return x.half()\n")
+    assert "module_cast" not in result.code

@@ -18,7 +18,13 @@ from torch2ms.rules.companion.table_sdpa_backends import ENTRIES as SDPA
 
 pytestmark = pytest.mark.real
 
-MEMBERS = ["named_parameters", "named_buffers", "module_buffers", "MultiheadAttention"]
+MEMBERS = [
+    "named_parameters",
+    "named_buffers",
+    "module_buffers",
+    "module_cast",
+    "MultiheadAttention",
+]
 
 
 @pytest.fixture(scope="module")
@@ -434,3 +440,20 @@ def test_fractional_max_pool_with_torchs_samples(
     )
     np.testing.assert_array_equal(have.asnumpy(), want.numpy())
     np.testing.assert_array_equal(indices.asnumpy(), want_indices.numpy())
+
+
+@pytest.mark.parametrize(
+    ("method", "dtype"), [("double", "float64"), ("half", "float16")]
+)
+def test_module_cast_casts_parameters_and_buffers(fw, aux, method, dtype) -> None:
+    torch_net, ms_net = _pair(fw)
+    ms_net.register_buffer("steps", fw[1].Tensor(np.arange(3, dtype=np.int64)))
+    assert aux.module_cast(ms_net, method) is ms_net
+    getattr(torch_net, method)()
+    named = [*torch_net.named_parameters(), *torch_net.named_buffers()]
+    want = {n: str(t.dtype).split(".")[-1] for n, t in named}
+    have = {n: str(p.dtype).lower() for n, p in aux.named_parameters(ms_net)}
+    have.update({n: str(p.dtype).lower() for n, p in aux.named_buffers(ms_net)})
+    assert have.pop("steps") == "int64"
+    assert have == want
+    assert set(have.values()) == {dtype}

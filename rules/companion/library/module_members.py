@@ -81,3 +81,36 @@ def module_buffers(module, recurse=True):
     if not isinstance(module, mindspore.nn.Cell):
         return module.buffers(recurse)
     return (value for _, value in named_buffers(module, recurse=recurse))
+
+
+_CAST_TYPES = {
+    "float": mindspore.float32,
+    "half": mindspore.float16,
+    "double": mindspore.float64,
+    "bfloat16": mindspore.bfloat16,
+}
+
+
+def module_cast(module, method):
+    """`module.float()` / `half()` / `double()` / `bfloat16()`: every floating-point Parameter
+    and buffer of the cell and its sub-cells cast in place; returns the cell, as torch's do."""
+    if not isinstance(module, mindspore.nn.Cell):
+        return getattr(module, method)()
+    dtype = _CAST_TYPES[method]
+    for _, cell in _cells(module, "", True, True):
+        for param in cell._params.values():
+            if param is not None and param.dtype in _FLOATING:
+                param.set_dtype(dtype)
+        buffers = getattr(cell, "_buffers", {})
+        for name, value in list(buffers.items()):
+            if value is not None and value.dtype in _FLOATING:
+                buffers[name] = value.astype(dtype)
+    return module
+
+
+_FLOATING = (
+    mindspore.float16,
+    mindspore.float32,
+    mindspore.float64,
+    mindspore.bfloat16,
+)

@@ -1,0 +1,103 @@
+"""The companion's Softmin/LogSoftmax with torch's implicit axis, Softshrink, the smooth L1
+loss with any beta and channel dropout of any rank, against real torch."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import numpy as np
+import pytest
+from torch2ms.rules.companion import assemble
+from torch2ms.rules.companion.table_layers_more import ENTRIES
+
+pytestmark = pytest.mark.real
+
+
+@pytest.fixture(scope="module")
+def aux(fw, tmp_path_factory):
+    path = tmp_path_factory.mktemp("companion") / "ms_aux_layers_more.py"
+    path.write_text(assemble(sorted(set(ENTRIES.values()))), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("ms_aux_layers_more", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ms_aux_layers_more"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _randn(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+@pytest.mark.parametrize("name", ["Softmin", "LogSoftmax"])
+@pytest.mark.parametrize(
+    ("shape", "dim"),
+    [
+        ((4,), None),
+        ((2, 3), None),
+        ((2, 3, 4), None),
+        ((2, 3, 4, 2), None),
+        ((2, 3, 4), -1),
+    ],
+)
+def test_softmin_and_log_softmax_axes(fw, aux, name, shape, dim) -> None:
+    torch, ms = fw
+    x = _randn(*shape)
+    want = getattr(torch.nn, name)(dim)(torch.tensor(x)).numpy()
+    np.testing.assert_allclose(
+        getattr(aux, name)(dim)(ms.Tensor(x)).asnumpy(), want, rtol=1e-5, atol=1e-6
+    )
+
+
+@pytest.mark.parametrize("lambd", [0.0, 0.3, 1.5])
+def test_softshrink(fw, aux, lambd) -> None:
+    torch, ms = fw
+    x = _randn(3, 5)
+    want = torch.nn.Softshrink(lambd)(torch.tensor(x)).numpy()
+    np.testing.assert_allclose(
+        aux.Softshrink(lambd)(ms.Tensor(x)).asnumpy(), want, rtol=1e-6
+    )
+    np.testing.assert_allclose(
+        aux.softshrink(ms.Tensor(x), lambd).asnumpy(), want, rtol=1e-6
+    )
+
+
+@pytest.mark.parametrize(
+    ("beta", "reduction"), [(0.0, "mean"), (0.0, "none"), (0.5, "sum"), (2.0, "mean")]
+)
+def test_smooth_l1_loss(fw, aux, beta, reduction) -> None:
+    torch, ms = fw
+    x, y = _randn(3, 4, seed=1), _randn(3, 4, seed=2)
+    want = torch.nn.functional.smooth_l1_loss(
+        torch.tensor(x), torch.tensor(y), reduction=reduction, beta=beta
+    )
+    have = aux.smooth_l1_loss(
+        ms.Tensor(x), ms.Tensor(y), reduction=reduction, beta=beta
+    )
+    np.testing.assert_allclose(have.asnumpy(), want.numpy(), rtol=1e-5)
+    layer = aux.SmoothL1Loss(reduction=reduction, beta=beta)
+    np.testing.assert_allclose(
+        layer(ms.Tensor(x), ms.Tensor(y)).asnumpy(), want.numpy(), rtol=1e-5
+    )
+
+
+@pytest.mark.parametrize(
+    ("rank", "shape"),
+    [(1, (4, 6, 50)), (1, (6, 50)), (2, (3, 8, 5, 5)), (3, (2, 8, 3, 3, 3))],
+)
+def test_channel_dropout(fw, aux, rank, shape) -> None:
+    """Whole channels are zeroed, the rest scaled by 1 / (1 - p), as torch's; in place with
+    `inplace=True`; the identity outside training."""
+    _, ms = fw
+    x = np.abs(_randn(*shape)) + 1
+    function = getattr(aux, f"dropout{rank}d")
+    np.testing.assert_array_equal(
+        function(ms.Tensor(x), 0.5, training=False).asnumpy(), x
+    )
+    tensor = ms.Tensor(x)
+    out = function(tensor, 0.5, True, True).asnumpy()
+    np.testing.assert_array_equal(tensor.asnumpy(), out)
+    channels = out.reshape(shape[: len(shape) - rank] + (-1,))
+    zeroed = np.all(channels == 0, axis=-1)
+    kept = np.all(np.isclose(channels, x.reshape(channels.shape) * 2), axis=-1)
+    assert np.all(zeroed | kept) and zeroed.any() and kept.any()
