@@ -206,9 +206,15 @@ TABLE = (
             "padding",
             "ceil_mode",
             "count_include_pad",
+            "divisor_override",
         ),
         sample=("f32[2,3,6,6]", 3, 2, (1, 0)),
-        **_POOL_PADDING,
+        # MindSpore's divisor_override is an int (0 for none): torch's None goes to the
+        # companion entry, which passes 0.
+        **{
+            **_POOL_PADDING,
+            "unsafe_args": {**_POOL_PADDING["unsafe_args"], "divisor_override": "None"},
+        },
     ),
     fn(
         F + "avg_pool3d",

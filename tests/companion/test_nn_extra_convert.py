@@ -210,3 +210,23 @@ def test_a_tensor_keeps_its_own_float() -> None:
     """`x.float()` on something not known to be a Module stays a tensor method."""
     result = convert_checked(HEAD + "def f(x):\n    return x.half()\n")
     assert "module_cast" not in result.code
+
+
+def test_containers_take_their_contents_positionally() -> None:
+    """CellDict reads a `modules=` keyword as an entry named "modules"."""
+    result = convert_checked(
+        HEAD + "d = nn.ModuleDict(modules={'relu': nn.ReLU()})\n"
+        "l = nn.ModuleList(modules=[nn.ReLU()])\n"
+    )
+    assert "d = nn.CellDict({'relu': nn.ReLU()})\n" in result.code
+    assert "l = nn.CellList([nn.ReLU()])\n" in result.code
+
+
+def test_avg_pool2d_with_no_divisor_override() -> None:
+    """MindSpore's divisor_override is an int; torch's None goes to the companion entry."""
+    result = convert_checked(
+        HEAD + "y = F.avg_pool2d(x, 2, divisor_override=None)\n"
+        "z = F.avg_pool2d(x, 2, divisor_override=3)\n"
+    )
+    assert "y = ms_aux.avg_pool2d(x, 2, divisor_override=None)\n" in result.code
+    assert "z = ops.avg_pool2d(x, 2, divisor_override=3, stride=2)\n" in result.code
