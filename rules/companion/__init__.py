@@ -51,6 +51,7 @@ LIBRARY_FILES = (
     "lazy.py",
     "resampling.py",
     "layers_more.py",
+    "adaptive_softmax.py",
     "optim.py",
     "gradients.py",
     "checkpoint.py",

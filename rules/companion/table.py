@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .table_adaptive_softmax import ENTRIES as ADAPTIVE_SOFTMAX
 from .table_attention import ENTRIES as ATTENTION
 from .table_conv_transpose import ENTRIES as CONV_TRANSPOSE
 from .table_data import ENTRIES as DATA
@@ -55,6 +56,7 @@ for _table in (
     CONV_TRANSPOSE,
     RESAMPLING,
     LAYERS_MORE,
+    ADAPTIVE_SOFTMAX,
     LOSSES,
     UNPOOLING,
     OPTIM,

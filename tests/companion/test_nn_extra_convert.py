@@ -120,6 +120,11 @@ CASES = [
     ),
     # torch.nn.modules re-exports every layer class.
     ("c = nn.modules.RNNCell(3, 4)\n", "c = ms_aux.RNNCell(3, 4)\n", {"RNNCell"}),
+    (
+        "asm = nn.AdaptiveLogSoftmaxWithLoss(5, 8, [2, 4], div_value=2.0)\n",
+        "asm = ms_aux.AdaptiveLogSoftmaxWithLoss(5, 8, [2, 4], div_value=2.0)\n",
+        {"AdaptiveLogSoftmaxWithLoss"},
+    ),
     # The call may leave out the state, which torch's cells default to zeros.
     ("c = nn.RNNCell(3, 4)\n", "c = ms_aux.RNNCell(3, 4)\n", {"RNNCell"}),
     (
