@@ -11,10 +11,16 @@ ENTRIES: dict[str, str] = {
     F + "dropout1d": "dropout1d",
     F + "dropout2d": "dropout2d",
     F + "dropout3d": "dropout3d",
+    F + "l1_loss": "l1_loss",
+    F + "mse_loss": "mse_loss",
+    F + "huber_loss": "huber_loss",
+    F + "one_hot": "one_hot",
+    "torch.nn.modules.batchnorm._BatchNorm": "BatchNormBase",
 }
 _MODULES = {
     "activation": ("Softmin", "LogSoftmax", "Softshrink"),
-    "loss": ("SmoothL1Loss",),
+    "loss": ("SmoothL1Loss", "MSELoss"),
+    "linear": ("Bilinear",),
     "batchnorm": ("BatchNorm3d",),
 }
 for _module, _classes in _MODULES.items():

@@ -101,3 +101,64 @@ def test_channel_dropout(fw, aux, rank, shape) -> None:
     zeroed = np.all(channels == 0, axis=-1)
     kept = np.all(np.isclose(channels, x.reshape(channels.shape) * 2), axis=-1)
     assert np.all(zeroed | kept) and zeroed.any() and kept.any()
+
+
+def test_bilinear_with_torchs_weights(fw, aux) -> None:
+    torch, ms = fw
+    torch_layer = torch.nn.Bilinear(3, 4, 5, dtype=torch.float32)
+    layer = aux.Bilinear(3, 4, 5, dtype=ms.float32)
+    assert layer.weight.shape == tuple(torch_layer.weight.shape)
+    layer.weight.set_data(ms.Tensor(torch_layer.weight.detach().numpy()))
+    layer.bias.set_data(ms.Tensor(torch_layer.bias.detach().numpy()))
+    a, b = _randn(2, 3, seed=1), _randn(2, 4, seed=2)
+    want = torch_layer(torch.tensor(a), torch.tensor(b)).detach().numpy()
+    np.testing.assert_allclose(
+        layer(ms.Tensor(a), ms.Tensor(b)).asnumpy(), want, rtol=1e-5, atol=1e-5
+    )
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_regression_losses(fw, aux, reduction) -> None:
+    torch, ms = fw
+    F = torch.nn.functional
+    x, y = _randn(3, 4, seed=1) * 3, _randn(3, 4, seed=2)
+    tx, ty, mx, my = torch.tensor(x), torch.tensor(y), ms.Tensor(x), ms.Tensor(y)
+    checks = [
+        (
+            aux.l1_loss(mx, my, reduction=reduction),
+            F.l1_loss(tx, ty, reduction=reduction),
+        ),
+        (
+            aux.mse_loss(mx, my, reduction=reduction),
+            F.mse_loss(tx, ty, reduction=reduction),
+        ),
+        (
+            aux.MSELoss(reduction=reduction)(mx, my),
+            torch.nn.MSELoss(reduction=reduction)(tx, ty),
+        ),
+        (aux.huber_loss(mx, my, reduction, 2.0), F.huber_loss(tx, ty, reduction, 2.0)),
+    ]
+    for have, want in checks:
+        np.testing.assert_allclose(have.asnumpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_one_hot_infers_the_number_of_classes(fw, aux) -> None:
+    torch, ms = fw
+    index = np.array([[1, 2], [0, 4]], dtype=np.int64)
+    for classes in (-1, 6):
+        want = torch.nn.functional.one_hot(torch.tensor(index), classes)
+        have = aux.one_hot(ms.Tensor(index), classes)
+        assert have.dtype == ms.int64
+        np.testing.assert_array_equal(have.asnumpy(), want.numpy())
+
+
+def test_batch_norm_base_is_a_mindspore_batch_norm(fw, aux) -> None:
+    torch, ms = fw
+    from mindspore.nn.layer.normalization import _BatchNorm
+
+    layer = aux.BatchNormBase(3, 1e-5, 0.1, True, True, "cpu", ms.float32)
+    assert isinstance(layer, _BatchNorm)
+    assert isinstance(layer, ms.nn.Cell)
+    torch_layer = torch.nn.modules.batchnorm._BatchNorm(3)
+    assert [p.name for p in layer.trainable_params()] == ["gamma", "beta"]
+    assert layer.weight is layer.gamma and torch_layer.weight is not None

@@ -125,6 +125,23 @@ CASES = [
         "asm = ms_aux.AdaptiveLogSoftmaxWithLoss(5, 8, [2, 4], div_value=2.0)\n",
         {"AdaptiveLogSoftmaxWithLoss"},
     ),
+    (
+        "m = nn.Bilinear(10, 20, 30, dtype=torch.float32)\n",
+        "m = ms_aux.Bilinear(10, 20, 30, dtype=mindspore.float32)\n",
+        {"Bilinear"},
+    ),
+    ("y = F.one_hot(x)\n", "y = ms_aux.one_hot(x)\n", {"one_hot"}),
+    (
+        "y = F.huber_loss(a, b, 'none', 2.0)\n",
+        "y = ms_aux.huber_loss(a, b, 'none', 2.0)\n",
+        {"huber_loss"},
+    ),
+    ("loss = nn.MSELoss(*args)\n", "loss = ms_aux.MSELoss(*args)\n", {"MSELoss"}),
+    (
+        "bn = nn.modules.batchnorm._BatchNorm(3)\n",
+        "bn = ms_aux.BatchNormBase(3)\n",
+        {"BatchNormBase"},
+    ),
     # The call may leave out the state, which torch's cells default to zeros.
     ("c = nn.RNNCell(3, 4)\n", "c = ms_aux.RNNCell(3, 4)\n", {"RNNCell"}),
     (

@@ -1,7 +1,8 @@
 """Softmin/LogSoftmax with torch's implicit axis, Softshrink, the smooth L1 loss with any `beta`,
 channel dropout of any rank and BatchNorm3d, with torch's arguments, from ops with CPU kernels."""
 
-from mindspore import nn, ops
+import mindspore
+from mindspore import Tensor, nn, ops
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
 from .functional import _in_place
@@ -145,3 +146,88 @@ class BatchNorm3d(_TorchBatchNorm, _MindSporeBatchNorm):
             raise ValueError(f"expected 5D input (got {x.ndim}D input)")
         flat = x.reshape((x.shape[0], x.shape[1], x.shape[2], -1))
         return super().construct(flat).reshape(x.shape)
+
+
+class BatchNormBase(_TorchBatchNorm, _MindSporeBatchNorm):
+    """`torch.nn.modules.batchnorm._BatchNorm` built directly: torch's BatchNorm arguments and
+    names (see `_TorchBatchNorm`) over (N, C), (N, C, L) or (N, C, H, W) input; type checks
+    against MindSpore's `_BatchNorm` hold."""
+
+    @staticmethod
+    def _check_input_dim(shape, cls_name):
+        if len(shape) not in (2, 3, 4):
+            raise ValueError(
+                f"For '{cls_name}', expected a 2-D to 4-D input, got {len(shape)}-D"
+            )
+
+
+class Bilinear(nn.BiDense):
+    """`torch.nn.Bilinear`: MindSpore's BiDense (torch's weight layout, (out, in1, in2), and
+    bias) with torch's arguments; `device` and `dtype` are accepted and change nothing."""
+
+    def __init__(
+        self,
+        in1_features,
+        in2_features,
+        out_features,
+        bias=True,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__(in1_features, in2_features, out_features, has_bias=bias)
+        self.in1_features, self.in2_features = in1_features, in2_features
+        self.out_features = out_features
+
+
+def l1_loss(
+    input, target, size_average=None, reduce=None, reduction="mean", weight=None
+):
+    """`torch.nn.functional.l1_loss`: |input - target|, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    loss = ops.abs(input - target)
+    if weight is not None:
+        loss = loss * weight
+    return _loss_reduced(loss, reduction)
+
+
+def mse_loss(
+    input, target, size_average=None, reduce=None, reduction="mean", weight=None
+):
+    """`torch.nn.functional.mse_loss`: (input - target)^2, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    loss = (input - target) ** 2
+    if weight is not None:
+        loss = loss * weight
+    return _loss_reduced(loss, reduction)
+
+
+class MSELoss(nn.Cell):
+    """`torch.nn.MSELoss` with torch's constructor arguments."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+        super().__init__()
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
+
+    def construct(self, input, target):
+        return mse_loss(input, target, reduction=self.reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """`torch.nn.functional.huber_loss`: 0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta)
+    elsewhere."""
+    difference = ops.abs(input - target)
+    loss = ops.where(
+        difference < delta, 0.5 * difference**2, delta * (difference - 0.5 * delta)
+    )
+    if weight is not None:
+        loss = loss * weight
+    return _loss_reduced(loss, reduction)
+
+
+def one_hot(tensor, num_classes=-1):
+    """`torch.nn.functional.one_hot`: int64 one-hot rows; without `num_classes`, one more than
+    the largest index, as torch infers it."""
+    if num_classes == -1:
+        num_classes = int(tensor.max()) + 1
+    on, off = Tensor(1, mindspore.int64), Tensor(0, mindspore.int64)
+    return ops.one_hot(tensor, num_classes, on, off)
