@@ -17,7 +17,7 @@ pytestmark = pytest.mark.real
 @pytest.fixture(scope="module")
 def aux(fw, tmp_path_factory):
     path = tmp_path_factory.mktemp("companion") / "ms_aux_layers_more.py"
-    path.write_text(assemble(sorted(set(ENTRIES.values()))), encoding="utf-8")
+    path.write_text(assemble(sorted({*ENTRIES.values(), "Unfold"})), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("ms_aux_layers_more", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["ms_aux_layers_more"] = module
@@ -162,3 +162,16 @@ def test_batch_norm_base_is_a_mindspore_batch_norm(fw, aux) -> None:
     torch_layer = torch.nn.modules.batchnorm._BatchNorm(3)
     assert [p.name for p in layer.trainable_params()] == ["gamma", "beta"]
     assert layer.weight is layer.gamma and torch_layer.weight is not None
+
+
+def test_unfold_takes_sizes_as_tensors(fw, aux) -> None:
+    torch, ms = fw
+    x = _randn(2, 2, 5, 6)
+    sizes = {"kernel_size": [3, 2], "dilation": (2, 1), "padding": 1, "stride": [1, 2]}
+    want = torch.nn.Unfold(
+        **{k: torch.tensor(v) if isinstance(v, list) else v for k, v in sizes.items()}
+    )(torch.tensor(x))
+    layer = aux.Unfold(
+        **{k: ms.Tensor(v) if isinstance(v, list) else v for k, v in sizes.items()}
+    )
+    np.testing.assert_array_equal(layer(ms.Tensor(x)).asnumpy(), want.numpy())
