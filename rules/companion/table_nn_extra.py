@@ -14,12 +14,17 @@ ENTRIES: dict[str, str] = {
     F + "adaptive_max_pool2d": "adaptive_max_pool2d",
     F + "adaptive_max_pool3d": "adaptive_max_pool3d",
     F + "multilabel_margin_loss": "multilabel_margin_loss",
+    F + "multi_margin_loss": "multi_margin_loss",
     F + "triplet_margin_with_distance_loss": "triplet_margin_with_distance_loss",
 }
 _MODULES = {
     "dropout": ("AlphaDropout", "FeatureAlphaDropout"),
     "pooling": ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"),
-    "loss": ("MultiLabelMarginLoss", "TripletMarginWithDistanceLoss"),
+    "loss": (
+        "MultiLabelMarginLoss",
+        "TripletMarginWithDistanceLoss",
+        "MultiMarginLoss",
+    ),
 }
 for _module, _classes in _MODULES.items():
     for _name in _classes:

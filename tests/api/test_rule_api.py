@@ -185,11 +185,11 @@ UNTOUCHED = [
     ("m = nn.ConvTranspose3d(3, 8, 3, padding_mode='reflect')", "TM941"),
     ("m = nn.MultiLabelSoftMarginLoss(size_average=flag)", "TM941"),
     ("m = nn.ConvTranspose3d(3, 8, 3, padding_mode=mode)", "TM941"),
-    ("m = nn.MultiMarginLoss(*args)", "TM941"),
+    ("m = nn.GaussianNLLLoss(*args)", "TM941"),
     ("torch.cuda.current_device()", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
     ("act = nn.Softmax2d", "TM900"),
-    ("f = nn.MultiMarginLoss(size_average=flag)", "TM941"),
+    ("f = nn.MultiLabelSoftMarginLoss(reduce=flag)", "TM941"),
     ("y = f(x, inplace=True).clamp_(0, 1)", "TM941"),
     ("y = x.view(-1).add_(1)", "TM941"),
     # Layer classes as values, without a companion class (those with one become `ms_aux.X`).

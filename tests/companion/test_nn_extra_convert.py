@@ -142,6 +142,11 @@ CASES = [
         "bn = ms_aux.BatchNormBase(3)\n",
         {"BatchNormBase"},
     ),
+    (
+        "loss = nn.MultiMarginLoss(*args, reduction='sum')\n",
+        "loss = ms_aux.MultiMarginLoss(*args, reduction='sum')\n",
+        {"MultiMarginLoss"},
+    ),
     # The call may leave out the state, which torch's cells default to zeros.
     ("c = nn.RNNCell(3, 4)\n", "c = ms_aux.RNNCell(3, 4)\n", {"RNNCell"}),
     (

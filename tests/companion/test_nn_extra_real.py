@@ -457,3 +457,25 @@ def test_module_cast_casts_parameters_and_buffers(fw, aux, method, dtype) -> Non
     assert have.pop("steps") == "int64"
     assert have == want
     assert set(have.values()) == {dtype}
+
+
+@pytest.mark.parametrize(
+    ("p", "margin", "weighted", "reduction"),
+    [(1, 1.0, False, "mean"), (2, 0.5, True, "sum"), (1, 2.0, True, "none")],
+)
+def test_multi_margin_loss(fw, aux, p, margin, weighted, reduction) -> None:
+    torch, ms = fw
+    x, y = _randn(4, 5), np.array([0, 3, 4, 1], dtype=np.int64)
+    w = np.abs(_randn(5, seed=4)) if weighted else None
+    want = torch.nn.MultiMarginLoss(
+        p, margin, None if w is None else torch.tensor(w), reduction=reduction
+    )(torch.tensor(x), torch.tensor(y))
+    have = aux.MultiMarginLoss(
+        p, margin, None if w is None else ms.Tensor(w), reduction=reduction
+    )(ms.Tensor(x), ms.Tensor(y))
+    np.testing.assert_allclose(have.asnumpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    single = aux.multi_margin_loss(ms.Tensor(x[1]), ms.Tensor(y[1:2]), p, margin)
+    expected = torch.nn.functional.multi_margin_loss(
+        torch.tensor(x[1]), torch.tensor(y[1:2]), p, margin
+    )
+    np.testing.assert_allclose(single.asnumpy(), expected.numpy(), rtol=1e-5)

@@ -232,3 +232,60 @@ class TripletMarginWithDistanceLoss(nn.Cell):
             swap=self.swap,
             reduction=self.reduction,
         )
+
+
+def multi_margin_loss(
+    input,
+    target,
+    p=1,
+    margin=1.0,
+    weight=None,
+    size_average=None,
+    reduce=None,
+    reduction="mean",
+):
+    """`torch.nn.functional.multi_margin_loss`: for each sample, every class i other than the
+    target y adds max(0, margin - x[y] + x[i])^p (times weight[y]); the sum is divided by the
+    number of classes."""
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    single = input.ndim <= 1
+    x = input.reshape((1, -1)) if single else input
+    labels = target.reshape((-1,)).astype("int32")
+    classes = x.shape[-1]
+    chosen = ops.gather_elements(x, 1, labels.expand_dims(1))
+    margins = ops.relu(margin - chosen + x) ** p
+    others = 1 - ops.one_hot(
+        labels, classes, ops.ones((), x.dtype), ops.zeros((), x.dtype)
+    )
+    loss = (margins * others).sum(1) / classes
+    if weight is not None:
+        loss = loss * ops.gather(weight, labels, 0)
+    if single:
+        loss = loss.reshape(())
+    return _loss_reduced(loss, reduction)
+
+
+class MultiMarginLoss(nn.Cell):
+    """`torch.nn.MultiMarginLoss`: `multi_margin_loss` with torch's constructor arguments."""
+
+    def __init__(
+        self,
+        p=1,
+        margin=1.0,
+        weight=None,
+        size_average=None,
+        reduce=None,
+        reduction="mean",
+    ):
+        super().__init__()
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        self.p, self.margin, self.weight = p, margin, weight
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
+
+    def construct(self, input, target):
+        return multi_margin_loss(
+            input, target, self.p, self.margin, self.weight, reduction=self.reduction
+        )
