@@ -102,9 +102,6 @@ _RNN = {
     "note": "MindSpore's recurrent layers take batched input only (torch also takes an unbatched "
     "(L, H_in) sequence) and no PackedSequence",
 }
-_RNN_CELL_NOTE = (
-    "MindSpore's cells need the state: `cell(x, hx)`, where torch's defaults to zeros"
-)
 
 
 def act(name: str, mindspore: str = "", params: tuple = ("inplace",), **fields):
@@ -169,7 +166,12 @@ TABLE = (
     layer(
         N + "ConvTranspose1d",
         NN + "Conv1dTranspose",
-        **{**_CONV_T, "note": _CONV["note"] + _LAYOUT_1D},
+        **{
+            **_CONV_T,
+            "note": _CONV["note"] + _LAYOUT_1D,
+            # MindSpore's Conv1dTranspose has no output_padding: the companion class takes it.
+            "unsafe_args": {**_CONV_T["unsafe_args"], "output_padding": "*"},
+        },
         init=(4, 3, 3, 2),
         init_kwargs={"padding": 1},
         sample=("f32[2,4,5]",),
@@ -326,6 +328,8 @@ TABLE = (
         rename={"dim": "axis"},
         init=(1,),
         requires=("dim",),
+        # dim=None is torch's legacy axis choice, which the companion class makes.
+        unsafe_args={"dim": "None"},
         note="without dim, torch picks one by ndim (deprecated); MindSpore uses -1: pass dim",
     ),
     layer(
@@ -334,6 +338,8 @@ TABLE = (
         rename={"dim": "axis"},
         init=(1,),
         requires=("dim",),
+        # dim=None is torch's legacy axis choice, which the companion class makes.
+        unsafe_args={"dim": "None"},
         note="without dim, torch picks one by ndim (deprecated); MindSpore uses -1: pass dim",
     ),
     layer(
@@ -342,6 +348,8 @@ TABLE = (
         rename={"dim": "axis"},
         init=(1,),
         requires=("dim",),
+        # dim=None is torch's legacy axis choice, which the companion class makes.
+        unsafe_args={"dim": "None"},
         note="without dim, torch picks one by ndim (deprecated); MindSpore uses -1: pass dim",
     ),
     layer(N + "GLU", params=("dim",), rename={"dim": "axis"}, sample=("f32[2,4]",)),
@@ -447,18 +455,6 @@ TABLE = (
         params=("output_size",),
         init=(2,),
         sample=("f32[1,2,4,4,4]",),
-    ),
-    layer(
-        N + "AdaptiveMaxPool1d",
-        params=("output_size",),
-        init=(4,),
-        sample=("f32[2,3,8]",),
-    ),
-    layer(
-        N + "AdaptiveMaxPool2d",
-        params=("output_size", "return_indices"),
-        init=(3,),
-        sample=("f32[2,3,6,6]",),
     ),
     layer(
         N + "LPPool1d",
@@ -608,6 +604,8 @@ TABLE = (
         ("size_average", "reduce", "reduction", "beta"),
         ("f32[2,3]", "f32[2,3]"),
         positional=0,
+        # MindSpore's kernel refuses beta=0 (torch's L1 loss): the companion class takes it.
+        unsafe_args={**_REDUCTION["unsafe_args"], "beta": "0.0"},
         defaults={"reduction": "'mean'"},
         note="MindSpore's reduction defaults to 'none'",
         init_kwargs={"beta": 0.5},
@@ -712,33 +710,6 @@ TABLE = (
         init=(3, 4, 2, "relu"),
         init_kwargs={"bias": False},
         sample=("f32[5,2,3]",),
-    ),
-    layer(
-        N + "LSTMCell",
-        params=("input_size", "hidden_size", "bias"),
-        positional=3,
-        rename={"bias": "has_bias"},
-        init=(3, 4),
-        sample=("f32[2,3]", ("f32[2,4]", "f32[2,4]")),
-        note=_RNN_CELL_NOTE,
-    ),
-    layer(
-        N + "GRUCell",
-        params=("input_size", "hidden_size", "bias"),
-        positional=3,
-        rename={"bias": "has_bias"},
-        init=(3, 4),
-        sample=("f32[2,3]", "f32[2,4]"),
-        note=_RNN_CELL_NOTE,
-    ),
-    layer(
-        N + "RNNCell",
-        params=("input_size", "hidden_size", "bias", "nonlinearity"),
-        positional=4,
-        rename={"bias": "has_bias"},
-        init=(3, 4, True, "relu"),
-        sample=("f32[2,3]", "f32[2,4]"),
-        note=_RNN_CELL_NOTE,
     ),
     report(
         N + "MultiheadAttention",

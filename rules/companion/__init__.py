@@ -43,10 +43,18 @@ LIBRARY_FILES = (
     "transformer.py",
     "parameters.py",
     "containers.py",
+    "module_members.py",
     "recurrent.py",
     "nn_utils.py",
+    "nn_extra.py",
+    "sdpa_backends.py",
     "losses.py",
+    "conv_transpose.py",
     "unpooling.py",
+    "lazy.py",
+    "resampling.py",
+    "layers_more.py",
+    "adaptive_softmax.py",
     "optim.py",
     "foreach.py",
     "gradients.py",
@@ -238,6 +246,11 @@ def entry_for(torch_name: str, target: str, call: bool = False) -> str | None:
     """The companion entry that stands for ``torch_name`` on ``target``, if any (``call``: for a
     call of it, which value-only entries do not serve)."""
     name = ENTRIES.get(torch_name)
+    if name is None and torch_name.startswith("torch.nn.modules."):
+        # torch re-exports each layer class as `torch.nn.modules.<Class>` too.
+        leaf = torch_name[len("torch.nn.modules.") :]
+        if "." not in leaf and leaf[:1].isupper():
+            name = ENTRIES.get("torch.nn." + leaf)
     if (
         name is None
         or (call and name in VALUE_ONLY)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from .table_adaptive_softmax import ENTRIES as ADAPTIVE_SOFTMAX
 from .table_attention import ENTRIES as ATTENTION
+from .table_conv_transpose import ENTRIES as CONV_TRANSPOSE
 from .table_data import ENTRIES as DATA
 from .table_distributed import ENTRIES as DISTRIBUTED
 from .table_autograd import ENTRIES as AUTOGRAD
@@ -13,15 +15,20 @@ from .table_foreach import ENTRIES as FOREACH
 from .table_functional import ENTRIES as FUNCTIONAL
 from .table_functional import VALUE_ONLY
 from .table_layers import ENTRIES as LAYERS
+from .table_layers_more import ENTRIES as LAYERS_MORE
+from .table_lazy import ENTRIES as LAZY
 from .table_linalg import ENTRIES as LINALG
 from .table_loading import ENTRIES as LOADING
 from .table_losses import ENTRIES as LOSSES
 from .table_methods import ENTRIES as METHODS
+from .table_nn_extra import ENTRIES as NN_EXTRA
 from .table_nn_utils import ENTRIES as NN_UTILS
+from .table_sdpa_backends import ENTRIES as SDPA_BACKENDS
 from .table_optim import ENTRIES as OPTIM
 from .table_parameters import ENTRIES as PARAMETERS
 from .table_plumbing import ENTRIES as PLUMBING
 from .table_recurrent import ENTRIES as RECURRENT
+from .table_resampling import ENTRIES as RESAMPLING
 from .table_runtime import CALL_ONLY
 from .table_runtime import ENTRIES as RUNTIME
 from .table_tensor_ops import ENTRIES as TENSOR_OPS
@@ -46,6 +53,13 @@ for _table in (
     PARAMETERS,
     RECURRENT,
     NN_UTILS,
+    NN_EXTRA,
+    SDPA_BACKENDS,
+    LAZY,
+    CONV_TRANSPOSE,
+    RESAMPLING,
+    LAYERS_MORE,
+    ADAPTIVE_SOFTMAX,
     LOSSES,
     UNPOOLING,
     OPTIM,

@@ -184,6 +184,8 @@ class CellRule(Rule):
         return forward_assignment(updated, ctx, current_class(ctx))
 
     def leave_Call(self, original, updated: cst.Call, ctx: ModuleContext):
+        if ctx.qualname(original.func) in _CONTAINER_KEYWORDS:
+            return _positional_contents(original, updated, ctx)
         if (
             not isinstance(updated.func, cst.Attribute)
             or updated.func.attr.value != "forward"
@@ -554,3 +556,22 @@ class _Structure(cst.CSTTransformer):
 
 
 _STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+
+
+# torch's containers take their contents under these keywords; CellList and CellDict take
+# them positionally only (CellDict reads `modules=` as an entry named "modules").
+_CONTAINER_KEYWORDS = {
+    "torch.nn.ModuleDict": "modules",
+    "torch.nn.ModuleList": "modules",
+}
+
+
+def _positional_contents(original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+    keyword = _CONTAINER_KEYWORDS[ctx.qualname(original.func)]
+    args = list(updated.args)
+    if len(args) != 1 or args[0].keyword is None or args[0].keyword.value != keyword:
+        return updated
+    ctx.applied.add("TM302")
+    return updated.with_changes(
+        args=[args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
+    )

@@ -89,6 +89,18 @@ MODE = define(
 )
 
 
+BUFFERS = define(
+    "TM958",
+    "buffers() counts the parameters this file freezes",
+    "Reports `buffers()`/`named_buffers()` (converted through the companion) in a file that sets "
+    "`requires_grad=False`: a converted buffer is a Parameter that does not require a gradient, so "
+    "a parameter frozen by hand is counted among the buffers, and left out of the companion's "
+    "`named_parameters` with torch's arguments.",
+    "torch keeps buffers and parameters apart; MindSpore's checkpoints only hold Parameters, so "
+    "the conversion makes buffers Parameters with `requires_grad=False`.",
+    "Name the buffers you mean (`[net.mean, net.scale]`), or filter `net.get_parameters()` by name.",
+    severity=WARNING,
+)
 RESET = define(
     "TM315",
     "reset_parameters() of a layer goes through the companion",
@@ -109,6 +121,10 @@ RESET = define(
     ),
     family="nn",
 )
+
+
+# Module methods that cast every floating-point parameter and buffer (tensors have them too).
+_CASTS = frozenset({"float", "half", "double", "bfloat16"})
 
 
 @register
@@ -154,12 +170,15 @@ class ParametersRule(Rule):
             "get_submodule",
             "get_parameter",
             "register_parameter",
+            "buffers",
+            "named_buffers",
+            *_CASTS,
         }
     )
     # The program's own layers have `reset_parameters` too: a call is no torch use of its own.
     watched_methods = frozenset({"reset_parameters"})
     torch_only_methods = frozenset({"named_parameters", "eval"})
-    extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL, RESET)
+    extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL, RESET, BUFFERS)
 
     def __init__(self) -> None:
         # Cells whose parameters one optimizer receives together, seen in the current statement.
@@ -253,6 +272,8 @@ class ParametersRule(Rule):
         elif name == "named_parameters":
             new = self._named(updated, ctx)
             if new is None:
+                new = _members_call("named_parameters", receiver, updated, ctx)
+            if new is None:
                 return updated
             rule = "TM305"
             if certainty == KNOWN and facts(ctx).has_buffers(
@@ -264,8 +285,25 @@ class ParametersRule(Rule):
                     NAMED.use_instead,
                     severity=WARNING,
                 )
+        elif name in _CASTS:
+            if certainty != KNOWN or updated.args:
+                return updated  # a tensor has these methods too
+            new = cst.Call(
+                func=ctx.companion("module_cast"),
+                args=[cst.Arg(receiver), cst.Arg(cst.SimpleString(f'"{name}"'))],
+            )
+            rule = "TM309"
+        elif name in _BUFFER_METHODS:
+            new = _members_call(_BUFFER_METHODS[name], receiver, updated, ctx)
+            if new is None:
+                return updated
+            rule = "TM309"
         elif name in ("add_module", "register_module"):
-            if any(a.keyword is not None or a.star == "**" for a in updated.args):
+            if any(
+                a.star == "**"
+                or (a.keyword is not None and a.keyword.value not in ("name", "module"))
+                for a in updated.args
+            ):
                 return updated
             # The companion registers the named sub-cell as torch does (see its docstring).
             new = cst.Call(
@@ -302,6 +340,8 @@ class ParametersRule(Rule):
 
     def _named(self, call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
         renames = {"prefix": "name_prefix", "recurse": "expand"}
+        if len([a for a in call.args if a.keyword is None]) > len(renames):
+            return None  # remove_duplicate: the companion's form
         args = []
         for arg in call.args:
             if arg.star or (
@@ -374,6 +414,9 @@ TRAVERSALS = frozenset({"modules", "named_modules", "children", "named_children"
 # Methods no other common object has: any receiver is taken to be a Module (reported, TM932).
 _MODULE_ONLY = frozenset(
     {
+        "named_parameters",
+        "buffers",
+        "named_buffers",
         "add_module",
         "register_module",
         "named_children",
@@ -385,6 +428,42 @@ _MODULE_ONLY = frozenset(
 )
 # Module methods a Cell lacks, served by the companion function of the same name, which takes
 # the module first.
+# torch's buffers are Parameters with requires_grad=False after TM304, which MindSpore's own
+# `buffers()` does not yield: the companion's walks with torch's arguments.
+_BUFFER_METHODS = {"buffers": "module_buffers", "named_buffers": "named_buffers"}
+_MEMBER_PARAMS = {
+    "named_parameters": ("prefix", "recurse", "remove_duplicate"),
+    "named_buffers": ("prefix", "recurse", "remove_duplicate"),
+    "module_buffers": ("recurse",),
+}
+
+
+def _members_call(
+    entry: str, receiver: cst.BaseExpression, call: cst.Call, ctx: ModuleContext
+) -> cst.Call | None:
+    """``ms_aux.<entry>(receiver, ...)`` with torch's arguments, which the entry takes in
+    torch's order; None for arguments it does not know."""
+    params = _MEMBER_PARAMS[entry]
+    positional = [a for a in call.args if a.keyword is None]
+    if (
+        any(a.star for a in call.args)
+        or len(positional) > len(params)
+        or any(
+            a.keyword is not None and a.keyword.value not in params for a in call.args
+        )
+    ):
+        return None
+    if facts(ctx).freezes:
+        ctx.report(
+            BUFFERS.id,
+            "a converted buffer is a Parameter with requires_grad=False, and this file freezes "
+            "parameters: the companion counts those among the buffers",
+            BUFFERS.use_instead,
+            severity=WARNING,
+        )
+    return cst.Call(func=ctx.companion(entry), args=[cst.Arg(receiver), *call.args])
+
+
 _COMPANION_METHODS = frozenset({"get_submodule", "get_parameter", "register_parameter"})
 
 

@@ -183,20 +183,20 @@ UNTOUCHED = [
     ("y = torch.abs(a, out=c[0])", "TM941"),
     # Refused calls of layers without a companion class (those with one become `ms_aux.X(...)`).
     ("m = nn.ConvTranspose3d(3, 8, 3, padding_mode='reflect')", "TM941"),
-    ("m = nn.BatchNorm3d(8, track_running_stats=flag)", "TM941"),
-    ("m = nn.ConvTranspose2d(3, 8, 3, padding_mode='reflect')", "TM941"),
-    ("m = nn.Bilinear(*shape)", "TM941"),
+    ("m = nn.MultiLabelSoftMarginLoss(size_average=flag)", "TM941"),
+    ("m = nn.ConvTranspose3d(3, 8, 3, padding_mode=mode)", "TM941"),
+    ("m = nn.GaussianNLLLoss(*args)", "TM941"),
     ("torch.cuda.current_device()", "TM940"),
     ("y = torch.take(x, idx)", "TM942"),
-    ("act = nn.AlphaDropout", "TM900"),
-    ("f = nn.MSELoss(size_average=flag)", "TM941"),
+    ("act = nn.Softmax2d", "TM900"),
+    ("f = nn.MultiLabelSoftMarginLoss(reduce=flag)", "TM941"),
     ("y = f(x, inplace=True).clamp_(0, 1)", "TM941"),
     ("y = x.view(-1).add_(1)", "TM941"),
     # Layer classes as values, without a companion class (those with one become `ms_aux.X`).
-    ("norm = nn.BatchNorm3d", "TM900"),
-    ("def block(norm=nn.BatchNorm3d, **dd):\n    return norm(8, **dd)", "TM941"),
-    ("def block(norm=nn.BatchNorm3d):\n    return norm(8, 1e-5, 0.01)", "TM941"),
-    ("m = Block(norm_layer=nn.BatchNorm3d)", "TM941"),
+    ("norm = nn.LazyBatchNorm3d", "TM900"),
+    ("def block(norm=nn.ConvTranspose3d, **dd):\n    return norm(8, 8, 3, **dd)", "TM941"),
+    ("def block(norm=nn.MaxPool3d):\n    return norm(3, padding_mode=m)", "TM941"),
+    ("m = Block(norm_layer=nn.ConvTranspose3d)", "TM941"),
 ]
 
 

@@ -9,14 +9,40 @@ calls `scaled_dot_product_attention` (such a row gives zeros, as torch's does). 
 matmuls, softmax and masked_fill, which have CPU kernels.
 """
 
+import functools
 import math
 
 import mindspore
+import numpy as np
 from mindspore import Parameter, nn, ops
 from mindspore.common.initializer import XavierNormal, XavierUniform, initializer
 
 from .functional import relu, scaled_dot_product_attention
 from .layers import Linear
+
+# One private stream per MindSpore seed, from which layers below seed their initialisation.
+_INIT_STREAMS = {}
+
+
+def keeps_numpy_random_state(init):
+    """Decorates a layer's `__init__` so that building the layer leaves numpy's global generator
+    as it was, as building a torch layer does. MindSpore's initializers seed themselves with a
+    draw from that generator, so without this a script that draws from numpy after building the
+    layer (weights from `np.random`) would draw other numbers than under torch. The layer's own
+    initialisation draws from a private stream, seeded by `mindspore.set_seed`."""
+
+    @functools.wraps(init)
+    def wrapper(*args, **kwargs):
+        state = np.random.get_state()
+        seed = mindspore.get_seed()
+        stream = _INIT_STREAMS.setdefault(seed, np.random.RandomState(seed or 0))
+        np.random.seed(int(stream.randint(1 << 31)))
+        try:
+            return init(*args, **kwargs)
+        finally:
+            np.random.set_state(state)
+
+    return wrapper
 
 
 def _get_activation_fn(activation):
@@ -65,6 +91,7 @@ class MultiheadAttention(nn.Cell):
     `dtype` are accepted and change nothing. Dropout on the attention weights applies after
     `set_train()`."""
 
+    @keeps_numpy_random_state
     def __init__(
         self,
         embed_dim,

@@ -236,16 +236,22 @@ class RNNCell(_TorchRecurrentCell, nn.RNNCell):
         self.bias = bool(bias)
 
 
+def _size_values(value):
+    """A size given as a tensor, as its Python ints; any other value as it is."""
+    return tuple(int(v) for v in value.tolist()) if hasattr(value, "tolist") else value
+
+
 class Unfold(nn.Cell):
     """`torch.nn.Unfold`: sliding blocks as columns (im2col) with `ops.unfold`, which has a CPU
     kernel and torch's layout (N, C * prod(kernel_size), L); an unbatched (C, H, W) input too."""
 
     def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
         super().__init__()
-        self.kernel_size = kernel_size
-        self.dilation = dilation
-        self.padding = padding
-        self.stride = stride
+        # torch also takes the sizes as tensors (`torch.LongTensor([1, 1])`).
+        self.kernel_size = _size_values(kernel_size)
+        self.dilation = _size_values(dilation)
+        self.padding = _size_values(padding)
+        self.stride = _size_values(stride)
 
     def construct(self, input):
         if input.ndim == 3:

@@ -15,7 +15,7 @@ import copy
 import mindspore
 from mindspore import nn, ops
 
-from .attention import MultiheadAttention, _get_activation_fn
+from .attention import MultiheadAttention, _get_activation_fn, keeps_numpy_random_state
 from .layers import Dropout, LayerNorm, Linear
 from .parameters import init_xavier_uniform_
 
@@ -74,6 +74,7 @@ class TransformerEncoderLayer(_TransformerLayer):
     """`torch.nn.TransformerEncoderLayer`: self-attention and a feed-forward block, each with a
     residual and a LayerNorm (before them with `norm_first`)."""
 
+    @keeps_numpy_random_state
     def __init__(
         self,
         d_model,
@@ -131,6 +132,7 @@ class TransformerDecoderLayer(_TransformerLayer):
     """`torch.nn.TransformerDecoderLayer`: self-attention, attention over the memory and a
     feed-forward block, each with a residual and a LayerNorm (before them with `norm_first`)."""
 
+    @keeps_numpy_random_state
     def __init__(
         self,
         d_model,
@@ -263,6 +265,7 @@ class TransformerEncoder(nn.Cell):
     computes them otherwise; MindSpore has no gradient mode to tell the two apart, so that case
     raises unless the stack was built with `enable_nested_tensor=False`."""
 
+    @keeps_numpy_random_state
     def __init__(
         self,
         encoder_layer,
@@ -325,6 +328,7 @@ class Transformer(nn.Cell):
     subclass reaches `self.encoder` as torch's does). Every parameter of more than one dimension
     starts from torch's Xavier-uniform initialisation, drawn from MindSpore's stream."""
 
+    @keeps_numpy_random_state
     def __init__(
         self,
         d_model=512,
@@ -345,7 +349,11 @@ class Transformer(nn.Cell):
     ):
         super().__init__()
         layer = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps)
-        layer_flags = {"batch_first": batch_first, "norm_first": norm_first, "bias": bias}
+        layer_flags = {
+            "batch_first": batch_first,
+            "norm_first": norm_first,
+            "bias": bias,
+        }
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
@@ -388,7 +396,9 @@ class Transformer(nn.Cell):
         if batched and src.shape[batch] != tgt.shape[batch]:
             raise RuntimeError("the batch number of src and tgt must be equal")
         if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
-            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+            raise RuntimeError(
+                "the feature number of src and tgt must be equal to d_model"
+            )
         memory = self.encoder(
             src,
             mask=src_mask,
@@ -410,5 +420,7 @@ class Transformer(nn.Cell):
     def generate_square_subsequent_mask(sz, device=None, dtype=None):
         """The causal mask: -inf above the diagonal, 0 elsewhere (float32 by default)."""
         dtype = mindspore.float32 if dtype is None else dtype
-        upper = ops.triu(ops.ones((sz, sz), mindspore.float32), diagonal=1).astype(mindspore.bool_)
+        upper = ops.triu(ops.ones((sz, sz), mindspore.float32), diagonal=1).astype(
+            mindspore.bool_
+        )
         return ops.masked_fill(ops.zeros((sz, sz), dtype), upper, float("-inf"))
