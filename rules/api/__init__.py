@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from .inplace_derived import derived_inplace
+from .method_derived import derived_methods
 from .spec import ApiMapping
 from .table_fft import TABLE as FFT
 from .table_functional import TABLE as FUNCTIONAL
@@ -25,22 +26,26 @@ from .table_torch_more import TABLE as TORCH_MORE
 
 # Rows of the later tables stand in for an earlier row of the same torch name.
 _LATER = {m.torch for m in TENSOR_MORE + TORCH_MORE}
-_TABLES: tuple[ApiMapping, ...] = tuple(
-    m
-    for m in TORCH_FUNCTIONS
-    + TENSOR_METHODS
-    + TENSOR_INPLACE
-    + TENSOR_REPORTS
-    + FUNCTIONAL
-    + NN_LAYERS
-    + NN_INIT
-    + OPTIM
-    + FFT
-    + LINALG
-    + SPECIAL
-    + REPORT_ONLY
-    if m.torch not in _LATER
-) + TENSOR_MORE + TORCH_MORE
+_TABLES: tuple[ApiMapping, ...] = (
+    tuple(
+        m
+        for m in TORCH_FUNCTIONS
+        + TENSOR_METHODS
+        + TENSOR_INPLACE
+        + TENSOR_REPORTS
+        + FUNCTIONAL
+        + NN_LAYERS
+        + NN_INIT
+        + OPTIM
+        + FFT
+        + LINALG
+        + SPECIAL
+        + REPORT_ONLY
+        if m.torch not in _LATER
+    )
+    + TENSOR_MORE
+    + TORCH_MORE
+)
 # Each entry carries the Ascend-only `mindspore.mint` alternative the official table lists for it.
 ALL_MAPPINGS: tuple[ApiMapping, ...] = tuple(
     dataclasses.replace(m, mint=MINT[m.torch]) if m.torch in MINT else m
@@ -55,6 +60,11 @@ BY_TORCH_NAME.update(
 METHODS: dict[str, ApiMapping] = {
     m.torch.rsplit(".", 1)[1]: m for m in ALL_MAPPINGS if m.kind == "method"
 }
+# `x.op(...)` for every method the tables leave out whose `torch.op` function row is certain.
+DERIVED_METHODS: tuple[ApiMapping, ...] = tuple(derived_methods(METHODS, BY_TORCH_NAME))
+ALL_MAPPINGS += DERIVED_METHODS
+BY_TORCH_NAME.update((m.torch, m) for m in DERIVED_METHODS)
+METHODS.update((m.torch.rsplit(".", 1)[1], m) for m in DERIVED_METHODS)
 # `x.op_(...)` for every in-place method the tables leave out, from `op`'s own mapping.
 DERIVED_INPLACE: tuple[ApiMapping, ...] = tuple(derived_inplace(METHODS, BY_TORCH_NAME))
 ALL_MAPPINGS += DERIVED_INPLACE

@@ -31,6 +31,28 @@ _NOTES = {
     "cauchy_": "MindSpore has no cauchy_; draw uniform numbers and apply the inverse CDF",
     "log_normal_": "MindSpore has no log_normal_; `ops.exp` of normal draws",
     "geometric_": "MindSpore has no geometric_; the inverse CDF of uniform draws",
+    "new_full": "MindSpore's new_full runs on Ascend only; `ops.full(size, value, dtype=x.dtype)`",
+    "new_ones": "MindSpore's new_ones takes no dtype or placement keywords; "
+    "`ops.ones(size, x.dtype)`",
+    "new_zeros": "MindSpore's new_zeros takes no dtype or placement keywords; "
+    "`ops.zeros(size, x.dtype)`",
+    "new_empty": "MindSpore's new_empty takes no dtype or placement keywords; "
+    "`ops.zeros(size, x.dtype)`",
+    "fill_diagonal_": "MindSpore's fill_diagonal fails on CPU; `ops.where` with a diagonal mask",
+    "scatter_reduce": "MindSpore has no scatter_reduce; `ops.tensor_scatter_add` (or _max, "
+    "_min) on the full coordinates of `index`",
+    "kthvalue": "MindSpore 2.10's Tensor.kthvalue fails on CPU; `ops.sort` along dim and "
+    "take the k-th",
+    "topk": "MindSpore's topk returns a plain tuple with int32 indices; torch's has "
+    "`.values`/`.indices` and int64 indices",
+    "polygamma": "MindSpore's polygamma takes n as a tensor: `ops.polygamma(mindspore.tensor(n), x)`",
+    "split_with_sizes": "MindSpore has no split_with_sizes; `ops.split(x, sizes, axis=dim)`",
+    "index_fill": "MindSpore's index_fill needs int32 indices: "
+    "`x.index_fill(dim, index.astype(mindspore.int32), value)`",
+    "diag": "MindSpore's Tensor.diag takes no diagonal; `ops.diagflat(x, k)` for a vector, "
+    "`ops.diagonal(x, k)` for a matrix",
+    "diff": "MindSpore's diff takes n=1 only; apply `ops.diff` n times",
+    "narrow": "MindSpore's narrow takes an int start; `ops.narrow(x, dim, int(start), length)`",
 }
 
 TABLE = tuple(

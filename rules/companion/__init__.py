@@ -35,6 +35,7 @@ LIBRARY_FILES = (
     "functional.py",
     "methods.py",
     "tensor_ops.py",
+    "tensor_methods.py",
     "layers.py",
     "attention.py",
     "transformer.py",
@@ -123,7 +124,9 @@ def _library() -> _Library:
     shadowed = sorted(set(entries) & set(imports))
     if shadowed:
         # One module holds every entry: an import would rebind an entry's name there.
-        raise ValueError(f"companion entries named like an import: {', '.join(shadowed)}")
+        raise ValueError(
+            f"companion entries named like an import: {', '.join(shadowed)}"
+        )
     return _Library(entries, tuple(order), imports)
 
 

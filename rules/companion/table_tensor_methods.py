@@ -1,0 +1,32 @@
+"""Companion entries in library/tensor_methods.py: Tensor method -> entry name and torch's
+parameters after the receiver (any of which a call may leave out)."""
+
+from __future__ import annotations
+
+_SIZES = ("size", "dtype", "device", "requires_grad", "layout", "pin_memory")
+_METHODS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "new_full": ("new_full", ("size", "fill_value", *_SIZES[1:])),
+    "new_ones": ("new_ones", _SIZES),
+    "new_zeros": ("new_zeros", _SIZES),
+    "new_empty": ("new_empty", _SIZES),
+    "fill_diagonal_": ("fill_diagonal_", ("fill_value", "wrap")),
+    "scatter_reduce": (
+        "scatter_reduce",
+        ("dim", "index", "src", "reduce", "include_self"),
+    ),
+    "kthvalue": ("kthvalue", ("k", "dim", "keepdim")),
+    "topk": ("topk", ("k", "dim", "largest", "sorted")),
+    "polygamma": ("tensor_polygamma", ("n",)),
+    "split_with_sizes": ("split_with_sizes", ("split_sizes", "dim")),
+    "index_fill": ("index_fill", ("dim", "index", "value")),
+    "diag": ("tensor_diag", ("diagonal",)),
+    "narrow": ("narrow", ("dim", "start", "length")),
+    "diff": ("tensor_diff", ("n", "dim", "prepend", "append")),
+}
+
+ENTRIES: dict[str, str] = {
+    "torch.Tensor." + name: entry for name, (entry, _) in _METHODS.items()
+}
+METHOD_PARAMS: dict[str, tuple[str, ...]] = {
+    "torch.Tensor." + name: params for name, (_, params) in _METHODS.items()
+}
