@@ -340,6 +340,9 @@ _OTHER = [
         "new_empty", params=("self", "size"), sample=("f32[2,3]", (2, 2)), check="shape"
     ),
     method("item", sample=("f32[1]",)),
+    # torch's complex casts; MindSpore casts with astype.
+    method("cfloat", "astype", defaults={"dtype": "mindspore.complex64"}),
+    method("cdouble", "astype", defaults={"dtype": "mindspore.complex128"}),
     method("to", params=("self", "dtype"), sample=("f32[2,3]", "dtype:float16")),
     method(
         "type",

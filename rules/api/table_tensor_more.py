@@ -51,6 +51,13 @@ _NOTES = {
     "`x.index_fill(dim, index.astype(mindspore.int32), value)`",
     "diag": "MindSpore's Tensor.diag takes no diagonal; `ops.diagflat(x, k)` for a vector, "
     "`ops.diagonal(x, k)` for a matrix",
+    "svd": "MindSpore's svd returns (S, U, V) and takes `full_matrices`; torch's gives (U, S, V) "
+    "and takes `some`",
+    "lu": "MindSpore has no Tensor.lu; `ops.lu_factor`",
+    "ormqr": "MindSpore's Ormqr has no CPU kernel; build Q with `ops.orgqr` and multiply",
+    "geqrf": "MindSpore's geqrf has no CPU kernel",
+    "pinverse": "MindSpore has no Tensor.pinverse; `ops.pinv`",
+    "cholesky_solve": "MindSpore's cholesky_solve takes the factor's upper flag by another name",
     "diff": "MindSpore's diff takes n=1 only; apply `ops.diff` n times",
     "narrow": "MindSpore's narrow takes an int start; `ops.narrow(x, dim, int(start), length)`",
 }

@@ -886,6 +886,8 @@ _DTYPES = [
         ("bool", "bool_"),
         ("complex64", "complex64"),
         ("complex128", "complex128"),
+        ("cfloat", "complex64"),
+        ("cdouble", "complex128"),
     ]
 ] + [
     alias("torch.Tensor", "mindspore.Tensor"),

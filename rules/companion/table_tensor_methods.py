@@ -3,6 +3,8 @@ parameters after the receiver (any of which a call may leave out)."""
 
 from __future__ import annotations
 
+from .table_linalg import ENTRIES as _LINALG
+
 _SIZES = ("size", "dtype", "device", "requires_grad", "layout", "pin_memory")
 _METHODS: dict[str, tuple[str, tuple[str, ...]]] = {
     "new_full": ("new_full", ("size", "fill_value", *_SIZES[1:])),
@@ -23,6 +25,22 @@ _METHODS: dict[str, tuple[str, tuple[str, ...]]] = {
     "narrow": ("narrow", ("dim", "start", "length")),
     "diff": ("tensor_diff", ("n", "dim", "prepend", "append")),
 }
+
+# Methods the entry of their `torch.*` function serves, receiver first: torch's parameters.
+_FROM_FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "svd": ("some", "compute_uv"),
+    "lu": ("pivot", "get_infos"),
+    "ormqr": ("input2", "input3", "left", "transpose"),
+    "geqrf": (),
+    "pinverse": ("rcond",),
+    "cholesky_solve": ("input2", "upper"),
+}
+_METHODS.update(
+    {
+        name: (_LINALG["torch." + name], params)
+        for name, params in _FROM_FUNCTIONS.items()
+    }
+)
 
 ENTRIES: dict[str, str] = {
     "torch.Tensor." + name: entry for name, (entry, _) in _METHODS.items()

@@ -209,9 +209,12 @@ def tensor_diag(input, diagonal=0):
 
 
 def narrow(input, dim, start, length):
-    """`x.narrow(dim, start, length)`, `start` also a 0-d tensor as torch takes it."""
+    """`x.narrow(dim, start, length)`, `start` also a 0-d tensor or negative (counted from the
+    end), as torch takes it."""
     if isinstance(start, mindspore.Tensor):
         start = int(start.item())
+    if start < 0:
+        start += input.shape[dim]
     return ops.narrow(input, dim, start, length)
 
 
