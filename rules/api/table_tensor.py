@@ -343,6 +343,7 @@ _OTHER = [
     # torch's complex casts; MindSpore casts with astype.
     method("cfloat", "astype", defaults={"dtype": "mindspore.complex64"}),
     method("cdouble", "astype", defaults={"dtype": "mindspore.complex128"}),
+    method("conj_physical", "mindspore.ops.conj"),
     method("to", params=("self", "dtype"), sample=("f32[2,3]", "dtype:float16")),
     method(
         "type",

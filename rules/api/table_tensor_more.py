@@ -58,6 +58,12 @@ _NOTES = {
     "geqrf": "MindSpore's geqrf has no CPU kernel",
     "pinverse": "MindSpore has no Tensor.pinverse; `ops.pinv`",
     "cholesky_solve": "MindSpore's cholesky_solve takes the factor's upper flag by another name",
+    "corrcoef": "MindSpore has no corrcoef; divide `ops.cov(x)` by the outer product of the "
+    "standard deviations",
+    "frexp": "MindSpore has no frexp; `e = floor(log2(|x|)) + 1`, `m = x / 2**e`",
+    "dim_order": "MindSpore has no dim_order; its tensors are contiguous: `tuple(range(x.ndim))`",
+    "resolve_conj": "MindSpore has no lazy conjugation; x is already resolved",
+    "resolve_neg": "MindSpore has no lazy negation; x is already resolved",
     "diff": "MindSpore's diff takes n=1 only; apply `ops.diff` n times",
     "narrow": "MindSpore's narrow takes an int start; `ops.narrow(x, dim, int(start), length)`",
 }

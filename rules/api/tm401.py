@@ -1055,9 +1055,12 @@ class ApiTableRule(Rule):
                 )
                 return None
         elif len(call.args) > 1 or not (
-            isinstance(func.value, cst.Attribute) or _in_parameter_loop(original, ctx)
+            isinstance(func.value, cst.Attribute)
+            or _in_parameter_loop(original, ctx)
+            or _clears_flag(call)
         ):
-            # A plain name is the autograd rules' leaf marking (rules/autograd).
+            # A plain name is the autograd rules' leaf marking (rules/autograd); clearing the
+            # flag marks nothing, and the companion decides what it clears.
             return None
         ctx.applied.add(API_META.id)
         result = cst.Call(ctx.companion(name), [cst.Arg(func.value), *call.args])
@@ -1565,6 +1568,16 @@ def _assigned_in_place(name: str) -> bool:
     """Whether the Tensor method ``name`` is an in-place one written through `ops.assign`."""
     mapping = METHODS.get(name)
     return mapping is not None and mapping.form == "assign"
+
+
+def _clears_flag(call: cst.Call) -> bool:
+    """`x.requires_grad_(False)` or `x.requires_grad_(requires_grad=False)`."""
+    if len(call.args) != 1:
+        return False
+    arg = call.args[0]
+    if arg.keyword is not None and arg.keyword.value != "requires_grad":
+        return False
+    return isinstance(arg.value, cst.Name) and arg.value.value == "False"
 
 
 def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:

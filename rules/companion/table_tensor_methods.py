@@ -24,6 +24,11 @@ _METHODS: dict[str, tuple[str, tuple[str, ...]]] = {
     "diag": ("tensor_diag", ("diagonal",)),
     "narrow": ("narrow", ("dim", "start", "length")),
     "diff": ("tensor_diff", ("n", "dim", "prepend", "append")),
+    "corrcoef": ("tensor_corrcoef", ()),
+    "frexp": ("tensor_frexp", ()),
+    "dim_order": ("dim_order", ("ambiguity_check",)),
+    "resolve_conj": ("resolved", ()),
+    "resolve_neg": ("resolved", ()),
 }
 
 # Methods the entry of their `torch.*` function serves, receiver first: torch's parameters.

@@ -76,6 +76,25 @@ CASES = {
         ),
         ["kv", "kval", "kidx", "tk", "tv", "sw", "dg", "dm", "nr", "fi", "ex"],
     ),
+    "function_entries_and_casts": (
+        (
+            "x = torch.tensor([[0.2364, -0.7752, 0.6372], [1.7201, 0.7394, -0.0504],\n"
+            "                  [-0.3371, -1.0584, 0.5296], [0.3550, -0.4022, 1.5569]])\n"
+            "s = x.svd(compute_uv=False)[1]\n"
+            "lu, piv = torch.tensor([[4., 3.], [6., 3.]]).lu()\n"
+            "nn = torch.tensor([[1, 2, 3], [4, 5, 6]]).narrow(-1, -2, 1)\n"
+            "cf = torch.tensor([1., 2.]).cfloat()\n"
+            "cd = torch.tensor([1, 2], dtype=torch.cfloat).cdouble()\n"
+            "cc = x.t().corrcoef()\n"
+            "m, e = torch.tensor([0., 1., 3., 8., -0.3, 1e-3]).frexp()\n"
+            "do = x.dim_order()\n"
+            "rc = torch.tensor([-1 + 1j, 2 - 2j], dtype=torch.complex64).resolve_conj()\n"
+            "cp = torch.tensor([-1 + 1j, 2 - 2j], dtype=torch.complex64).conj_physical()\n"
+            "q = torch.tensor([1., 2.])\n"
+            "q.requires_grad_(requires_grad=False)\n"
+        ),
+        ["s", "lu", "piv", "nn", "cf", "cd", "cc", "m", "e", "do", "rc", "cp", "q"],
+    ),
 }
 
 

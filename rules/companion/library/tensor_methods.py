@@ -7,6 +7,8 @@ an int order, `split_with_sizes`, `index_fill` with int64 indices, `diag` off th
 `narrow` with a tensor start.
 """
 
+import collections
+
 import mindspore
 import numpy as np
 from mindspore import ops
@@ -226,3 +228,44 @@ def tensor_diff(input, n=1, dim=-1, prepend=None, append=None):
     for _ in range(n):
         value = ops.diff(value, 1, dim)
     return value
+
+
+def tensor_corrcoef(input):
+    """`x.corrcoef()`: Pearson's correlation of the rows of x, from `ops.cov`, clipped to
+    [-1, 1] as torch clips it."""
+    cov = ops.cov(input)
+    if cov.ndim == 0:
+        return cov / cov
+    std = ops.sqrt(ops.diagonal(cov))
+    corr = cov / std.reshape(-1, 1) / std.reshape(1, -1)
+    return ops.clamp(corr, -1, 1)
+
+
+MantissaExponent = collections.namedtuple("MantissaExponent", ("mantissa", "exponent"))
+
+
+def tensor_frexp(input):
+    """`x.frexp()`: (mantissa, exponent) with x = mantissa * 2**exponent, |mantissa| in
+    [0.5, 1) and int32 exponents; 0 gives (0, 0)."""
+    zero = input == 0
+    magnitude = ops.where(zero, ops.ones_like(input), ops.abs(input))
+    exponent = ops.floor(ops.log2(magnitude)) + 1
+    mantissa = input / ops.pow(2.0, exponent)
+    # log2 rounds near powers of two: bring the mantissa back into [0.5, 1).
+    high = ops.abs(mantissa) >= 1
+    mantissa = ops.where(high, mantissa / 2, mantissa)
+    exponent = ops.where(high, exponent + 1, exponent)
+    exponent = ops.where(zero, ops.zeros_like(exponent), exponent)
+    return MantissaExponent(mantissa, exponent.astype(mindspore.int32))
+
+
+def dim_order(input, *, ambiguity_check=False):
+    """`x.dim_order()`: the order of x's dimensions in memory, outermost first; MindSpore
+    tensors made by operators are contiguous, so it is `0, 1, ..., ndim - 1`."""
+    return tuple(range(input.ndim))
+
+
+def resolved(input):
+    """`x.resolve_conj()` / `x.resolve_neg()`: MindSpore computes conjugates and negations at
+    once (no lazy bit), so x is already resolved."""
+    return input
