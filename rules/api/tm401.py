@@ -61,6 +61,7 @@ from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
 from .tensor_type import tensor_type
+from .view_writes import VIEW_UPDATE, write_back
 
 _TYPE_CHECKS = ("isinstance", "issubclass")
 # A torch module named in an annotation (`fmt: F = "NCHW"`, where F is torch.nn.functional) is no
@@ -296,6 +297,7 @@ class ApiTableRule(Rule):
         UNSAFE_ARGUMENT,
         NO_KERNEL,
         CALL_RESULT,
+        VIEW_UPDATE,
     )
     stage = API
     order = 100
@@ -802,10 +804,7 @@ class ApiTableRule(Rule):
             )
             return call
         ctx.applied.add(API_META.id)
-        return cst.Call(
-            ctx.name("mindspore.ops.assign"),
-            [cst.Arg(root.deep_clone()), cst.Arg(value)],
-        )
+        return write_back(root, value, ctx)
 
     def _write_out(self, mapping: ApiMapping, args, kwargs, ctx: ModuleContext):
         """``ms_aux.write_out(t, <the call without out=>)`` for `torch.op(..., out=t)` where `t`
@@ -1198,10 +1197,7 @@ class ApiTableRule(Rule):
                 value = cst.Call(
                     ctx.name(translation.mindspore), call_arguments(translation, None)
                 )
-                return cst.Call(
-                    ctx.name("mindspore.ops.assign"),
-                    [cst.Arg(into.deep_clone()), cst.Arg(value)],
-                )
+                return write_back(into, value, ctx)
         if into is None and "out" in kwargs:
             written = self._write_out(mapping, args, kwargs, ctx)
             if written is not None:
@@ -1435,10 +1431,7 @@ class ApiTableRule(Rule):
                 )
             # `ops.assign`, not `Tensor.assign_value`: MindSpore 2.10 refuses `assign_value` on a
             # tensor that has been an input of `mindspore.grad`.
-            return cst.Call(
-                ctx.name("mindspore.ops.assign"),
-                [cst.Arg(root.deep_clone()), cst.Arg(value)],
-            )
+            return write_back(root, value, ctx)
         if translation.mindspore.startswith("mindspore.Tensor."):
             rest = CallTranslation(
                 translation.mindspore, translation.args[1:], translation.kwargs
@@ -1505,10 +1498,7 @@ class ApiTableRule(Rule):
         value = self._method_companion(base, call, ctx)
         if value is None or value is call:
             return None
-        return cst.Call(
-            ctx.name("mindspore.ops.assign"),
-            [cst.Arg(root.deep_clone()), cst.Arg(value)],
-        )
+        return write_back(root, value, ctx)
 
     def _method_companion(
         self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext

@@ -95,6 +95,17 @@ CASES = {
         ),
         ["s", "lu", "piv", "nn", "cf", "cd", "cc", "m", "e", "do", "rc", "cp", "q"],
     ),
+    "updates_of_views": (
+        (
+            "x = torch.tensor([-0.9, -0.3, 0.2, 0.8]).reshape(2, 2)\n"
+            "r = x.acos_()\n"
+            "t = torch.arange(6.).reshape(2, 3).t()\n"
+            "t.mul_(2).add_(1)\n"
+            "i = torch.tensor([1, 2, 3, 4]).view(2, 2)\n"
+            "i.eq_(2)\n"
+        ),
+        ["x", "r", "t", "i"],
+    ),
 }
 
 

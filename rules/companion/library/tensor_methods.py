@@ -269,3 +269,13 @@ def resolved(input):
     """`x.resolve_conj()` / `x.resolve_neg()`: MindSpore computes conjugates and negations at
     once (no lazy bit), so x is already resolved."""
     return input
+
+
+def assign_view(target, value):
+    """An in-place update of `target`, which may be a view of another tensor: MindSpore's Assign
+    refuses views, and an item assignment updates `target` in its own dtype. The viewed tensor
+    sees the update only for some views (slices and rows; not reshapes or transposes)."""
+    if not isinstance(value, mindspore.Tensor):
+        value = mindspore.tensor(value)
+    target[...] = value.astype(target.dtype)
+    return target

@@ -1,0 +1,81 @@
+"""Tensor methods derived from their `torch.*` function, served by companion entries, and
+in-place updates of views: what the converter writes, and the findings it reports."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import convert_checked
+
+HEAD = "import torch\nx = torch.ones(2, 3)\n"
+
+REWRITES = [
+    # derived from torch.nanmean's row: dim -> axis, keepdim -> keepdims
+    ("y = x.nanmean(dim=1, keepdim=True)", "y = ops.nanmean(x, axis=1, keepdims=True)"),
+    ("y = x.fix()", "y = ops.trunc(x)"),
+    # torch's other spellings of the split points
+    (
+        "y = x.tensor_split(sections=2, dim=1)",
+        "y = ops.tensor_split(x, indices_or_sections=2, axis=1)",
+    ),
+    # the collected sizes given by name
+    ("y = x.expand(size=(4, 2, 3))", "y = x.expand((4, 2, 3))"),
+    # placement and requires_grad= dropped, the companion takes torch's sizes
+    (
+        "y = x.new_ones(2, 3, device='cpu', requires_grad=True)",
+        "y = ms_aux.new_ones(x, 2, 3, device='cpu')",
+    ),
+    ("y = x.kthvalue(2, dim=0)", "y = ms_aux.kthvalue(x, 2, dim=0)"),
+    ("v = x.topk(2).values", "v = ms_aux.topk(x, 2)[0]"),
+    ("u, s, v = x.svd(some=False)", "u, s, v = ms_aux.legacy_svd(x, some=False)"),
+    # in place: the out-of-place companion entry written back
+    (
+        "x.scatter_reduce_(0, i, s, reduce='amax')",
+        "ops.assign(x, ms_aux.scatter_reduce(x, 0, i, s, reduce='amax'))",
+    ),
+    ("x.polygamma_(1)", "ops.assign(x, ms_aux.tensor_polygamma(x, 1))"),
+    ("c = x.cfloat()", "c = x.astype(dtype=mindspore.complex64)"),
+    ("x.requires_grad_(False)", "ms_aux.requires_grad_(x, False)"),
+]
+
+
+def _body(code: str) -> str:
+    lines = code.splitlines()
+    return "\n".join(
+        line
+        for line in lines[lines.index("x = ops.ones((2, 3))") + 1 :]
+        if not line.startswith("# torch2ms")
+    )
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES, ids=[b for b, _ in REWRITES])
+def test_rewrite(before: str, after: str) -> None:
+    result = convert_checked(HEAD + before + "\n")
+    assert _body(result.code) == after
+    assert "torch" not in result.code
+    assert not result.findings, [f.message for f in result.findings]
+
+
+def test_update_of_a_view_of_a_temporary_is_written_into_the_view() -> None:
+    result = convert_checked(
+        "import torch\nv = torch.ones(4).reshape(2, 2)\nv.exp_()\n"
+    )
+    assert "ms_aux.assign_view(v, v.exp())" in result.code
+    assert not result.findings
+
+
+def test_update_of_a_view_of_a_named_tensor_is_reported() -> None:
+    source = "import torch\nbase = torch.ones(4)\nv = base.view(2, 2)\nr = v.mul_(2)\n"
+    result = convert_checked(source)
+    assert "r = ms_aux.assign_view(v, v.mul(2))" in result.code
+    assert [(f.rule, f.line) for f in result.findings] == [("TM947", 4)]
+
+
+def test_update_of_a_name_never_bound_to_a_view_keeps_ops_assign() -> None:
+    result = convert_checked("import torch\ny = torch.ones(4)\ny.exp_()\n")
+    assert "ops.assign(y, y.exp())" in result.code
+
+
+def test_a_method_the_object_has_with_other_arguments_is_left_alone() -> None:
+    # pandas' DataFrame.diff(periods=...): not torch's parameters, so not a tensor's diff
+    result = convert_checked("import torch\nd = frame.diff(periods=2)\n")
+    assert "frame.diff(periods=2)" in result.code
