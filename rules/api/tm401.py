@@ -44,6 +44,7 @@ from .max_min import (
     pair_result,
     second_argument,
 )
+from .method_derived import method_from_function
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
@@ -57,6 +58,7 @@ from .receivers import (
     stored_item,
     unchanged,
 )
+from .shape_rebind import SHAPE_METHODS, rebinding_target, rebound
 from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
@@ -1336,6 +1338,9 @@ class ApiTableRule(Rule):
             )
             return call
         if not mapping.valid_on(ctx.options.target):
+            rebinding = self._rebinding(name, call, ctx)
+            if rebinding is not None:
+                return rebinding
             if mapping.form == "assign":
                 assigned = self._assigned_companion(mapping, call, ctx)
                 if assigned is not None:
@@ -1449,6 +1454,27 @@ class ApiTableRule(Rule):
         return call.with_changes(
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
         )
+
+    def _rebinding(self, name: str, call: cst.Call, ctx: ModuleContext):
+        """`(x := ops.swapaxes(x, 0, 1))` for `x.transpose_(0, 1)`, from the mapping of the
+        `torch.*` function of the out-of-place method (rules/api/shape_rebind.py); else None."""
+        target = rebinding_target(call, ctx)
+        function = BY_TORCH_NAME.get("torch." + SHAPE_METHODS.get(name, ""))
+        parts = split_call(call)
+        if target is None or function is None or not function.translatable:
+            return None
+        mapping = method_from_function(function, name, "call")
+        if mapping is None or parts is None:
+            return None
+        args, kwargs = parts
+        translation = translate_args(mapping, [cst.Arg(target), *args], kwargs)
+        if isinstance(translation, Refusal):
+            return None
+        ctx.applied.add(METHOD_META.id)
+        value = cst.Call(
+            ctx.name(translation.mindspore), call_arguments(translation, None)
+        )
+        return rebound(target, value)
 
     def _chain_link(self, original: cst.Call, receiver, ctx: ModuleContext):
         """(item, fresh) for an in-place link of a chain rules/api/inplace_chain.py accepts: the

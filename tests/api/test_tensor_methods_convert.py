@@ -79,3 +79,18 @@ def test_a_method_the_object_has_with_other_arguments_is_left_alone() -> None:
     # pandas' DataFrame.diff(periods=...): not torch's parameters, so not a tensor's diff
     result = convert_checked("import torch\nd = frame.diff(periods=2)\n")
     assert "frame.diff(periods=2)" in result.code
+
+
+def test_shape_changing_update_of_an_unshared_name_rebinds_it() -> None:
+    source = "import torch\na = torch.ones(2, 3)\nr = a.transpose_(dim1=0, dim0=1)\na.t_()\n"
+    result = convert_checked(source)
+    assert "r = (a := ops.swapaxes(a, axis1=0, axis0=1))" in result.code
+    assert "(a := ops.t(a))" in result.code
+    assert not result.findings
+
+
+def test_shape_changing_update_of_a_shared_name_is_reported() -> None:
+    source = "import torch\na = torch.ones(2, 3)\nb = a\na.t_()\n"
+    result = convert_checked(source)
+    assert "a.t_()" in result.code
+    assert [f.rule for f in result.findings] == ["TM940"]

@@ -103,8 +103,12 @@ CASES = {
             "t.mul_(2).add_(1)\n"
             "i = torch.tensor([1, 2, 3, 4]).view(2, 2)\n"
             "i.eq_(2)\n"
+            "a = torch.arange(24.).reshape(2, 3, 4)\n"
+            "ra = a.transpose_(dim0=0, dim1=2)\n"
+            "s = torch.ones(2, 1, 3)\n"
+            "s.squeeze_(1)\n"
         ),
-        ["x", "r", "t", "i"],
+        ["x", "r", "t", "i", "a", "ra", "s"],
     ),
 }
 
