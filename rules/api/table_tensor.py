@@ -622,6 +622,16 @@ REPORTS = tuple(
             "windows with slicing and `ops.stack`",
             kind="method",
         ),
+        *(
+            report(
+                "torch.Tensor." + name,
+                "MindSpore's sparse tensors are `mindspore.COOTensor(indices, values, shape)` "
+                "and `mindspore.CSRTensor(indptr, indices, values, shape)`, built from their "
+                "parts; no method turns a dense tensor into one",
+                kind="method",
+            )
+            for name in ("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc")
+        ),
         report(
             "torch.Tensor.cuda",
             "MindSpore places tensors by context (`mindspore.set_device('GPU')`); "

@@ -64,6 +64,9 @@ _NOTES = {
     "dim_order": "MindSpore has no dim_order; its tensors are contiguous: `tuple(range(x.ndim))`",
     "resolve_conj": "MindSpore has no lazy conjugation; x is already resolved",
     "resolve_neg": "MindSpore has no lazy negation; x is already resolved",
+    "stft": "MindSpore has no Tensor.stft; `ops.stft(x, n_fft, ..., pad_mode='REFLECT')`",
+    "istft": "MindSpore has no istft; inverse FFT of each frame, windowed, overlap-added and "
+    "divided by the summed squared window",
     "diff": "MindSpore's diff takes n=1 only; apply `ops.diff` n times",
     "narrow": "MindSpore's narrow takes an int start; `ops.narrow(x, dim, int(start), length)`",
 }

@@ -15,6 +15,7 @@ from ..companion.table_plumbing import MODULE_VALUES
 from ..companion.table_recurrent import METHOD_PARAMS as COMPANION_METHOD_PARAMS
 from ..companion.table_runtime import TYPE_CHECK_ONLY
 from ..companion.table_tensor_ops import ATTRIBUTES as TENSOR_ATTRIBUTES
+from ..companion.table_tensor_ops import IDIOM_EXCEPT
 from ..companion.table_tensor_ops import METHOD_PARAMS as TENSOR_OPS_PARAMS
 from . import BY_TORCH_NAME, METHODS
 from .answered import constant, drop_dead_findings, ends_the_block, taken_branch
@@ -1028,11 +1029,14 @@ class ApiTableRule(Rule):
         return updated
 
     def _on_imported(self, func: cst.Attribute) -> bool:
-        """Whether ``func`` is reached from an imported module or object (`re.sub`, `np.dot`)."""
+        """Whether ``func`` is reached from an imported module or object (`re.sub`, `np.dot`),
+        or from the MindSpore names rules write (`mindspore.ops.norm(g)`, not yet shortened)."""
         root = func.value
         while isinstance(root, cst.Attribute):
             root = root.value
-        return isinstance(root, cst.Name) and root.value in self.imported
+        return isinstance(root, cst.Name) and (
+            root.value in self.imported or root.value == "mindspore"
+        )
 
     def _parameter_method(self, original: cst.Call, call: cst.Call, ctx: ModuleContext):
         """``ms_aux.requires_grad_(x, flag)`` for ``x.requires_grad_(flag)``, and
@@ -1337,6 +1341,10 @@ class ApiTableRule(Rule):
                 f"if the receiver is a tensor, write the MindSpore form: {mapping.note or mapping.mindspore}",
             )
             return call
+        if _idiom_excepted(name, call):
+            companion = self._method_companion(mapping, call, ctx)
+            if companion is not None:
+                return companion
         if not mapping.valid_on(ctx.options.target):
             rebinding = self._rebinding(name, call, ctx)
             if rebinding is not None:
@@ -1584,6 +1592,29 @@ def _assigned_in_place(name: str) -> bool:
     """Whether the Tensor method ``name`` is an in-place one written through `ops.assign`."""
     mapping = METHODS.get(name)
     return mapping is not None and mapping.form == "assign"
+
+
+def _idiom_excepted(name: str, call: cst.Call) -> bool:
+    """Whether the call gives an argument for which the method's idiom does not hold
+    (rules/companion/table_tensor_methods.IDIOM_EXCEPT)."""
+    exceptions = IDIOM_EXCEPT.get(name)
+    if not exceptions:
+        return False
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    named = {a.keyword.value: a for a in call.args if a.keyword is not None}
+    empty = cst.Module([])
+    for parameter, position, values in exceptions:
+        arg = named.get(parameter)
+        if arg is None and position < len(positional):
+            arg = positional[position]
+        if arg is None:
+            continue
+        source = empty.code_for_node(arg.value).replace(" ", "")
+        if "*" in values or source in values:
+            return True
+        if "<not int>" in values and not source.lstrip("-").isdigit():
+            return True
+    return False
 
 
 def _clears_flag(call: cst.Call) -> bool:

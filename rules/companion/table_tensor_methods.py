@@ -29,6 +29,36 @@ _METHODS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dim_order": ("dim_order", ("ambiguity_check",)),
     "resolve_conj": ("resolved", ()),
     "resolve_neg": ("resolved", ()),
+    "norm": ("tensor_norm", ("p", "dim", "keepdim", "dtype")),
+    "stft": (
+        "tensor_stft",
+        (
+            "n_fft",
+            "hop_length",
+            "win_length",
+            "window",
+            "center",
+            "pad_mode",
+            "normalized",
+            "onesided",
+            "return_complex",
+            "align_to_window",
+        ),
+    ),
+    "istft": (
+        "tensor_istft",
+        (
+            "n_fft",
+            "hop_length",
+            "win_length",
+            "window",
+            "center",
+            "normalized",
+            "onesided",
+            "length",
+            "return_complex",
+        ),
+    ),
 }
 
 # Methods the entry of their `torch.*` function serves, receiver first: torch's parameters.
@@ -52,4 +82,18 @@ ENTRIES: dict[str, str] = {
 }
 METHOD_PARAMS: dict[str, tuple[str, ...]] = {
     "torch.Tensor." + name: params for name, (_, params) in _METHODS.items()
+}
+
+# Methods whose MindSpore idiom holds except for some arguments: a call giving one of these
+# (torch's name, its position after the receiver, the literal values as source; "*" for any
+# value, "<not int>" for any but an int literal) takes the entry instead.
+IDIOM_EXCEPT: dict[str, tuple[tuple[str, int, tuple[str, ...]], ...]] = {
+    # MindSpore's norm: 'fro' over all of a 3-D tensor is None, p=0 and inf over all elements
+    # are refused as matrix norms, and LpNorm takes float16 and float32 only.
+    "norm": (
+        ("p", 0, ("'fro'", '"fro"', "0", "float('inf')", "float('-inf')", "math.inf")),
+        ("dtype", 3, ("*",)),
+        # several dims are a matrix norm in MindSpore, torch's vector norm over them
+        ("dim", 1, ("<not int>",)),
+    ),
 }

@@ -34,6 +34,10 @@ REWRITES = [
     ),
     ("x.polygamma_(1)", "ops.assign(x, ms_aux.tensor_polygamma(x, 1))"),
     ("c = x.cfloat()", "c = x.astype(dtype=mindspore.complex64)"),
+    # the idiom where it holds, the companion entry for torch's other norms
+    ("n = x.norm(dim=1)", "n = x.norm(dim=1)"),
+    ("n = x.norm(p='fro')", "n = ms_aux.tensor_norm(x, p='fro')"),
+    ("n = x.norm(2, (0, 1))", "n = ms_aux.tensor_norm(x, 2, (0, 1))"),
     ("x.requires_grad_(False)", "ms_aux.requires_grad_(x, False)"),
 ]
 

@@ -110,6 +110,25 @@ CASES = {
         ),
         ["x", "r", "t", "i", "a", "ra", "s"],
     ),
+    "spectra_and_norms": (
+        (
+            "sig = torch.tensor([[5.9, 5.9, 5.3, 5.4, 5.4, 1.0, 2.0, 0.5],\n"
+            "                    [0.06, 0.06, -0.06, 0.63, 0.63, 0.1, -0.3, 0.2]])\n"
+            "s1 = sig.stft(n_fft=4, return_complex=True)\n"
+            "s2 = sig.stft(4, hop_length=2, return_complex=False, pad_mode='constant')\n"
+            "i1 = s1.istft(n_fft=4)\n"
+            "i2 = s1.istft(n_fft=4, length=6)\n"
+            "s3 = sig.stft(4, 1, window=torch.ones(4), center=False, return_complex=True)\n"
+            "i3 = s3.istft(4, 1, 4, torch.ones(4), False)\n"
+            "x = torch.arange(24.).reshape(2, 3, 4) - 12\n"
+            "fro = x.norm(p='fro')\n"
+            "zero = x.norm(p=0)\n"
+            "two = x.norm(p=2, dim=1, keepdim=True)\n"
+            "wide = x.norm(p=2, dim=1, dtype=torch.float64)\n"
+            "three = x.norm(3, (0, 2))\n"
+        ),
+        ["s1", "s2", "i1", "i2", "i3", "fro", "zero", "two", "wide", "three"],
+    ),
 }
 
 

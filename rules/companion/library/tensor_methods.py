@@ -279,3 +279,115 @@ def assign_view(target, value):
         value = mindspore.tensor(value)
     target[...] = value.astype(target.dtype)
     return target
+
+
+def tensor_stft(
+    input,
+    n_fft,
+    hop_length=None,
+    win_length=None,
+    window=None,
+    center=True,
+    pad_mode="reflect",
+    normalized=False,
+    onesided=None,
+    return_complex=None,
+    align_to_window=None,
+):
+    """`x.stft(n_fft, ...)`: `ops.stft` (MindSpore spells the padding modes in capitals)."""
+    return ops.stft(
+        input,
+        n_fft,
+        hop_length=hop_length,
+        win_length=win_length,
+        window=window,
+        center=center,
+        pad_mode=pad_mode.upper(),
+        normalized=normalized,
+        onesided=onesided,
+        return_complex=return_complex,
+    )
+
+
+def tensor_istft(
+    input,
+    n_fft,
+    hop_length=None,
+    win_length=None,
+    window=None,
+    center=True,
+    normalized=False,
+    onesided=None,
+    length=None,
+    return_complex=False,
+):
+    """`x.istft(n_fft, ...)`: the inverse of `stft` (MindSpore has none): each frame's inverse
+    FFT, windowed, added where the frames overlap and divided by the summed squared window."""
+    hop_length = hop_length or n_fft // 4
+    win_length = win_length or n_fft
+    if window is None:
+        window = ops.ones(win_length, mindspore.float32)
+    left = (n_fft - win_length) // 2
+    window = ops.pad(window, (left, n_fft - win_length - left))
+    spectrum = input if input.ndim == 3 else input.expand_dims(0)
+    if onesided is None:
+        onesided = spectrum.shape[-2] != n_fft
+    # (batch, frames, freq): one inverse transform per frame.
+    spectrum = spectrum.swapaxes(-1, -2)
+    if normalized:
+        spectrum = spectrum * float(np.sqrt(n_fft))
+    if onesided:
+        frames = ops.irfft(spectrum, n=n_fft, dim=-1)
+    else:
+        frames = ops.ifft(spectrum, n=n_fft, dim=-1)
+        if not return_complex:
+            frames = ops.real(frames)
+    frames = frames * window.astype(frames.dtype)
+    count = frames.shape[-2]
+    total = n_fft + hop_length * (count - 1)
+    signal = ops.zeros((frames.shape[0], total), frames.dtype)
+    envelope = ops.zeros((total,), window.dtype)
+    square = window * window
+    for t in range(count):
+        start = t * hop_length
+        pad = (start, total - start - n_fft)
+        signal = signal + ops.pad(frames[:, t], pad)
+        envelope = envelope + ops.pad(square, pad)
+    start = n_fft // 2 if center else 0
+    end = (
+        start + length
+        if length is not None
+        else (total - n_fft // 2 if center else total)
+    )
+    signal = signal[:, start:end]
+    envelope = envelope[start:end]
+    signal = signal / ops.where(
+        envelope > 1e-11, envelope, ops.ones_like(envelope)
+    ).astype(signal.dtype)
+    if length is not None and signal.shape[-1] < length:
+        signal = ops.pad(signal, (0, length - signal.shape[-1]))
+    return signal if input.ndim == 3 else signal[0]
+
+
+def tensor_norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """`x.norm(p, dim, keepdim)`: torch's vector norm over `dim` (all elements when None) for
+    a number p (0 counts the nonzeros, inf takes the largest magnitude), the Frobenius norm for
+    'fro', and the nuclear norm of a matrix for 'nuc'; any float dtype (MindSpore's LpNorm takes
+    float16 and float32 only)."""
+    if dtype is not None:
+        input = input.astype(dtype)
+    if p == "nuc":
+        return ops.norm(input, "nuc", dim=dim, keepdim=keepdim)
+    if isinstance(dim, int):
+        dim = (dim,)
+    axes = tuple(range(input.ndim)) if dim is None else tuple(dim)
+    magnitude = ops.abs(input)
+    if p == "fro" or p == 2:
+        return ops.sqrt(ops.sum(magnitude * magnitude, axes, keepdim))
+    if p == float("inf"):
+        return ops.amax(magnitude, axes, keepdim)
+    if p == float("-inf"):
+        return ops.amin(magnitude, axes, keepdim)
+    if p == 0:
+        return ops.sum((magnitude != 0).astype(magnitude.dtype), axes, keepdim)
+    return ops.pow(ops.sum(ops.pow(magnitude, p), axes, keepdim), 1.0 / p)
