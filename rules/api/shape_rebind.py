@@ -49,7 +49,8 @@ def _held(node: ast.AST) -> set[str]:
 
 
 def shared_names(ctx: ModuleContext) -> frozenset[str]:
-    """Names whose object the module hands on to another name, a container or a caller."""
+    """Names whose object the module hands on to another name, a container or a caller, and
+    names `:=` may not bind (a comprehension's variables, a lambda's parameters)."""
     cached = ctx.state.get(_CACHE)
     if cached is not None:
         return cached
@@ -63,6 +64,13 @@ def shared_names(ctx: ModuleContext) -> frozenset[str]:
                 found |= _held(node)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 found |= set(node.names)
+            elif isinstance(node, ast.comprehension):
+                # Python refuses to rebind a comprehension's own variable with `:=`.
+                found |= {
+                    n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)
+                }
+            elif isinstance(node, ast.Lambda):
+                found |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
     names = frozenset(found)
     ctx.state[_CACHE] = names
     return names

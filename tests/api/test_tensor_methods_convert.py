@@ -86,7 +86,9 @@ def test_a_method_the_object_has_with_other_arguments_is_left_alone() -> None:
 
 
 def test_shape_changing_update_of_an_unshared_name_rebinds_it() -> None:
-    source = "import torch\na = torch.ones(2, 3)\nr = a.transpose_(dim1=0, dim0=1)\na.t_()\n"
+    source = (
+        "import torch\na = torch.ones(2, 3)\nr = a.transpose_(dim1=0, dim0=1)\na.t_()\n"
+    )
     result = convert_checked(source)
     assert "r = (a := ops.swapaxes(a, axis1=0, axis0=1))" in result.code
     assert "(a := ops.t(a))" in result.code
@@ -97,4 +99,11 @@ def test_shape_changing_update_of_a_shared_name_is_reported() -> None:
     source = "import torch\na = torch.ones(2, 3)\nb = a\na.t_()\n"
     result = convert_checked(source)
     assert "a.t_()" in result.code
+    assert [f.rule for f in result.findings] == ["TM940"]
+
+
+def test_shape_changing_update_of_a_comprehension_variable_is_reported() -> None:
+    source = "import torch\nr = [x.t_() for x in xs]\n"
+    result = convert_checked(source)
+    assert "x.t_()" in result.code
     assert [f.rule for f in result.findings] == ["TM940"]
