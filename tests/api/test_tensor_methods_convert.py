@@ -107,3 +107,18 @@ def test_shape_changing_update_of_a_comprehension_variable_is_reported() -> None
     result = convert_checked(source)
     assert "x.t_()" in result.code
     assert [f.rule for f in result.findings] == ["TM940"]
+
+
+def test_backend_settings_read_back_keep_their_assignments() -> None:
+    source = (
+        "import torch\ntorch.backends.cudnn.deterministic = True\n"
+        "flag = torch.backends.cudnn.deterministic\n"
+    )
+    result = convert_checked(source)
+    assert "ms_aux.cudnn_deterministic = True" in result.code
+    assert "flag = ms_aux.cudnn_deterministic" in result.code
+
+
+def test_backend_settings_never_read_are_removed() -> None:
+    result = convert_checked("import torch\ntorch.backends.cudnn.benchmark = True\n")
+    assert "benchmark" not in result.code.replace("# torch2ms", "")

@@ -129,6 +129,15 @@ CASES = {
         ),
         ["s1", "s2", "i1", "i2", "i3", "fro", "zero", "two", "wide", "three"],
     ),
+    "backend_settings_read_back": (
+        (
+            "torch.backends.cudnn.allow_tf32 = False\n"
+            "tf32 = torch.backends.cudnn.allow_tf32\n"
+            "enabled = torch.backends.cudnn.enabled\n"
+            "deterministic = torch.backends.cudnn.deterministic\n"
+        ),
+        ["tf32", "enabled", "deterministic"],
+    ),
 }
 
 
