@@ -14,7 +14,8 @@
 - On the CPU target, reads of a tensor's `.is_cuda`/`.is_xpu`/`.is_mps` become False (a MindSpore
   tensor has no such attribute, and nothing runs on those devices), unless the module assigns an
   attribute of that name itself.
-- `torch.autocast(..., enabled=False)` and, on the CPU target, CUDA autocast (which torch disables
+- `torch.autocast(..., enabled=False)`, `torch.cpu.amp.autocast(enabled=False)` and, on the CPU
+  target, CUDA autocast (which torch disables
   without CUDA) become the companion's no-op context manager: torch computes in full precision
   there, as MindSpore does. Other autocast regions are left to the TM940 finding.
 """
@@ -103,6 +104,7 @@ _ENABLED_POSITION = {
     "torch.autocast": 2,
     "torch.amp.autocast": 2,
     "torch.cuda.amp.autocast": 0,
+    "torch.cpu.amp.autocast": 0,
 }
 
 

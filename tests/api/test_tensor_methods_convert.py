@@ -122,3 +122,12 @@ def test_backend_settings_read_back_keep_their_assignments() -> None:
 def test_backend_settings_never_read_are_removed() -> None:
     result = convert_checked("import torch\ntorch.backends.cudnn.benchmark = True\n")
     assert "benchmark" not in result.code.replace("# torch2ms", "")
+
+
+def test_disabled_cpu_autocast_is_a_region_without_casts() -> None:
+    source = (
+        "import torch\nwith torch.cpu.amp.autocast(enabled=False):\n    y = x * x\n"
+    )
+    result = convert_checked(source)
+    assert "with ms_aux.cpu_autocast(enabled=False):" in result.code
+    assert "torch" not in result.code
