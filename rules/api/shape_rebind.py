@@ -85,6 +85,8 @@ def rebinding_target(call: cst.Call, ctx: ModuleContext) -> cst.Name | None:
         and isinstance(func.value, cst.Name)
     ):
         return None
+    if not isinstance(ctx.state.get("ast"), ast.Module):
+        return None  # what the module shares is unknown
     if func.value.value in shared_names(ctx) or func.value.value in ("self", "cls"):
         return None
     return func.value
