@@ -32,12 +32,6 @@ _NOTES = {
     "log_normal_": "MindSpore has no log_normal_; `ops.exp` of normal draws",
     "geometric_": "MindSpore has no geometric_; the inverse CDF of uniform draws",
     "new_full": "MindSpore's new_full runs on Ascend only; `ops.full(size, value, dtype=x.dtype)`",
-    "new_ones": "MindSpore's new_ones takes no dtype or placement keywords; "
-    "`ops.ones(size, x.dtype)`",
-    "new_zeros": "MindSpore's new_zeros takes no dtype or placement keywords; "
-    "`ops.zeros(size, x.dtype)`",
-    "new_empty": "MindSpore's new_empty takes no dtype or placement keywords; "
-    "`ops.zeros(size, x.dtype)`",
     "fill_diagonal_": "MindSpore's fill_diagonal fails on CPU; `ops.where` with a diagonal mask",
     "scatter_reduce": "MindSpore has no scatter_reduce; `ops.tensor_scatter_add` (or _max, "
     "_min) on the full coordinates of `index`",

@@ -87,7 +87,15 @@ METHOD_PARAMS: dict[str, tuple[str, ...]] = {
 # Methods whose MindSpore idiom holds except for some arguments: a call giving one of these
 # (torch's name, its position after the receiver, the literal values as source; "*" for any
 # value, "<not int>" for any but an int literal) takes the entry instead.
+_SIZES_ONE_BY_ONE = (
+    # `x.new_ones(2, 3)` or `size=`: MindSpore's takes the size as one positional tuple
+    ("size", 99, ("*",)),
+    ("*size", 1, ("*",)),
+)
 IDIOM_EXCEPT: dict[str, tuple[tuple[str, int, tuple[str, ...]], ...]] = {
+    "new_ones": _SIZES_ONE_BY_ONE,
+    "new_zeros": _SIZES_ONE_BY_ONE,
+    "new_empty": _SIZES_ONE_BY_ONE,
     # MindSpore's norm: 'fro' over all of a 3-D tensor is None, p=0 and inf over all elements
     # are refused as matrix norms, and LpNorm takes float16 and float32 only.
     "norm": (
