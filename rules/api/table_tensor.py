@@ -508,7 +508,13 @@ TABLE = tuple(
             rename={"other": "value"},
             positional=2,
         ),
-        method("copy_", params=("self", "src"), sample=("f32[2,3]", "f32[2,3]")),
+        # torch also takes the source as `other=`
+        method(
+            "copy_",
+            params=("self", "src"),
+            sample=("f32[2,3]", "f32[2,3]"),
+            rename={"other": "src"},
+        ),
     ]
     + [
         method(

@@ -39,6 +39,7 @@ REWRITES = [
     ("n = x.norm(p='fro')", "n = ms_aux.tensor_norm(x, p='fro')"),
     ("n = x.norm(2, (0, 1))", "n = ms_aux.tensor_norm(x, 2, (0, 1))"),
     ("x.requires_grad_(False)", "ms_aux.requires_grad_(x, False)"),
+    ("r = x.copy_(other=y, non_blocking=True)", "r = x.copy_(src=y)"),
 ]
 
 
