@@ -26,26 +26,22 @@ from .table_torch_more import TABLE as TORCH_MORE
 
 # Rows of the later tables stand in for an earlier row of the same torch name.
 _LATER = {m.torch for m in TENSOR_MORE + TORCH_MORE}
-_TABLES: tuple[ApiMapping, ...] = (
-    tuple(
-        m
-        for m in TORCH_FUNCTIONS
-        + TENSOR_METHODS
-        + TENSOR_INPLACE
-        + TENSOR_REPORTS
-        + FUNCTIONAL
-        + NN_LAYERS
-        + NN_INIT
-        + OPTIM
-        + FFT
-        + LINALG
-        + SPECIAL
-        + REPORT_ONLY
-        if m.torch not in _LATER
-    )
-    + TENSOR_MORE
-    + TORCH_MORE
-)
+_TABLES: tuple[ApiMapping, ...] = tuple(
+    m
+    for m in TORCH_FUNCTIONS
+    + TENSOR_METHODS
+    + TENSOR_INPLACE
+    + TENSOR_REPORTS
+    + FUNCTIONAL
+    + NN_LAYERS
+    + NN_INIT
+    + OPTIM
+    + FFT
+    + LINALG
+    + SPECIAL
+    + REPORT_ONLY
+    if m.torch not in _LATER
+) + TENSOR_MORE + TORCH_MORE
 # Each entry carries the Ascend-only `mindspore.mint` alternative the official table lists for it.
 ALL_MAPPINGS: tuple[ApiMapping, ...] = tuple(
     dataclasses.replace(m, mint=MINT[m.torch]) if m.torch in MINT else m

@@ -125,9 +125,7 @@ def _library() -> _Library:
     shadowed = sorted(set(entries) & set(imports))
     if shadowed:
         # One module holds every entry: an import would rebind an entry's name there.
-        raise ValueError(
-            f"companion entries named like an import: {', '.join(shadowed)}"
-        )
+        raise ValueError(f"companion entries named like an import: {', '.join(shadowed)}")
     return _Library(entries, tuple(order), imports)
 
 
