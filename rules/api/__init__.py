@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from .inplace_derived import derived_inplace
+from .method_derived import derived_methods
 from .spec import ApiMapping
 from .table_fft import TABLE as FFT
 from .table_functional import TABLE as FUNCTIONAL
@@ -55,6 +56,11 @@ BY_TORCH_NAME.update(
 METHODS: dict[str, ApiMapping] = {
     m.torch.rsplit(".", 1)[1]: m for m in ALL_MAPPINGS if m.kind == "method"
 }
+# `x.op(...)` for every method the tables leave out whose `torch.op` function row is certain.
+DERIVED_METHODS: tuple[ApiMapping, ...] = tuple(derived_methods(METHODS, BY_TORCH_NAME))
+ALL_MAPPINGS += DERIVED_METHODS
+BY_TORCH_NAME.update((m.torch, m) for m in DERIVED_METHODS)
+METHODS.update((m.torch.rsplit(".", 1)[1], m) for m in DERIVED_METHODS)
 # `x.op_(...)` for every in-place method the tables leave out, from `op`'s own mapping.
 DERIVED_INPLACE: tuple[ApiMapping, ...] = tuple(derived_inplace(METHODS, BY_TORCH_NAME))
 ALL_MAPPINGS += DERIVED_INPLACE

@@ -8,17 +8,21 @@
 - Assignments to cuDNN's settings (`torch.backends.cudnn.benchmark = True`, `deterministic`,
   `enabled`, `allow_tf32`) and to the CUDA matmul precision flags
   (`torch.backends.cuda.matmul.allow_tf32`) are removed, with a note: they choose CUDA kernels, and MindSpore chooses its own
-  (`mindspore.set_context(deterministic='ON')` where reproducible GPU kernels are wanted).
+  (`mindspore.set_context(deterministic='ON')` where reproducible GPU kernels are wanted). A
+  module that reads a setting back keeps them, written into the companion's stand-ins, which hold
+  torch's values on a CPU build.
 - On the CPU target, reads of a tensor's `.is_cuda`/`.is_xpu`/`.is_mps` become False (a MindSpore
   tensor has no such attribute, and nothing runs on those devices), unless the module assigns an
   attribute of that name itself.
-- `torch.autocast(..., enabled=False)` and, on the CPU target, CUDA autocast (which torch disables
+- `torch.autocast(..., enabled=False)`, `torch.cpu.amp.autocast(enabled=False)` and, on the CPU
+  target, CUDA autocast (which torch disables
   without CUDA) become the companion's no-op context manager: torch computes in full precision
   there, as MindSpore does. Other autocast regions are left to the TM940 finding.
 """
 
 from __future__ import annotations
 
+import ast
 import bisect
 
 import libcst as cst
@@ -79,6 +83,8 @@ _KERNEL_NOTE = (
         "Ascend kernels are wanted."
     ),
 )
+
+
 def _wraps_torch(call: cst.Call, ctx: ModuleContext) -> bool:
     """`@functools.wraps(torch.nn.Module.cuda)`: it only gives the function torch's name and
     docstring, and the function keeps its own name."""
@@ -98,6 +104,7 @@ _ENABLED_POSITION = {
     "torch.autocast": 2,
     "torch.amp.autocast": 2,
     "torch.cuda.amp.autocast": 0,
+    "torch.cpu.amp.autocast": 0,
 }
 
 
@@ -168,7 +175,11 @@ class PlumbingRule(Rule):
         return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
 
     def _no_effect(self, small: cst.BaseSmallStatement, ctx: ModuleContext) -> bool:
-        if isinstance(small, cst.Assign) and _kernel_setting(small, ctx):
+        if (
+            isinstance(small, cst.Assign)
+            and _kernel_setting(small, ctx)
+            and not _settings_read(ctx)
+        ):
             ctx.report(self.meta.id, *_KERNEL_NOTE, node=small, severity=NOTE)
             return True
         if not isinstance(small, cst.Expr) or not isinstance(small.value, cst.Call):
@@ -225,6 +236,24 @@ def _holds_line(statement: cst.CSTNode, lines: list[int], ctx: ModuleContext) ->
         return True
     i = bisect.bisect_left(lines, info.line)
     return i < len(lines) and lines[i] <= info.end_line
+
+
+def _settings_read(ctx: ModuleContext) -> bool:
+    """Whether the module reads a kernel setting back (`if torch.backends.cudnn.enabled:`):
+    then its assignments are kept, into the companion's stand-ins (library/backend_flags.py)."""
+    cached = ctx.state.get("kernel_settings_read")
+    if cached is None:
+        leaves = {name.rsplit(".", 1)[1] for name in _KERNEL_SETTINGS}
+        tree = ctx.state.get("ast")
+        cached = isinstance(tree, ast.Module) and any(
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Load)
+            and node.attr in leaves
+            and "backends" in ast.unparse(node.value)
+            for node in ast.walk(tree)
+        )
+        ctx.state["kernel_settings_read"] = cached
+    return cached
 
 
 def _kernel_setting(assign: cst.Assign, ctx: ModuleContext) -> bool:

@@ -238,14 +238,16 @@ def call_result(
 
 def assign_root(receiver: cst.BaseExpression, ctx: ModuleContext):
     """The tensor an in-place call updates, when naming it again is safe: `x`, `self.w`, or the
-    `x` of an in-place call already rewritten (`ops.assign(x, ...)` returns `x`), or an entry of
+    `x` of an in-place call already rewritten (`ops.assign(x, ...)` and
+    `ms_aux.assign_view(x, ...)` return `x`), or an entry of
     a dict read with a string (`state['step']`): reading it again gives the same tensor. An item
     read with a number or a name (`x[i]`) may be a view of a tensor, which MindSpore copies."""
     if _named(receiver, ctx):
         return receiver
     if (
         isinstance(receiver, cst.Call)
-        and ctx.dotted(receiver.func) in ("mindspore.ops.assign", "ops.assign")
+        and ctx.dotted(receiver.func)
+        in ("mindspore.ops.assign", "ops.assign", "ms_aux.assign_view")
         and receiver.args
         and _named(receiver.args[0].value, ctx)
     ):

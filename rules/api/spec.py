@@ -180,6 +180,10 @@ def bind_arguments(
     for name, value in kwargs.items():
         if name in seen:
             return Refusal(name, f"{name} given twice")
+        if "*" + name in params and "*" + name not in seen:
+            # `x.view(size=(2, 3))`: the collected positionals given by name, as one sequence.
+            named.append(("*" + name, [value]) if mapping.spread else (name, value))
+            continue
         named.append((name, value))
     return named, positional_count
 

@@ -7,6 +7,7 @@ import dataclasses
 from .entries import method, report
 from .table_torch import STD_ARGS
 
+_SECTIONS = {"sections": "indices_or_sections", "indices": "indices_or_sections"}
 _INT32 = "MindSpore returns int32 indices (dtype), torch int64"
 
 _UNARY = {
@@ -162,7 +163,7 @@ _OTHER = [
         positional=2,
         defaults={"dtype": "mindspore.int64"},
     ),
-    method("view", params=("self", "*shape"), sample=("f32[2,3]", 3, 2)),
+    method("view", params=("self", "*size"), sample=("f32[2,3]", 3, 2)),
     method("reshape", params=("self", "*shape"), sample=("f32[2,3]", (3, 2))),
     method(
         "flatten", params=("self", "start_dim", "end_dim"), sample=("f32[2,3,4]", 1)
@@ -187,6 +188,23 @@ _OTHER = [
         note="Tensor.repeat has no CPU kernel in MindSpore 2.10; tile repeats alike",
     ),
     method("split", params=("self", "split_size", "dim"), sample=("f32[4,3]", 2)),
+    # torch also takes the count as `sections=` and the split points as `indices=`.
+    method(
+        "tensor_split",
+        "mindspore.ops.tensor_split",
+        params=("self", "indices_or_sections", "dim"),
+        sample=("f32[5,3]", 2, 1),
+        rename=_SECTIONS | {"dim": "axis"},
+        positional=3,
+    ),
+    method(
+        "dsplit",
+        "mindspore.ops.dsplit",
+        params=("self", "indices_or_sections"),
+        sample=("f32[2,2,4]", [1, 3]),
+        rename=_SECTIONS,
+        positional=2,
+    ),
     method("chunk", params=("self", "chunks", "dim"), sample=("f32[4,3]", 2, 0)),
     method("unbind", params=("self", "dim"), sample=("f32[2,3]", 1)),
     method(
@@ -322,6 +340,10 @@ _OTHER = [
         "new_empty", params=("self", "size"), sample=("f32[2,3]", (2, 2)), check="shape"
     ),
     method("item", sample=("f32[1]",)),
+    # torch's complex casts; MindSpore casts with astype.
+    method("cfloat", "astype", defaults={"dtype": "mindspore.complex64"}),
+    method("cdouble", "astype", defaults={"dtype": "mindspore.complex128"}),
+    method("conj_physical", "mindspore.ops.conj"),
     method("to", params=("self", "dtype"), sample=("f32[2,3]", "dtype:float16")),
     method(
         "type",
@@ -486,7 +508,13 @@ TABLE = tuple(
             rename={"other": "value"},
             positional=2,
         ),
-        method("copy_", params=("self", "src"), sample=("f32[2,3]", "f32[2,3]")),
+        # torch also takes the source as `other=`
+        method(
+            "copy_",
+            params=("self", "src"),
+            sample=("f32[2,3]", "f32[2,3]"),
+            rename={"other": "src"},
+        ),
     ]
     + [
         method(
@@ -595,22 +623,20 @@ REPORTS = tuple(
     ]
     + [
         report(
-            "torch.Tensor.kthvalue",
-            "MindSpore 2.10's Tensor.kthvalue fails on CPU; use `ops.topk(x, k, "
-            "largest=False)` and take the last",
-            kind="method",
-        ),
-        report(
             "torch.Tensor.unfold",
             "MindSpore's Tensor.unfold is im2col, not torch's sliding view; build the "
             "windows with slicing and `ops.stack`",
             kind="method",
         ),
-        report(
-            "torch.Tensor.index_fill",
-            "MindSpore's index_fill needs int32 indices: "
-            "`x.index_fill(dim, index.astype(mindspore.int32), value)`",
-            kind="method",
+        *(
+            report(
+                "torch.Tensor." + name,
+                "MindSpore's sparse tensors are `mindspore.COOTensor(indices, values, shape)` "
+                "and `mindspore.CSRTensor(indptr, indices, values, shape)`, built from their "
+                "parts; no method turns a dense tensor into one",
+                kind="method",
+            )
+            for name in ("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc")
         ),
         report(
             "torch.Tensor.cuda",

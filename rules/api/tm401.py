@@ -17,6 +17,7 @@ from ..companion.table_plumbing import MODULE_VALUES
 from ..companion.table_recurrent import METHOD_PARAMS as COMPANION_METHOD_PARAMS
 from ..companion.table_runtime import TYPE_CHECK_ONLY
 from ..companion.table_tensor_ops import ATTRIBUTES as TENSOR_ATTRIBUTES
+from ..companion.table_tensor_ops import IDIOM_EXCEPT
 from ..companion.table_tensor_ops import METHOD_PARAMS as TENSOR_OPS_PARAMS
 from . import BY_TORCH_NAME, METHODS
 from .answered import constant, drop_dead_findings, ends_the_block, taken_branch
@@ -47,6 +48,7 @@ from .max_min import (
     pair_result,
     second_argument,
 )
+from .method_derived import method_from_function
 from .parameter_loops import parameter_loops
 from .receivers import (
     assign_root,
@@ -60,6 +62,7 @@ from .receivers import (
     stored_item,
     unchanged,
 )
+from .shape_rebind import SHAPE_METHODS, rebinding_target, rebound
 from .source_args import call_arguments, split_call, translate_args
 from .spec import ApiMapping, CallTranslation, Refusal
 from .table_mint import MINT, MINT_CLASS_VALUES, MINT_TARGETS
@@ -71,6 +74,7 @@ from .torch_args import (
     receiver_by_position,
     without_out_none,
 )
+from .view_writes import VIEW_UPDATE, write_back
 
 _TYPE_CHECKS = ("isinstance", "issubclass")
 # A torch module named in an annotation (`fmt: F = "NCHW"`, where F is torch.nn.functional) is no
@@ -306,6 +310,7 @@ class ApiTableRule(Rule):
         UNSAFE_ARGUMENT,
         NO_KERNEL,
         CALL_RESULT,
+        VIEW_UPDATE,
     )
     stage = API
     order = 100
@@ -832,10 +837,7 @@ class ApiTableRule(Rule):
             )
             return call
         ctx.applied.add(API_META.id)
-        return cst.Call(
-            ctx.name("mindspore.ops.assign"),
-            [cst.Arg(root.deep_clone()), cst.Arg(value)],
-        )
+        return write_back(root, value, ctx)
 
     def _write_out(self, mapping: ApiMapping, args, kwargs, ctx: ModuleContext):
         """``ms_aux.write_out(t, <the call without out=>)`` for `torch.op(..., out=t)` where `t`
@@ -1057,11 +1059,14 @@ class ApiTableRule(Rule):
         return updated
 
     def _on_imported(self, func: cst.Attribute) -> bool:
-        """Whether ``func`` is reached from an imported module or object (`re.sub`, `np.dot`)."""
+        """Whether ``func`` is reached from an imported module or object (`re.sub`, `np.dot`),
+        or from the MindSpore names rules write (`mindspore.ops.norm(g)`, not yet shortened)."""
         root = func.value
         while isinstance(root, cst.Attribute):
             root = root.value
-        return isinstance(root, cst.Name) and root.value in self.imported
+        return isinstance(root, cst.Name) and (
+            root.value in self.imported or root.value == "mindspore"
+        )
 
     def _parameter_method(self, original: cst.Call, call: cst.Call, ctx: ModuleContext):
         """``ms_aux.requires_grad_(x, flag)`` for ``x.requires_grad_(flag)``, and
@@ -1085,9 +1090,12 @@ class ApiTableRule(Rule):
                 )
                 return None
         elif len(call.args) > 1 or not (
-            isinstance(func.value, cst.Attribute) or _in_parameter_loop(original, ctx)
+            isinstance(func.value, cst.Attribute)
+            or _in_parameter_loop(original, ctx)
+            or _clears_flag(call)
         ):
-            # A plain name is the autograd rules' leaf marking (rules/autograd).
+            # A plain name is the autograd rules' leaf marking (rules/autograd); clearing the
+            # flag marks nothing, and the companion decides what it clears.
             return None
         ctx.applied.add(API_META.id)
         result = cst.Call(ctx.companion(name), [cst.Arg(func.value), *call.args])
@@ -1231,10 +1239,7 @@ class ApiTableRule(Rule):
                 value = cst.Call(
                     ctx.name(translation.mindspore), call_arguments(translation, None)
                 )
-                return cst.Call(
-                    ctx.name("mindspore.ops.assign"),
-                    [cst.Arg(into.deep_clone()), cst.Arg(value)],
-                )
+                return write_back(into, value, ctx)
         if into is None and "out" in kwargs:
             written = self._write_out(mapping, args, kwargs, ctx)
             if written is not None:
@@ -1391,7 +1396,14 @@ class ApiTableRule(Rule):
                 f"if the receiver is a tensor, write the MindSpore form: {mapping.note or mapping.mindspore}",
             )
             return call
+        if _idiom_excepted(name, call):
+            companion = self._method_companion(mapping, call, ctx)
+            if companion is not None:
+                return companion
         if not mapping.valid_on(ctx.options.target):
+            rebinding = self._rebinding(name, call, ctx)
+            if rebinding is not None:
+                return rebinding
             if mapping.form == "assign":
                 assigned = self._assigned_companion(mapping, call, ctx)
                 if assigned is not None:
@@ -1487,10 +1499,7 @@ class ApiTableRule(Rule):
                 )
             # `ops.assign`, not `Tensor.assign_value`: MindSpore 2.10 refuses `assign_value` on a
             # tensor that has been an input of `mindspore.grad`.
-            return cst.Call(
-                ctx.name("mindspore.ops.assign"),
-                [cst.Arg(root.deep_clone()), cst.Arg(value)],
-            )
+            return write_back(root, value, ctx)
         if translation.mindspore.startswith("mindspore.Tensor."):
             rest = CallTranslation(
                 translation.mindspore, translation.args[1:], translation.kwargs
@@ -1508,6 +1517,27 @@ class ApiTableRule(Rule):
         return call.with_changes(
             func=ctx.name(translation.mindspore), args=call_arguments(translation, call)
         )
+
+    def _rebinding(self, name: str, call: cst.Call, ctx: ModuleContext):
+        """`(x := ops.swapaxes(x, 0, 1))` for `x.transpose_(0, 1)`, from the mapping of the
+        `torch.*` function of the out-of-place method (rules/api/shape_rebind.py); else None."""
+        target = rebinding_target(call, ctx)
+        function = BY_TORCH_NAME.get("torch." + SHAPE_METHODS.get(name, ""))
+        parts = split_call(call)
+        if target is None or function is None or not function.translatable:
+            return None
+        mapping = method_from_function(function, name, "call")
+        if mapping is None or parts is None:
+            return None
+        args, kwargs = parts
+        translation = translate_args(mapping, [cst.Arg(target), *args], kwargs)
+        if isinstance(translation, Refusal):
+            return None
+        ctx.applied.add(METHOD_META.id)
+        value = cst.Call(
+            ctx.name(translation.mindspore), call_arguments(translation, None)
+        )
+        return rebound(target, value)
 
     def _chain_link(self, original: cst.Call, receiver, ctx: ModuleContext):
         """(item, fresh) for an in-place link of a chain rules/api/inplace_chain.py accepts: the
@@ -1557,10 +1587,7 @@ class ApiTableRule(Rule):
         value = self._method_companion(base, call, ctx)
         if value is None or value is call:
             return None
-        return cst.Call(
-            ctx.name("mindspore.ops.assign"),
-            [cst.Arg(root.deep_clone()), cst.Arg(value)],
-        )
+        return write_back(root, value, ctx)
 
     def _method_companion(
         self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext
@@ -1640,6 +1667,39 @@ def _assigned_in_place(name: str) -> bool:
     """Whether the Tensor method ``name`` is an in-place one written through `ops.assign`."""
     mapping = METHODS.get(name)
     return mapping is not None and mapping.form == "assign"
+
+
+def _idiom_excepted(name: str, call: cst.Call) -> bool:
+    """Whether the call gives an argument for which the method's idiom does not hold
+    (rules/companion/table_tensor_methods.IDIOM_EXCEPT)."""
+    exceptions = IDIOM_EXCEPT.get(name)
+    if not exceptions:
+        return False
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    named = {a.keyword.value: a for a in call.args if a.keyword is not None}
+    empty = cst.Module([])
+    for parameter, position, values in exceptions:
+        arg = named.get(parameter)
+        if arg is None and position < len(positional):
+            arg = positional[position]
+        if arg is None:
+            continue
+        source = empty.code_for_node(arg.value).replace(" ", "")
+        if "*" in values or source in values:
+            return True
+        if "<not int>" in values and not source.lstrip("-").isdigit():
+            return True
+    return False
+
+
+def _clears_flag(call: cst.Call) -> bool:
+    """`x.requires_grad_(False)` or `x.requires_grad_(requires_grad=False)`."""
+    if len(call.args) != 1:
+        return False
+    arg = call.args[0]
+    if arg.keyword is not None and arg.keyword.value != "requires_grad":
+        return False
+    return isinstance(arg.value, cst.Name) and arg.value.value == "False"
 
 
 def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:

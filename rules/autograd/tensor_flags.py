@@ -14,6 +14,10 @@ from .state import record_leaves
 
 VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 PARAMETER = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# Tensor methods that make a new tensor and take torch's factory keywords.
+FACTORY_METHODS = frozenset(
+    {"new_full", "new_ones", "new_zeros", "new_empty", "new_tensor"}
+)
 
 
 def _literal_bool(node: cst.BaseExpression) -> bool | None:
@@ -38,6 +42,11 @@ def _is_requires_grad_method(call: cst.Call) -> bool:
     return len(call.args) == 1 and _literal_bool(call.args[0].value) is True
 
 
+def _is_factory_method(call: cst.Call) -> bool:
+    func = call.func
+    return isinstance(func, cst.Attribute) and func.attr.value in FACTORY_METHODS
+
+
 def _strip_arg(call: cst.Call, arg: cst.Arg) -> cst.Call:
     args = [a for a in call.args if a is not arg]
     if args:
@@ -52,7 +61,7 @@ def makes_leaf(value: cst.BaseExpression, ctx: ModuleContext) -> bool:
     if _is_requires_grad_method(value):
         return True
     qualified = ctx.qualname(value.func)
-    if qualified is None:
+    if qualified is None and not _is_factory_method(value):
         return False
     arg = _requires_grad_arg(value)
     if qualified in PARAMETER:
@@ -115,7 +124,9 @@ class TensorFlagsRule(Rule):
         if _is_requires_grad_method(original):
             ctx.applied.add("TM105")
             return updated.func.value  # type: ignore[attr-defined]
-        if qualified is not None and qualified not in PARAMETER:
+        if (qualified is not None and qualified not in PARAMETER) or _is_factory_method(
+            original
+        ):
             arg = _requires_grad_arg(updated)
             if arg is not None and _literal_bool(arg.value) is not None:
                 ctx.applied.add("TM105")

@@ -27,6 +27,7 @@ LIBRARY = os.path.join(os.path.dirname(__file__), "library")
 # Library files in the order their entries appear in an assembled module.
 LIBRARY_FILES = (
     "plumbing.py",
+    "backend_flags.py",
     "probes.py",
     "bindings.py",
     "distributed.py",
@@ -38,6 +39,7 @@ LIBRARY_FILES = (
     "torch_functions.py",
     "reductions.py",
     "spectral.py",
+    "tensor_methods.py",
     "layers.py",
     "attention.py",
     "transformer.py",

@@ -8,6 +8,7 @@ from .table_conv_transpose import ENTRIES as CONV_TRANSPOSE
 from .table_data import ENTRIES as DATA
 from .table_distributed import ENTRIES as DISTRIBUTED
 from .table_autograd import ENTRIES as AUTOGRAD
+from .table_backend_flags import ENTRIES as BACKEND_FLAGS
 from .table_distributions import ENTRIES as DISTRIBUTIONS
 from .table_export import ENTRIES as EXPORT
 from .table_fft import ENTRIES as FFT
@@ -41,6 +42,7 @@ from .table_unpooling import ENTRIES as UNPOOLING
 ENTRIES: dict[str, str] = {}
 for _table in (
     PLUMBING,
+    BACKEND_FLAGS,
     DISTRIBUTED,
     EXPORT,
     RUNTIME,

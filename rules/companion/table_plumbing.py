@@ -54,6 +54,7 @@ CONDITIONAL: dict[str, str] = {
     "torch.autocast": "autocast",
     "torch.amp.autocast": "autocast",
     "torch.cuda.amp.autocast": "cuda_autocast",
+    "torch.cpu.amp.autocast": "cpu_autocast",
 }
 
 # Torch modules named as values (`device_mod = torch.cuda`): the whole module, never the head of

@@ -6,6 +6,10 @@ functions and Tensor methods listed here (MindSpore lacks them, or runs them on 
 
 from __future__ import annotations
 
+from .table_tensor_methods import ENTRIES as _METHOD_ENTRIES
+from .table_tensor_methods import IDIOM_EXCEPT
+from .table_tensor_methods import METHOD_PARAMS as _METHOD_PARAMS
+
 # Functions of `torch` whose Tensor method takes the same arguments after the receiver.
 _BOTH = {
     "quantile": ("q", "dim", "keepdim", "interpolation"),
@@ -79,3 +83,9 @@ METHOD_PARAMS["torch.Tensor.unique"] = (
     "return_counts",
     "dim",
 )
+
+__all__ = ["ENTRIES", "IDIOM_EXCEPT", "METHOD_PARAMS"]
+
+# Tensor methods served by library/tensor_methods.py.
+ENTRIES.update(_METHOD_ENTRIES)
+METHOD_PARAMS.update(_METHOD_PARAMS)

@@ -461,6 +461,12 @@ def cuda_autocast(enabled=True, dtype=None, cache_enabled=True):
     return _NoAutocast()
 
 
+def cpu_autocast(enabled=True, dtype=None, cache_enabled=True):
+    """`torch.cpu.amp.autocast(enabled=False)`: a region torch runs in full precision, as
+    MindSpore runs it."""
+    return _NoAutocast()
+
+
 class _NoAutocast:
     """A context manager and decorator that does nothing."""
 
