@@ -210,16 +210,6 @@ def tensor_diag(input, diagonal=0):
     return ops.diagonal(input, diagonal)
 
 
-def narrow(input, dim, start, length):
-    """`x.narrow(dim, start, length)`, `start` also a 0-d tensor or negative (counted from the
-    end), as torch takes it."""
-    if isinstance(start, mindspore.Tensor):
-        start = int(start.item())
-    if start < 0:
-        start += input.shape[dim]
-    return ops.narrow(input, dim, start, length)
-
-
 def tensor_diff(input, n=1, dim=-1, prepend=None, append=None):
     """`x.diff(n, dim, prepend, append)`: the n-th forward difference along `dim` (MindSpore's
     diff takes n=1 only), of x with `prepend` and `append` joined on."""
