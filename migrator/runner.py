@@ -53,6 +53,7 @@ from .sources import (
 from .star_imports import inherited_aliases
 from .tree import FileFacts
 from .tree_classes import module_classes
+from .tree_index import remember
 from .tree_merge import settle_coupled, with_tree_facts
 
 # Below this many Python files, or this many bytes, a pool costs more than it saves.
@@ -326,6 +327,8 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
             if task.root is not None and "import" in decoded.text
             else None
         )
+        if tree is not None:
+            remember(os.path.abspath(task.path), tree)
         result = convert_source(
             decoded.text,
             task.display,

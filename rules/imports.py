@@ -558,6 +558,8 @@ class ImportsRule(Rule):
 
     def leave_Annotation(self, original, updated, ctx: ModuleContext):
         self.annotation_depth -= 1
+        if updated is original:
+            return updated  # no torch name inside became text
         return _whole_text(updated)
 
     def visit_Name(self, node: cst.Name, ctx: ModuleContext) -> None:
