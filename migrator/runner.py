@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
+from ..rules.companion import entry_names
 from .companion import CompanionError, companion_uses, site_for, write_companion
 from .context import CompanionImport, Options
 from .convert import (
@@ -485,6 +486,8 @@ def iter_outcomes(
     ordered = sorted(tasks, key=lambda t: -t.size)
     retry: list[Task] = []
     limit = jobs * 3
+    # Read once here rather than in every worker: the forked workers share the companion library.
+    entry_names()
     pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=_pool_context(),
