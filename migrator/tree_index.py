@@ -7,8 +7,9 @@ fact, from a single ``ast`` parse.
   Module classes (``tree_classes``).
 
 A summary is small (names only, no syntax tree), so a worker keeps the summaries of every file it
-has seen for the rest of the run. The file a worker converts gives its summary from the parse the
-conversion makes anyway; another file is read and parsed once, when a file first imports from it.
+has seen for the rest of the run. Every parse the run makes anyway gives its file's summary: the
+step index of the tree pass (``tree_merge``, before the workers fork, so they inherit them) and
+each file's conversion. Another file is read and parsed once, when a file first imports from it.
 """
 
 from __future__ import annotations
