@@ -77,6 +77,27 @@ def _statements(tree: ast.Module):
                 queue.extend(block)
 
 
+_STATEMENT_NODES = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def statements(tree: ast.AST):
+    """The statements of ``tree`` (with except handlers and match cases) in exactly the order
+    ``ast.walk`` yields them, without entering expressions: no statement lies inside one."""
+    queue = deque([tree])
+    pop = queue.popleft
+    push = queue.append
+    kinds = _STATEMENT_NODES
+    while queue:
+        node = pop()
+        yield node
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, kinds):
+                        push(item)
+
+
 def dotted(node: ast.AST) -> str | None:
     """``a.b.c`` for a pure Name/Attribute chain, else None."""
     parts = []

@@ -74,6 +74,8 @@ class ModuleContext:
     @staticmethod
     def dotted(node: cst.CSTNode) -> str | None:
         """``a.b.c`` for a Name/Attribute chain."""
+        if node.__class__ is cst.Name:
+            return node.value
         parts = []
         while isinstance(node, cst.Attribute):
             parts.append(node.attr.value)
@@ -85,6 +87,8 @@ class ModuleContext:
 
     def qualname(self, node: cst.CSTNode) -> str | None:
         """The qualified torch name a Name/Attribute chain refers to (``F.relu`` → ``torch.nn.functional.relu``)."""
+        if node.__class__ is cst.Name:
+            return self.aliases.get(node.value)
         name = self.dotted(node)
         if name is None:
             return None

@@ -208,6 +208,8 @@ class StageWalker:
             changes = None
             for field, kind in child_fields:
                 value = getattr(node, field)
+                if value is None:
+                    continue
                 new = self._field(value, kind)
                 if new is not value:
                     if changes is None:
@@ -243,7 +245,10 @@ class StageWalker:
         return result
 
     def _field(self, value, kind: int):
-        if _is_node(value):
+        known = _IS_NODE.get(value.__class__)
+        if known is None:
+            known = _is_node(value)
+        if known:
             result = self.walk(value)
             if result is value or _is_node(result):
                 return result

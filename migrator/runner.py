@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
+from ..rules.companion import entry_names
 from .companion import CompanionError, companion_uses, site_for, write_companion
 from .context import CompanionImport, Options
 from .convert import (
@@ -53,6 +54,7 @@ from .sources import (
 from .star_imports import inherited_aliases
 from .tree import FileFacts
 from .tree_classes import module_classes
+from .tree_index import remember
 from .tree_merge import settle_coupled, with_tree_facts
 
 # Below this many Python files, or this many bytes, a pool costs more than it saves.
@@ -326,6 +328,8 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
             if task.root is not None and "import" in decoded.text
             else None
         )
+        if tree is not None:
+            remember(os.path.abspath(task.path), tree)
         result = convert_source(
             decoded.text,
             task.display,
@@ -482,6 +486,8 @@ def iter_outcomes(
     ordered = sorted(tasks, key=lambda t: -t.size)
     retry: list[Task] = []
     limit = jobs * 3
+    # Read once here rather than in every worker: the forked workers share the companion library.
+    entry_names()
     pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=_pool_context(),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import os
 
-from .aliases import exported_aliases
+from .tree_index import summary
 
 
 def inherited_aliases(
@@ -31,30 +31,29 @@ def inherited_aliases(
             isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
         ):
             continue
-        module_file = _module_file(path, root, node)
+        module_file = module_file_of(path, root, node.level, node.module)
         if module_file is None:
             continue
-        try:
-            with open(module_file, "rb") as handle:
-                exported = exported_aliases(ast.parse(handle.read()))
-        except (OSError, SyntaxError, ValueError):
+        exported = summary(module_file)
+        if exported is None:
             continue
-        for local, target in exported.items():
+        for local, target in exported.exported.items():
             found.setdefault(local, target)
     return found
 
 
-def _module_file(path: str, root: str, node: ast.ImportFrom) -> str | None:
-    """The file in the tree that ``node`` imports from, if any."""
+def module_file_of(path: str, root: str, level: int, module: str | None) -> str | None:
+    """The file in the tree that ``from <module> import ...`` (``level`` dots) in the file at
+    ``path`` imports from, if any."""
     root = os.path.abspath(root)
-    if node.level:
+    if level:
         base = os.path.dirname(os.path.abspath(path))
-        for _ in range(node.level - 1):
+        for _ in range(level - 1):
             base = os.path.dirname(base)
     else:
         # An absolute import names the tree's top package (`timm.layers.x` inside `timm/`).
         base = os.path.dirname(root)
-    parts = node.module.split(".") if node.module else []
+    parts = module.split(".") if module else []
     candidate = os.path.join(base, *parts)
     for option in (candidate + ".py", os.path.join(candidate, "__init__.py")):
         if os.path.isfile(option) and (option + os.sep).startswith(root + os.sep):

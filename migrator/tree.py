@@ -110,11 +110,15 @@ def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
-def index_file(path: str, display: str, text: str, module: str) -> FileIndex | None:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
+def index_file(
+    path: str, display: str, text: str, module: str, tree: ast.Module | None = None
+) -> FileIndex | None:
+    """The step facts of one file (``tree``: its ``ast`` where the caller parsed it)."""
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return None
     found = FileIndex(path, display, module)
     package = os.path.basename(path) == "__init__.py"
     for node in ast.walk(tree):

@@ -13,9 +13,9 @@ import ast
 import functools
 import os
 
-from .aliases import dotted as _dotted
-from .aliases import resolve, torch_aliases
-from .star_imports import _module_file
+from .aliases import resolve
+from .star_imports import module_file_of
+from .tree_index import summary
 
 _DEPTH = 12
 
@@ -33,34 +33,25 @@ def module_classes(
         return frozenset()
     found: set[str] = set()
     root = os.path.abspath(root)
+    path = os.path.abspath(path)
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
             continue
         for alias in node.names:
             if alias.name == "*":
                 continue
-            where = _origin(os.path.abspath(path), root, node, alias.name)
+            where = _origin(path, root, node.level, node.module, alias.name)
             if where is not None and _is_module(*where, root, 0):
                 found.add(alias.asname or alias.name)
     return frozenset(found)
 
 
 def _origin(
-    path: str, root: str, node: ast.ImportFrom, name: str
+    path: str, root: str, level: int, module: str | None, name: str
 ) -> tuple[str, str] | None:
-    """The file of the tree and the name in it that ``from <node.module> import name`` reads."""
-    module_file = _module_file(path, root, node)
+    """The file of the tree and the name in it that ``from <module> import name`` reads."""
+    module_file = module_file_of(path, root, level, module)
     return (module_file, name) if module_file is not None else None
-
-
-@functools.lru_cache(maxsize=4096)
-def _parsed(path: str) -> tuple[ast.Module, dict[str, str]] | None:
-    try:
-        with open(path, "rb") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError):
-        return None
-    return tree, torch_aliases(tree)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -69,34 +60,28 @@ def _is_module(path: str, name: str, root: str, depth: int) -> bool:
     through classes of the tree (followed up to a fixed depth)."""
     if depth > _DEPTH:
         return False
-    parsed = _parsed(path)
-    if parsed is None:
+    found = summary(path)
+    if found is None:
         return False
-    tree, aliases = parsed
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == name:
-            return any(
-                _is_module_base(base, path, tree, aliases, root, depth)
-                for base in node.bases
-            )
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if (alias.asname or alias.name) == name and alias.name != "*":
-                    where = _origin(path, root, node, alias.name)
-                    return where is not None and _is_module(*where, root, depth + 1)
+    bases = found.classes.get(name)
+    if bases is not None:
+        return any(
+            _is_module_base(base, path, found.aliases, root, depth) for base in bases
+        )
+    imported = found.imports.get(name)
+    if imported is not None:
+        where = _origin(path, root, *imported)
+        return where is not None and _is_module(*where, root, depth + 1)
     return False
 
 
 def _is_module_base(
-    base: ast.expr,
+    name: str | None,
     path: str,
-    tree: ast.Module,
     aliases: dict[str, str],
     root: str,
     depth: int,
 ) -> bool:
-    name = _dotted(base)
     if name is None:
         return False
     qualified = resolve(name, aliases)

@@ -9,6 +9,7 @@ reported with that reason.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -22,6 +23,7 @@ from .tree import (
     index_file,
     module_name,
 )
+from .tree_index import remember
 
 _HINTS = (b".backward(", b"scaler", b"Scaler", b"Accelerator")
 
@@ -271,9 +273,13 @@ def tree_facts(files: Iterable[tuple[str, str]], root: str) -> dict[str, FileFac
 def _index(path: str, display: str, data: bytes, base: str) -> FileIndex | None:
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
+        tree = ast.parse(text)
+    except (UnicodeDecodeError, SyntaxError, ValueError):
         return None
-    return index_file(path, display, text, module_name(path, base))
+    # The same parse gives the file's summary for the other tree facts (``tree_index``): the
+    # workers forked after this pass find it there.
+    remember(os.path.abspath(path), tree)
+    return index_file(path, display, text, module_name(path, base), tree)
 
 
 def with_tree_facts(tasks: Sequence) -> list:

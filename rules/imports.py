@@ -16,6 +16,7 @@ import libcst as cst
 
 from ..migrator.aliases import RESOLVED_PACKAGES, TORCH_ONLY_PACKAGES, resolved_root
 from ..migrator.context import COMPANION, CONVERTED_CALLS, ModuleContext
+from ..migrator.engine import visit
 from ..migrator.findings import ERROR, NOTE, WARNING
 from ..migrator.rule import (
     FINAL,
@@ -558,6 +559,8 @@ class ImportsRule(Rule):
 
     def leave_Annotation(self, original, updated, ctx: ModuleContext):
         self.annotation_depth -= 1
+        if updated is original:
+            return updated  # no torch name inside became text
         return _whole_text(updated)
 
     def visit_Name(self, node: cst.Name, ctx: ModuleContext) -> None:
@@ -926,10 +929,22 @@ class _Unquote(cst.CSTTransformer):
         return updated
 
 
-def _has_union_operator(node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+class _AnnotationParts(cst.CSTVisitor):
+    """Whether an annotation joins types with `|`, and whether a torch name in it became text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.union = False
+        self.text = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+            node.operator, cst.BitOr
+        ):
+            self.union = True
+        elif isinstance(node, _AnnotationText):
+            self.text = True
         return True
-    return any(_has_union_operator(child) for child in node.children)
 
 
 def _whole_text(annotation: cst.Annotation) -> cst.Annotation:
@@ -937,22 +952,17 @@ def _whole_text(annotation: cst.Annotation) -> cst.Annotation:
     text whole when it joins types with `|`, since `"torch.Generator" | None` fails where the
     function is defined."""
     expr = annotation.annotation
-    if isinstance(expr, cst.SimpleString) or not _has_union_operator(expr):
+    if isinstance(expr, cst.SimpleString):
         return annotation
-    texts = [n for n in _walk_nodes(expr) if isinstance(n, _AnnotationText)]
-    if not texts:
+    parts = _AnnotationParts()
+    visit(expr, parts)
+    if not parts.union or not parts.text:
         return annotation
     code = cst.Module([]).code_for_node(expr.visit(_Unquote()))
     quote = next((q for q in ('"', "'") if q not in code), None)
     if quote is None or "\n" in code:
         return annotation
     return annotation.with_changes(annotation=cst.SimpleString(quote + code + quote))
-
-
-def _walk_nodes(node: cst.CSTNode):
-    yield node
-    for child in node.children:
-        yield from _walk_nodes(child)
 
 
 def _package_of(name: str) -> str:

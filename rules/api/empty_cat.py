@@ -12,7 +12,7 @@ import ast
 
 import libcst as cst
 
-from ...migrator.aliases import dotted, resolve
+from ...migrator.aliases import dotted, resolve, statements
 from ...migrator.context import ModuleContext
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
 
@@ -61,7 +61,9 @@ def _empty_creation(node: ast.AST, aliases: dict[str, str]) -> bool:
 def placeholders(tree: ast.AST, aliases: dict[str, str]) -> frozenset[str]:
     """Names and attributes (`self.keys`) the module assigns a 1-D empty tensor."""
     found = set()
-    for node in ast.walk(tree):
+    for node in statements(
+        tree
+    ):  # assignments are statements: no expression is entered
         if isinstance(node, ast.Assign) and _empty_creation(node.value, aliases):
             for target in node.targets:
                 items = target.elts if isinstance(target, ast.Tuple) else [target]
@@ -90,15 +92,15 @@ class EmptyCatRule(Rule):
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         if ctx.qualname(original.func) not in _CATS or not original.args:
             return updated
+        listed = original.args[0].value
+        if not isinstance(listed, (cst.List, cst.Tuple)):
+            return updated
         if self.placeholders is None:
             tree = ctx.state.get("ast")
             self.placeholders = (
                 placeholders(tree, ctx.aliases) if tree is not None else frozenset()
             )
-        listed = original.args[0].value
-        if not isinstance(listed, (cst.List, cst.Tuple)) or not any(
-            ctx.dotted(e.value) in self.placeholders for e in listed.elements
-        ):
+        if not any(ctx.dotted(e.value) in self.placeholders for e in listed.elements):
             return updated
         ctx.applied.add(META.id)
         return updated.with_changes(func=ctx.companion("cat_skipping_empty"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 
@@ -222,6 +223,22 @@ class _ListNames(cst.CSTVisitor):
 _VALUE = frozenset({"torch.addcdiv", "torch.addcmul"})
 
 
+def _may_call_foreach(node: cst.FunctionDef, ctx: ModuleContext) -> bool:
+    """Whether a function's lines name a `_foreach_` function (or the module binds one under
+    another name): only there are its list names read."""
+    lines = ctx.lines_with(_PREFIX.rsplit(".", 1)[1])
+    info = ctx.statements.get(id(node))
+    if lines is None or info is None:
+        return True
+    if any(
+        _PREFIX[:-1] in target and local not in target
+        for local, target in ctx.aliases.items()
+    ):
+        return True
+    i = bisect.bisect_left(lines, info.line)
+    return i < len(lines) and lines[i] <= info.end_line
+
+
 @register
 class ForeachRule(Rule):
     meta = META
@@ -235,6 +252,9 @@ class ForeachRule(Rule):
         self.identifiers: frozenset[str] | None = None
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
+        if not _may_call_foreach(node, ctx):
+            self.lists.append((id(node), frozenset()))
+            return
         found = _ListNames(ctx)
         visit(node.body, found)
         params = node.params

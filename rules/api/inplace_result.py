@@ -233,5 +233,26 @@ def writes_into_a_slice(mapping, call: cst.Call, ctx: ModuleContext) -> bool:
                 for t in node.targets
             ):
                 return True
-        pending.extend(node.children)
+        if isinstance(node, _HOLD_STATEMENTS):
+            # An assignment is a statement: expressions need no visit.
+            for field in _STATEMENT_FIELDS:
+                value = getattr(node, field, None)
+                if isinstance(value, (tuple, list)):
+                    pending.extend(value)
+                elif isinstance(value, cst.CSTNode):
+                    pending.append(value)
     return False
+
+
+# Nodes that hold statements, and the fields they hold them in.
+_HOLD_STATEMENTS = (
+    cst.BaseCompoundStatement,
+    cst.SimpleStatementLine,
+    cst.BaseSuite,
+    cst.Else,
+    cst.Finally,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.MatchCase,
+)
+_STATEMENT_FIELDS = ("body", "orelse", "handlers", "finalbody", "cases")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ...migrator.aliases import statements
 from ...migrator.context import ModuleContext
 from ..common.tree import module_tree
 
@@ -22,7 +23,7 @@ def parameter_loops(ctx: ModuleContext) -> list[tuple[frozenset[str], int, int]]
     """(names bound to a Parameter, first line, last line) for each such loop of the module."""
     found = ctx.state.get(_STATE)
     if found is None:
-        found = [_loop(node) for node in ast.walk(module_tree(ctx))]
+        found = [_loop(node) for node in statements(module_tree(ctx))]
         found = [f for f in found if f is not None]
         ctx.state[_STATE] = found
     return found

@@ -16,6 +16,7 @@ import ast
 
 import libcst as cst
 
+from ...migrator.aliases import statements
 from ...migrator.context import ModuleContext
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
 
@@ -100,7 +101,7 @@ def is_feature_probe(name: str) -> bool:
 def _imported_names(tree: ast.AST) -> dict[str, str]:
     """Local name -> the dotted name it is imported as, for importlib's modules."""
     names: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] not in ("importlib", "importlib_metadata"):
@@ -132,7 +133,7 @@ class ProbesRule(Rule):
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         tree = ctx.state.get("ast")
-        if tree is not None:
+        if tree is not None and "importlib" in ctx.source:
             self.names = _imported_names(tree)
 
     def _probe(self, func: cst.BaseExpression, ctx: ModuleContext) -> str | None:

@@ -43,13 +43,17 @@ def _solve(
 ) -> dict[int, frozenset[str]]:
     arguments: dict[ast.AST, frozenset[str]] = {}
     names: dict[ast.AST, frozenset[str]] = {}
+    # A scope's names depend only on what its callers pass: each round works out again only the
+    # scopes whose arguments changed.
+    known: dict[tuple[ast.AST, frozenset[str]], frozenset[str]] = {}
     for _ in range(_ROUNDS):
-        names = {
-            scope: tensor_names(
-                scope, kinds, arguments.get(scope, frozenset()), optimistic
-            )
-            for scope in all_scopes
-        }
+        names = {}
+        for scope in all_scopes:
+            key = (scope, arguments.get(scope, frozenset()))
+            found = known.get(key)
+            if found is None:
+                found = known[key] = tensor_names(scope, kinds, key[1], optimistic)
+            names[scope] = found
         passed = {
             function: _tensor_parameters(function, sites, kinds, names, optimistic)
             for function, sites in calls.items()

@@ -21,6 +21,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from ...migrator.aliases import statements
+
 # Methods whose results are Python values, not tensors.
 PYTHON_RESULTS = frozenset(
     {"item", "tolist", "numpy", "asnumpy", "dim", "ndimension", "numel", "size"}
@@ -60,7 +62,7 @@ def scopes(tree: ast.Module) -> list[ast.AST]:
     """The module and every function in it."""
     return [tree] + [
         node
-        for node in ast.walk(tree)
+        for node in statements(tree)  # ast.walk's order, expressions not entered
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     ]
 
@@ -122,7 +124,9 @@ def tensor_names(
                 and receiver.func.attr == "scale"
                 and len(receiver.args) == 1
             ):
-                receiver = receiver.args[0]  # a loss scaler's `scaler.scale(loss).backward()`
+                receiver = receiver.args[
+                    0
+                ]  # a loss scaler's `scaler.scale(loss).backward()`
             if isinstance(receiver, ast.Name):
                 backward.add(receiver.id)
     if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ...migrator.aliases import dotted, resolve
+from ...migrator.aliases import dotted, resolve, statements
 
 # Modules whose functions compute on data only (never on model parameters).
 DATA_MODULES = frozenset({"numpy", "random", "math"})
@@ -247,7 +247,7 @@ PURE_METHODS = frozenset(
 
 def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
     facts = ModuleFacts(mindspore_names=_mindspore_names(tree))
-    for node in ast.walk(tree):
+    for node in statements(tree):  # in ast.walk's order, without entering expressions
         if isinstance(node, ast.ClassDef):
             facts.classes[node.name] = node
     module_classes = {
