@@ -1041,6 +1041,8 @@ class ApiTableRule(Rule):
         if self._on_imported(func) or any(a.star for a in call.args):
             return None
         name = func.attr.value
+        if name == "requires_grad_" and _flag_on_any(call, ctx):
+            return self._parameter_companion(name, func, call, ctx)
         if name == "detach_":
             if call.args or not isinstance(func.value, cst.Name):
                 return None
@@ -1059,6 +1061,11 @@ class ApiTableRule(Rule):
         ):
             # A plain name is the autograd rules' leaf marking (rules/autograd).
             return None
+        return self._parameter_companion(name, func, call, ctx)
+
+    def _parameter_companion(
+        self, name: str, func: cst.Attribute, call: cst.Call, ctx: ModuleContext
+    ) -> cst.Call:
         ctx.applied.add(API_META.id)
         result = cst.Call(ctx.companion(name), [cst.Arg(func.value), *call.args])
         # `ms_aux.requires_grad_` would read as a torch-only leftover to the import rule.
@@ -1338,7 +1345,7 @@ class ApiTableRule(Rule):
             return call
         if not mapping.valid_on(ctx.options.target):
             if mapping.form == "assign":
-                assigned = self._assigned_companion(mapping, call, ctx)
+                assigned = self._assigned_companion(mapping, original, call, ctx)
                 if assigned is not None:
                     return assigned
             companion = self._method_companion(mapping, call, ctx)
@@ -1490,18 +1497,29 @@ class ApiTableRule(Rule):
         return None, True
 
     def _assigned_companion(
-        self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext
+        self,
+        mapping: ApiMapping,
+        original: cst.Call,
+        call: cst.Call,
+        ctx: ModuleContext,
     ):
         """``ops.assign(x, ms_aux.<op>(x, ...))`` for `x.op_(...)` where the companion entry of the
-        out-of-place `op` serves it and `x` may be named again; else None."""
+        out-of-place `op` serves it and `x` may be named again; ``ms_aux.<op>(t, ...)`` where the
+        receiver is a new temporary nothing else holds (`torch.zeros(n).scatter_add_(...)`);
+        else None."""
         func: cst.Attribute = call.func  # type: ignore[assignment]
         root = assign_root(func.value, ctx)
         base = BY_TORCH_NAME.get(mapping.torch[:-1])
-        if root is None or base is None:
+        if base is None:
+            return None
+        fresh = root is None and fresh_temporary(original.func.value, ctx)  # type: ignore[attr-defined]
+        if root is None and not fresh:
             return None
         value = self._method_companion(base, call, ctx)
         if value is None or value is call:
             return None
+        if fresh:
+            return value
         return cst.Call(
             ctx.name("mindspore.ops.assign"),
             [cst.Arg(root.deep_clone()), cst.Arg(value)],
@@ -1565,6 +1583,33 @@ def _assigned_in_place(name: str) -> bool:
     """Whether the Tensor method ``name`` is an in-place one written through `ops.assign`."""
     mapping = METHODS.get(name)
     return mapping is not None and mapping.form == "assign"
+
+
+def _flag_on_any(call: cst.Call, ctx: ModuleContext) -> bool:
+    """`x.requires_grad_(flag)` with a flag known only at run time, in a module that never runs
+    backward: the autograd rules mark no leaf with it (they take a literal True), and no gradient
+    of the module depends on it, so the companion's `requires_grad_` serves whatever `x` is (a
+    Cell's or Parameter's flags, a plain tensor returned as it is)."""
+    if len(call.args) != 1:
+        return False
+    arg = call.args[0]
+    if arg.keyword is not None and arg.keyword.value != "requires_grad":
+        return False
+    if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
+        return False
+    runs_backward = ctx.state.get(_RUNS_BACKWARD)
+    if runs_backward is None:
+        runs_backward = any(
+            use.name in _BACKWARD_USES for use in ctx.census.uses
+        )
+        ctx.state[_RUNS_BACKWARD] = runs_backward
+    return not runs_backward
+
+
+_RUNS_BACKWARD = "tm401.runs_backward"
+_BACKWARD_USES = frozenset(
+    {".backward", "torch.autograd.grad", "torch.autograd.backward"}
+)
 
 
 def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:

@@ -58,6 +58,7 @@ LIBRARY_FILES = (
     "fft.py",
     "special.py",
     "linalg.py",
+    "weight_norm.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -27,6 +27,7 @@ from .table_tensor_ops import ENTRIES as TENSOR_OPS
 from .table_special import ENTRIES as SPECIAL
 from .table_windows import ENTRIES as WINDOWS
 from .table_unpooling import ENTRIES as UNPOOLING
+from .table_weight_norm import ENTRIES as WEIGHT_NORM
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
@@ -54,6 +55,7 @@ for _table in (
     FFT,
     SPECIAL,
     LINALG,
+    WEIGHT_NORM,
 ):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
