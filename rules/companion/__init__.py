@@ -59,6 +59,8 @@ LIBRARY_FILES = (
     "special.py",
     "linalg.py",
     "weight_norm.py",
+    "membership.py",
+    "device_probes.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -6,6 +6,7 @@ from .table_attention import ENTRIES as ATTENTION
 from .table_data import ENTRIES as DATA
 from .table_distributed import ENTRIES as DISTRIBUTED
 from .table_autograd import ENTRIES as AUTOGRAD
+from .table_device_probes import ENTRIES as DEVICE_PROBES
 from .table_distributions import ENTRIES as DISTRIBUTIONS
 from .table_export import ENTRIES as EXPORT
 from .table_fft import ENTRIES as FFT
@@ -56,6 +57,7 @@ for _table in (
     SPECIAL,
     LINALG,
     WEIGHT_NORM,
+    DEVICE_PROBES,
 ):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:

@@ -103,9 +103,9 @@ def test_weight_norm_forward_gradients_and_removal(aux, fw, kind, dim, form) -> 
     )
 
     out.sum().backward()
-    grads = ms.value_and_grad(
-        lambda t: cell(t).sum(), None, cell.trainable_params()
-    )(ms.Tensor(x))[1]
+    grads = ms.value_and_grad(lambda t: cell(t).sum(), None, cell.trainable_params())(
+        ms.Tensor(x)
+    )[1]
     torch_grads = dict(layer.named_parameters())
     for p, g in zip(cell.trainable_params(), grads):
         name = next(k for k, v in cell.parameters_and_names() if v is p)

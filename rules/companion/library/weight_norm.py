@@ -40,7 +40,9 @@ def _split(module, name, dim):
     """(g, v, the layer's own weight shape) of the layer's Parameter `name`, which is removed."""
     weight = getattr(module, name)
     if not isinstance(weight, mindspore.Parameter):
-        raise ValueError(f"weight_norm: `{name}` is not a Parameter of {type(module).__name__}")
+        raise ValueError(
+            f"weight_norm: `{name}` is not a Parameter of {type(module).__name__}"
+        )
     shape = tuple(weight.shape)
     v = ops.reshape(weight, _torch_shape(module, weight)).copy()
     g = _norm_except(v, dim)
@@ -114,9 +116,7 @@ def parametrized_weight_norm(module, name="weight", dim=0):
     g, v, shape = _split(module, name, dim)
     if "parametrizations" not in module._cells:
         module.parametrizations = _Parametrizations()
-    setattr(
-        module.parametrizations, name, _WeightNormParametrization(g, v, dim, shape)
-    )
+    setattr(module.parametrizations, name, _WeightNormParametrization(g, v, dim, shape))
 
     def compute(cell, inputs):
         object.__setattr__(cell, name, getattr(cell.parametrizations, name)())

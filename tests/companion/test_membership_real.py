@@ -1,0 +1,60 @@
+"""The companion's `isin` (library/membership.py) and `cuda_device_count` (library/device_probes.py)
+against real torch on the CPU."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import numpy as np
+import pytest
+from torch2ms.rules.companion import assemble
+
+pytestmark = pytest.mark.real
+
+
+@pytest.fixture(scope="module")
+def aux(fw, tmp_path_factory):
+    path = tmp_path_factory.mktemp("companion") / "ms_aux_membership.py"
+    path.write_text(assemble(["isin", "cuda_device_count"]), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("ms_aux_membership", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ms_aux_membership"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+ELEMENTS = np.array([[1, 2, 7], [3, 4, 2]], np.int64)
+CASES = {
+    "tensor_in_tensor": (ELEMENTS, np.array([2, 3], np.int64), {}),
+    "tensor_in_number": (ELEMENTS, 3, {}),
+    "number_in_tensor": (3, ELEMENTS, {}),
+    "inverted": (ELEMENTS, np.array([2, 3], np.int64), {"invert": True}),
+    "floats_in_ints": (
+        np.array([1.0, 2.5, 3.0], np.float32),
+        np.array([3, 1], np.int64),
+        {},
+    ),
+    "nothing_to_find": (ELEMENTS, np.zeros((0,), np.int64), {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_isin_matches_torch(aux, fw, name) -> None:
+    torch, ms = fw
+    elements, tests, kwargs = CASES[name]
+
+    def side(make):
+        return tuple(
+            make(v) if isinstance(v, np.ndarray) else v for v in (elements, tests)
+        )
+
+    want = torch.isin(*side(torch.tensor), **kwargs)
+    have = aux.isin(*side(ms.Tensor), **kwargs)
+    assert have.dtype == ms.bool_
+    np.testing.assert_array_equal(have.asnumpy(), want.numpy())
+
+
+def test_cuda_device_count_on_the_cpu(aux, fw) -> None:
+    torch, _ = fw
+    assert aux.cuda_device_count() == 0 == torch.cuda.device_count()
