@@ -17,38 +17,48 @@ from torch2ms.migrator.convert import convert_source
 
 CASES = {
     "scatter_add_on_new_tensor": (
-        "import torch\n\n\ndef count(experts, mask, n, k, total):\n"
-        "    total = total + torch.zeros(n, dtype=torch.float32).scatter_add_(\n"
-        "        0, experts.reshape(-1), mask.repeat_interleave(k))\n"
-        "    return total\n",
+        (
+            "import torch\n\n\ndef count(experts, mask, n, k, total):\n"
+            "    total = total + torch.zeros(n, dtype=torch.float32).scatter_add_(\n"
+            "        0, experts.reshape(-1), mask.repeat_interleave(k))\n"
+            "    return total\n"
+        ),
         "ms_aux.scatter_add(ops.zeros(n, dtype=mindspore.float32), 0, ",
     ),
     "log_of_a_fresh_fill": (
-        "import torch\n\n\ndef draw(n, low, high):\n"
-        "    return torch.empty(n).uniform_(low, high).log_()\n",
+        (
+            "import torch\n\n\ndef draw(n, low, high):\n"
+            "    return torch.empty(n).uniform_(low, high).log_()\n"
+        ),
         "(ops.rand_like(ops.zeros(n)) * (high - low) + low).log()",
     ),
     "requires_grad_flag": (
-        "import torch\n\n\ndef resize(old, new):\n"
-        "    flag = old.weight.requires_grad\n    new.requires_grad_(flag)\n"
-        "    return torch.zeros(1)\n",
+        (
+            "import torch\n\n\ndef resize(old, new):\n"
+            "    flag = old.weight.requires_grad\n    new.requires_grad_(flag)\n"
+            "    return torch.zeros(1)\n"
+        ),
         "ms_aux.requires_grad_(new, flag)",
     ),
     "weight_norm_both_forms": (
-        "import torch\nfrom torch import nn\n\n\ndef apply(conv, layers):\n"
-        "    weight_norm = nn.utils.weight_norm\n"
-        '    if hasattr(nn.utils.parametrizations, "weight_norm"):\n'
-        "        weight_norm = nn.utils.parametrizations.weight_norm\n"
-        '    conv = weight_norm(conv, name="weight", dim=2)\n'
-        "    for layer in layers:\n        nn.utils.remove_weight_norm(layer)\n"
-        "    torch.nn.utils.parametrize.remove_parametrizations(conv, 'weight')\n"
-        "    return conv\n",
+        (
+            "import torch\nfrom torch import nn\n\n\ndef apply(conv, layers):\n"
+            "    weight_norm = nn.utils.weight_norm\n"
+            '    if hasattr(nn.utils.parametrizations, "weight_norm"):\n'
+            "        weight_norm = nn.utils.parametrizations.weight_norm\n"
+            '    conv = weight_norm(conv, name="weight", dim=2)\n'
+            "    for layer in layers:\n        nn.utils.remove_weight_norm(layer)\n"
+            "    torch.nn.utils.parametrize.remove_parametrizations(conv, 'weight')\n"
+            "    return conv\n"
+        ),
         "weight_norm = ms_aux.parametrized_weight_norm",
     ),
     "isin_and_device_count": (
-        "import torch\n\n\ndef check(ids, special, pad, placed):\n"
-        "    if len(placed) > 1 and torch.cuda.device_count() > 1:\n        return None\n"
-        "    return torch.isin(ids, special), torch.isin(ids, pad).any()\n",
+        (
+            "import torch\n\n\ndef check(ids, special, pad, placed):\n"
+            "    if len(placed) > 1 and torch.cuda.device_count() > 1:\n        return None\n"
+            "    return torch.isin(ids, special), torch.isin(ids, pad).any()\n"
+        ),
         "ms_aux.isin(ids, special), ms_aux.isin(ids, pad).any()",
     ),
 }
