@@ -40,7 +40,7 @@ def _split(module, name, dim):
     """(g, v, the layer's own weight shape) of the layer's Parameter `name`, which is removed."""
     weight = getattr(module, name)
     if not isinstance(weight, mindspore.Parameter):
-        raise ValueError(
+        raise TypeError(
             f"weight_norm: `{name}` is not a Parameter of {type(module).__name__}"
         )
     shape = tuple(weight.shape)
