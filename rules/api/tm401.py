@@ -608,6 +608,9 @@ class ApiTableRule(Rule):
         to choose between it and a fallback. In the converted program the answer is whether the
         conversion maps that API on the target: True sends the code to the converted call, False to
         the fallback, which is converted like any other code."""
+        looked_up = self._torch_by_name(call, updated, ctx)
+        if looked_up is not None:
+            return looked_up
         if not (
             isinstance(call.func, cst.Name)
             and call.func.value in ("hasattr", "getattr")
@@ -641,6 +644,26 @@ class ApiTableRule(Rule):
             return updated.args[2].value  # the default, as converted
         ctx.applied.discard(API_META.id)
         return None
+
+    def _torch_by_name(
+        self, call: cst.Call, updated: cst.Call, ctx: ModuleContext
+    ) -> cst.Call | None:
+        """`getattr(torch, config.dtype_name)` and `hasattr(torch, name)`: a name known at run time
+        only. The companion's stand-in for the namespace answers with MindSpore's dtype of that
+        name (library/namespace.py)."""
+        if not (
+            isinstance(call.func, cst.Name)
+            and call.func.value in ("hasattr", "getattr")
+            and call.func.value not in ctx.bound_names
+            and len(call.args) in (2, 3)
+            and all(a.keyword is None and not a.star for a in call.args)
+            and ctx.qualname(call.args[0].value) == "torch"
+            and not isinstance(call.args[1].value, cst.SimpleString)
+        ):
+            return None
+        ctx.applied.add(API_META.id)
+        stand_in = updated.args[0].with_changes(value=ctx.companion("torch_namespace"))
+        return updated.with_changes(args=[stand_in, *updated.args[1:]])
 
     def leave_Comparison(self, original: cst.Comparison, updated, ctx: ModuleContext):
         """`"silu" in dir(torch.nn.functional)`: the same question as `hasattr`."""
@@ -1599,9 +1622,7 @@ def _flag_on_any(call: cst.Call, ctx: ModuleContext) -> bool:
         return False
     runs_backward = ctx.state.get(_RUNS_BACKWARD)
     if runs_backward is None:
-        runs_backward = any(
-            use.name in _BACKWARD_USES for use in ctx.census.uses
-        )
+        runs_backward = any(use.name in _BACKWARD_USES for use in ctx.census.uses)
         ctx.state[_RUNS_BACKWARD] = runs_backward
     return not runs_backward
 

@@ -61,6 +61,7 @@ LIBRARY_FILES = (
     "weight_norm.py",
     "membership.py",
     "device_probes.py",
+    "namespace.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -1,5 +1,5 @@
-"""The companion's `isin` (library/membership.py) and `cuda_device_count` (library/device_probes.py)
-against real torch on the CPU."""
+"""The companion's `isin` (library/membership.py), `cuda_device_count` (library/device_probes.py)
+and `torch_namespace` (library/namespace.py) against real torch on the CPU."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ pytestmark = pytest.mark.real
 @pytest.fixture(scope="module")
 def aux(fw, tmp_path_factory):
     path = tmp_path_factory.mktemp("companion") / "ms_aux_membership.py"
-    path.write_text(assemble(["isin", "cuda_device_count"]), encoding="utf-8")
+    path.write_text(
+        assemble(["isin", "cuda_device_count", "torch_namespace"]), encoding="utf-8"
+    )
     spec = importlib.util.spec_from_file_location("ms_aux_membership", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["ms_aux_membership"] = module
@@ -58,3 +60,16 @@ def test_isin_matches_torch(aux, fw, name) -> None:
 def test_cuda_device_count_on_the_cpu(aux, fw) -> None:
     torch, _ = fw
     assert aux.cuda_device_count() == 0 == torch.cuda.device_count()
+
+
+def test_torch_namespace_answers_dtype_names(aux, fw) -> None:
+    torch, ms = fw
+    for name, dtype in (
+        ("bfloat16", ms.bfloat16),
+        ("long", ms.int64),
+        ("bool", ms.bool_),
+    ):
+        assert hasattr(torch, name)
+        assert getattr(aux.torch_namespace, name) == dtype
+    assert not hasattr(aux.torch_namespace, "not_a_dtype")
+    assert getattr(aux.torch_namespace, "not_a_dtype", None) is None
