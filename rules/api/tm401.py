@@ -9,6 +9,7 @@ from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
+from ..companion import ENTRIES as COMPANION_ENTRIES
 from ..companion import entry_for as companion_entry
 from ..companion.table_functional import ANNOTATED as ANNOTATED_ENTRIES
 from ..companion.table_plumbing import MODULE_VALUES
@@ -153,6 +154,8 @@ _TENSOR_ONLY_METHODS = frozenset(
         )
     )
 )
+# Companion entries that stand for torch callables (`ms_aux.max_pool1d`).
+_TORCH_CALL_ENTRIES = frozenset(COMPANION_ENTRIES.values())
 # Every Tensor method name the tables know: their results may share their receiver's storage.
 _TENSOR_METHOD_NAMES = frozenset(METHODS) | AMBIGUOUS
 _TORCH_ONLY_KEYWORDS = frozenset({"dim", "keepdim", "unbiased", "correction"})
@@ -927,6 +930,14 @@ class ApiTableRule(Rule):
             if ctx.qualname(receiver.func) is not None:
                 return True
             called = (ctx.dotted(receiver.func) or "").split(".")
+            if (
+                len(called) == 2
+                and called[0] == ctx.companion_import.module
+                and called[1] in _TORCH_CALL_ENTRIES
+            ):
+                # The companion entry a torch call became: as certain as that call was (a
+                # converted tree converts again to itself).
+                return True
             if (
                 called[0] in self.mindspore_names
                 and called[0] not in ctx.aliases

@@ -71,6 +71,16 @@ CASES = {
         ),
         "getattr(ms_aux.torch_namespace, config.router_dtype, None)",
     ),
+    # The companion entry a torch call became is as certainly a tensor as the call was: the
+    # method on it stays as the first conversion wrote it.
+    "method_on_a_companion_result": (
+        (
+            "import torch\nfrom torch import nn\n\n\ndef pool(mask, k):\n"
+            "    return nn.functional.max_pool1d(mask.float().unsqueeze(1), kernel_size=k,"
+            " stride=k).squeeze(1).long()\n"
+        ),
+        ").squeeze(1).long()",
+    ),
 }
 
 
