@@ -81,6 +81,13 @@ CASES = {
         ),
         ").squeeze(1).long()",
     ),
+    "detach_function": (
+        (
+            "import torch\n\n\ndef cut(inputs):\n"
+            "    inputs = torch.detach(inputs)\n    return inputs\n"
+        ),
+        "inputs = ops.stop_gradient(inputs)",
+    ),
 }
 
 
