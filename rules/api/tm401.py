@@ -670,6 +670,9 @@ class ApiTableRule(Rule):
 
     def leave_Comparison(self, original: cst.Comparison, updated, ctx: ModuleContext):
         """`"silu" in dir(torch.nn.functional)`: the same question as `hasattr`."""
+        present = self._presence_check(original, ctx)
+        if present is not None:
+            return present
         if not (
             len(original.comparisons) == 1
             and isinstance(original.comparisons[0].operator, (cst.In, cst.NotIn))
@@ -690,6 +693,28 @@ class ApiTableRule(Rule):
             return updated
         found = self._available(f"{owner}.{original.left.evaluated_value}", ctx)
         if isinstance(original.comparisons[0].operator, cst.NotIn):
+            found = not found
+        ctx.applied.add(API_META.id)
+        return self._answer(found)
+
+    def _presence_check(
+        self, original: cst.Comparison, ctx: ModuleContext
+    ) -> cst.Name | None:
+        """`associative_scan is not None`, where the name was imported from torch under a guard
+        that binds None where torch lacks it: whether the converted program has that API. A
+        torch-only feature is absent, so the library takes its plain path."""
+        if not (
+            len(original.comparisons) == 1
+            and isinstance(original.comparisons[0].operator, (cst.Is, cst.IsNot))
+            and isinstance(original.comparisons[0].comparator, cst.Name)
+            and original.comparisons[0].comparator.value == "None"
+        ):
+            return None
+        qualified = ctx.qualname(original.left)
+        if qualified is None or "." not in qualified:
+            return None
+        found = self._available(qualified, ctx)
+        if isinstance(original.comparisons[0].operator, cst.Is):
             found = not found
         ctx.applied.add(API_META.id)
         return self._answer(found)
