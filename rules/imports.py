@@ -101,8 +101,8 @@ class ImportsRule(Rule):
         use_instead="`import mindspore` and `from mindspore import nn, ops`.",
         examples=(
             Example(
-                before="import torch\nimport torch.nn as nn\n\nx = torch.cuda.device_count()\n",
-                after="import torch\n\n# torch2ms: TM900 `torch.cuda.device_count` is not converted: no certain MindSpore mapping; it still runs on torch\nx = torch.cuda.device_count()\n",
+                before="import torch\nimport torch.nn as nn\n\nx = torch.cuda.ipc_collect()\n",
+                after="import torch\n\n# torch2ms: TM900 `torch.cuda.ipc_collect` is not converted: no certain MindSpore mapping; it still runs on torch\nx = torch.cuda.ipc_collect()\n",
                 findings=("TM900",),
             ),
             Example(
