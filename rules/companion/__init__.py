@@ -62,6 +62,8 @@ LIBRARY_FILES = (
     "membership.py",
     "device_probes.py",
     "namespace.py",
+    "index_math.py",
+    "tracing.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -1,6 +1,9 @@
-"""Companion entries in library/membership.py and library/device_probes.py."""
+"""Companion entries in library/membership.py, device_probes.py, index_math.py and tracing.py."""
 
 ENTRIES: dict[str, str] = {
     "torch.isin": "isin",
     "torch.cuda.device_count": "cuda_device_count",
+    "torch.unravel_index": "unravel_index",
+    "torch.scalar_tensor": "scalar_tensor",
+    "torch.jit.script_if_tracing": "script_if_tracing",
 }

@@ -1,5 +1,6 @@
 """The companion's `isin` (library/membership.py), `cuda_device_count` (library/device_probes.py)
-and `torch_namespace` (library/namespace.py) against real torch on the CPU."""
+`torch_namespace` (library/namespace.py), `unravel_index` and `scalar_tensor` (library/index_math.py)
+against real torch on the CPU."""
 
 from __future__ import annotations
 
@@ -17,7 +18,16 @@ pytestmark = pytest.mark.real
 def aux(fw, tmp_path_factory):
     path = tmp_path_factory.mktemp("companion") / "ms_aux_membership.py"
     path.write_text(
-        assemble(["isin", "cuda_device_count", "torch_namespace"]), encoding="utf-8"
+        assemble(
+            [
+                "isin",
+                "cuda_device_count",
+                "torch_namespace",
+                "unravel_index",
+                "scalar_tensor",
+            ]
+        ),
+        encoding="utf-8",
     )
     spec = importlib.util.spec_from_file_location("ms_aux_membership", path)
     module = importlib.util.module_from_spec(spec)
@@ -73,3 +83,27 @@ def test_torch_namespace_answers_dtype_names(aux, fw) -> None:
         assert getattr(aux.torch_namespace, name) == dtype
     assert not hasattr(aux.torch_namespace, "not_a_dtype")
     assert getattr(aux.torch_namespace, "not_a_dtype", None) is None
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 5), 7])
+def test_unravel_index_matches_torch(aux, fw, shape) -> None:
+    torch, ms = fw
+    size = shape if isinstance(shape, int) else int(np.prod(shape))
+    flat = np.array([[0, size - 1], [size // 2, 1]], np.int64)
+    want = torch.unravel_index(torch.tensor(flat), shape)
+    have = aux.unravel_index(ms.Tensor(flat), shape)
+    assert len(have) == len(want)
+    for h, w in zip(have, want):
+        assert h.dtype == ms.int64
+        np.testing.assert_array_equal(h.asnumpy(), w.numpy())
+
+
+def test_scalar_tensor_matches_torch(aux, fw) -> None:
+    torch, ms = fw
+    for value, kwargs, dtype in ((0, {}, ms.float32), (float("-inf"), {}, ms.float32)):
+        want = torch.scalar_tensor(value, **kwargs)
+        have = aux.scalar_tensor(value, **kwargs)
+        assert have.dtype == dtype and have.shape == tuple(want.shape)
+        np.testing.assert_array_equal(have.asnumpy(), want.numpy())
+    have = aux.scalar_tensor(2, dtype=ms.float16, device="cpu")
+    assert have.dtype == ms.float16 and float(have) == 2.0
