@@ -224,6 +224,7 @@ class ImportsRule(Rule):
         display: str,
         stand_in: bool = False,
         on_self: bool = False,
+        checked: bool = False,
     ) -> None:
         """``on_self``: a method left unconverted on `self`, a converted Cell
         (`self.named_parameters(...)`), which no import of torch provides."""
@@ -303,7 +304,16 @@ class ImportsRule(Rule):
                 column=column,
             )
             return
-        if stand_in:
+        severity = ERROR
+        if stand_in and checked:
+            # No value of the converted program is an instance of a torch-only class.
+            message = (
+                f"`{display}` is torch-only; in this type check `ms_aux.torch_only` stands in "
+                "for it, and no value of the converted program is an instance of it, so the "
+                "check is False"
+            )
+            severity = WARNING
+        elif stand_in:
             message = (
                 f"`{display}` is not converted: torch-only; `ms_aux.torch_only` stands in "
                 "for it (no value is an instance of it; calling it raises)"
@@ -320,6 +330,7 @@ class ImportsRule(Rule):
             _table_note(name) or UNCONVERTED.use_instead,
             line=line,
             column=column,
+            severity=severity,
         )
 
     def _shorten(self, ctx: ModuleContext, name: str) -> cst.BaseExpression:
@@ -541,7 +552,13 @@ class ImportsRule(Rule):
                 self.replace[id(node)] = _annotation_text(qualified)
             elif self._stands_in(node, qualified, ctx):
                 self.replace[id(node)] = self._stand_in(qualified, ctx)
-                self._leftover(ctx, qualified, qualified, stand_in=True)
+                self._leftover(
+                    ctx,
+                    qualified,
+                    qualified,
+                    stand_in=True,
+                    checked=id(node) in self.type_checked,
+                )
                 return False
             elif head not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
@@ -571,7 +588,13 @@ class ImportsRule(Rule):
                 self.replace[id(node)] = _annotation_text(qualified)
             elif qualified != "torch" and self._stands_in(node, qualified, ctx):
                 self.replace[id(node)] = self._stand_in(qualified, ctx)
-                self._leftover(ctx, qualified, qualified, stand_in=True)
+                self._leftover(
+                    ctx,
+                    qualified,
+                    qualified,
+                    stand_in=True,
+                    checked=id(node) in self.type_checked,
+                )
                 return
             elif node.value not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)

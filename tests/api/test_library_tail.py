@@ -135,3 +135,25 @@ def test_in_place_on_a_named_tensor_keeps_its_assignment() -> None:
     )
     result = convert_source(source, "case.py", Options())
     assert "ops.assign(y, ms_aux.scatter_add(y, 0, index, src))" in result.code
+
+
+def test_a_torch_only_class_in_type_checks_alone_needs_no_torch() -> None:
+    """`isinstance(mask, BlockMask)` is False for every value the converted program has: the
+    stand-in is reported as a warning, and the file does not need torch; calling the class
+    still does."""
+    from torch2ms.migrator.convert import imports_torch
+
+    source = (
+        "import torch\nfrom torch.nn.attention.flex_attention import BlockMask\n\n\n"
+        "def attend(mask, x):\n    if isinstance(mask, BlockMask):\n        return None\n"
+        "    if not isinstance(mask, (BlockMask, torch.Tensor)):\n        return x\n"
+        "    return torch.relu(x)\n"
+    )
+    result = convert_source(source, "case.py", Options())
+    assert not imports_torch(result.code), result.code
+    stand_ins = [f for f in result.findings if f.rule == "TM900"]
+    assert len(stand_ins) == 2
+    assert all(f.severity == "warning" for f in stand_ins)
+    assert convert_source(result.code, "case.py", Options()).code == result.code
+    called = source + "\n\ndef build(m):\n    return BlockMask.from_kv_blocks(m)\n"
+    assert imports_torch(convert_source(called, "case.py", Options()).code)
