@@ -64,6 +64,7 @@ LIBRARY_FILES = (
     "namespace.py",
     "index_math.py",
     "tracing.py",
+    "masked.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -1,4 +1,5 @@
-"""Companion entries in library/membership.py, device_probes.py, index_math.py and tracing.py."""
+"""Companion entries in library/membership.py, device_probes.py, index_math.py, tracing.py and
+masked.py."""
 
 ENTRIES: dict[str, str] = {
     "torch.isin": "isin",
@@ -6,4 +7,6 @@ ENTRIES: dict[str, str] = {
     "torch.unravel_index": "unravel_index",
     "torch.scalar_tensor": "scalar_tensor",
     "torch.jit.script_if_tracing": "script_if_tracing",
+    "torch.masked.mean": "masked_mean",
+    "torch.masked.var": "masked_var",
 }

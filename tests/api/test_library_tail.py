@@ -101,6 +101,15 @@ CASES = {
         ),
         "    states = ops.cumsum(a * b, axis=2)\n",
     ),
+    "masked_reductions": (
+        (
+            "import torch\n\n\ndef norm(x, m):\n"
+            "    mean = torch.masked.mean(x, mask=m, dim=(2, 3), keepdim=True)\n"
+            "    var = torch.masked.var(x, mask=m, dim=(2, 3), keepdim=True, unbiased=False)\n"
+            "    return (x - mean) / torch.sqrt(var + 1e-5)\n"
+        ),
+        "var = ms_aux.masked_var(x, mask=m, dim=(2, 3), keepdim=True, unbiased=False)",
+    ),
 }
 
 

@@ -1,6 +1,6 @@
 """The companion's `isin` (library/membership.py), `cuda_device_count` (library/device_probes.py)
-`torch_namespace` (library/namespace.py), `unravel_index` and `scalar_tensor` (library/index_math.py)
-against real torch on the CPU."""
+`torch_namespace` (library/namespace.py), `unravel_index` and `scalar_tensor` (library/index_math.py),
+`masked_mean` and `masked_var` (library/masked.py) against real torch on the CPU."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ def aux(fw, tmp_path_factory):
                 "torch_namespace",
                 "unravel_index",
                 "scalar_tensor",
+                "masked_mean",
+                "masked_var",
             ]
         ),
         encoding="utf-8",
@@ -107,3 +109,33 @@ def test_scalar_tensor_matches_torch(aux, fw) -> None:
         np.testing.assert_array_equal(have.asnumpy(), want.numpy())
     have = aux.scalar_tensor(2, dtype=ms.float16, device="cpu")
     assert have.dtype == ms.float16 and float(have) == 2.0
+
+
+MASKED = {
+    "grouped_keepdim": ({"dim": (2, 3), "keepdim": True}, {"unbiased": False}),
+    "one_dim": ({"dim": 1}, {}),
+    "all": ({}, {"correction": 0}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MASKED))
+def test_masked_mean_and_var_match_torch(aux, fw, name) -> None:
+    torch, ms = fw
+    common, var_only = MASKED[name]
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    mask = rng.random((2, 3, 4, 5)) > 0.3
+    mask[..., :2] = True  # every group keeps at least two elements
+    want_mean = torch.masked.mean(torch.tensor(x), mask=torch.tensor(mask), **common)
+    have_mean = aux.masked_mean(ms.Tensor(x), mask=ms.Tensor(mask), **common)
+    np.testing.assert_allclose(
+        have_mean.asnumpy(), want_mean.numpy(), rtol=1e-5, atol=1e-6
+    )
+    want_var = torch.masked.var(
+        torch.tensor(x), mask=torch.tensor(mask), **common, **var_only
+    )
+    have_var = aux.masked_var(ms.Tensor(x), mask=ms.Tensor(mask), **common, **var_only)
+    assert have_var.shape == tuple(want_var.shape)
+    np.testing.assert_allclose(
+        have_var.asnumpy(), want_var.numpy(), rtol=1e-5, atol=1e-6
+    )
