@@ -115,7 +115,17 @@ def _fresh_fill(original: cst.Call, call: cst.Call, ctx: ModuleContext):
 
 
 # New tensors of float32, or of the dtype given (`torch.empty(shape, dtype=d)`).
-_CREATIONS = frozenset({"torch.empty", "torch.zeros", "torch.ones"})
+_CREATIONS = frozenset(
+    {
+        "torch.empty",
+        "torch.zeros",
+        "torch.ones",
+        # shaped (and typed) like a tensor: the draw takes that shape and dtype
+        "torch.empty_like",
+        "torch.zeros_like",
+        "torch.ones_like",
+    }
+)
 
 
 def _scaled(sample: str, scale: str, shift: str) -> str:

@@ -137,6 +137,7 @@ FRESH_METHODS = frozenset(
         "new_empty",
         "zeros_like",
         "ones_like",
+        "empty_like",
         "full_like",
         "rand",
         "randn",

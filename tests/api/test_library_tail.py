@@ -110,6 +110,13 @@ CASES = {
         ),
         "var = ms_aux.masked_var(x, mask=m, dim=(2, 3), keepdim=True, unbiased=False)",
     ),
+    "log_of_a_fresh_fill_like": (
+        (
+            "import torch\n\n\ndef draw(a, low, high):\n"
+            "    return torch.empty_like(a).uniform_(low, high).log_()\n"
+        ),
+        "(ops.rand_like(ops.zeros_like(a)) * (high - low) + low).log()",
+    ),
 }
 
 
