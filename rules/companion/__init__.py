@@ -65,6 +65,7 @@ LIBRARY_FILES = (
     "index_math.py",
     "tracing.py",
     "masked.py",
+    "gumbel.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

@@ -1,5 +1,5 @@
-"""Companion entries in library/membership.py, device_probes.py, index_math.py, tracing.py and
-masked.py."""
+"""Companion entries in library/membership.py, device_probes.py, index_math.py, tracing.py,
+masked.py and gumbel.py."""
 
 ENTRIES: dict[str, str] = {
     "torch.isin": "isin",
@@ -9,4 +9,6 @@ ENTRIES: dict[str, str] = {
     "torch.jit.script_if_tracing": "script_if_tracing",
     "torch.masked.mean": "masked_mean",
     "torch.masked.var": "masked_var",
+    "torch.distributions.Gumbel": "Gumbel",
+    "torch.distributions.gumbel.Gumbel": "Gumbel",
 }

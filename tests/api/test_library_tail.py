@@ -117,6 +117,13 @@ CASES = {
         ),
         "(ops.rand_like(ops.zeros_like(a)) * (high - low) + low).log()",
     ),
+    "gumbel_noise": (
+        (
+            "import torch\n\n\ndef noise(logits):\n"
+            "    return torch.distributions.gumbel.Gumbel(0, 1).rsample(logits.shape)\n"
+        ),
+        "ms_aux.Gumbel(0, 1).rsample(logits.shape)",
+    ),
 }
 
 

@@ -1,6 +1,7 @@
 """The companion's `isin` (library/membership.py), `cuda_device_count` (library/device_probes.py)
 `torch_namespace` (library/namespace.py), `unravel_index` and `scalar_tensor` (library/index_math.py),
-`masked_mean` and `masked_var` (library/masked.py) against real torch on the CPU."""
+`masked_mean` and `masked_var` (library/masked.py), `Gumbel` (library/gumbel.py) against real
+torch on the CPU."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def aux(fw, tmp_path_factory):
                 "scalar_tensor",
                 "masked_mean",
                 "masked_var",
+                "Gumbel",
             ]
         ),
         encoding="utf-8",
@@ -139,3 +141,33 @@ def test_masked_mean_and_var_match_torch(aux, fw, name) -> None:
     np.testing.assert_allclose(
         have_var.asnumpy(), want_var.numpy(), rtol=1e-5, atol=1e-6
     )
+
+
+def test_gumbel_matches_torch(aux, fw) -> None:
+    torch, ms = fw
+    loc = np.array([0.0, 1.5, -2.0], np.float32)
+    scale = np.array([1.0, 0.5, 2.0], np.float32)
+    want = torch.distributions.Gumbel(torch.tensor(loc), torch.tensor(scale))
+    have = aux.Gumbel(ms.Tensor(loc), ms.Tensor(scale))
+    value = np.array([0.3, 1.0, -4.0], np.float32)
+    p = np.array([0.1, 0.5, 0.9], np.float32)
+    pairs = [
+        (have.log_prob(ms.Tensor(value)), want.log_prob(torch.tensor(value))),
+        (have.cdf(ms.Tensor(value)), want.cdf(torch.tensor(value))),
+        (have.icdf(ms.Tensor(p)), want.icdf(torch.tensor(p))),
+        (have.entropy(), want.entropy()),
+        (have.mean, want.mean),
+        (have.mode, want.mode),
+        (have.variance, want.variance),
+        (have.stddev, want.stddev),
+    ]
+    for h, w in pairs:
+        np.testing.assert_allclose(h.asnumpy(), w.numpy(), rtol=1e-5, atol=1e-6)
+    draws = have.sample((4000,))
+    assert (
+        draws.shape == tuple(want.sample((4000,)).shape) and draws.dtype == ms.float32
+    )
+    assert np.isfinite(draws.asnumpy()).all()
+    np.testing.assert_allclose(draws.asnumpy().mean(0), want.mean.numpy(), atol=0.15)
+    numbers = aux.Gumbel(0, 1).rsample((3,))
+    assert numbers.shape == (3,) and numbers.dtype == ms.float32
