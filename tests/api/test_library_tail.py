@@ -124,6 +124,18 @@ CASES = {
         ),
         "ms_aux.Gumbel(0, 1).rsample(logits.shape)",
     ),
+    # A decorator of Module classes wraps the method torch calls: MindSpore calls `construct`.
+    "forward_of_a_module_class_parameter": (
+        (
+            "import torch\nfrom torch import nn\n\n\n"
+            "def wrapper(experts_class: type[nn.Module]) -> type[nn.Module]:\n"
+            "    original_forward = experts_class.forward\n\n"
+            "    def forward(self, *args):\n        return original_forward(self, *args)\n\n"
+            "    experts_class.forward = forward\n    return experts_class\n\n\n"
+            "def other(obj):\n    return obj.forward, torch.zeros(1)\n"
+        ),
+        "    original_forward = experts_class.construct\n",
+    ),
 }
 
 
