@@ -192,3 +192,17 @@ def test_a_torch_only_class_in_type_checks_alone_needs_no_torch() -> None:
     assert convert_source(result.code, "case.py", Options()).code == result.code
     called = source + "\n\ndef build(m):\n    return BlockMask.from_kv_blocks(m)\n"
     assert imports_torch(convert_source(called, "case.py", Options()).code)
+
+
+def test_a_companion_function_is_not_taken_for_a_module_method() -> None:
+    """`ms_aux.register_parameter(module, ...)`, as a first conversion writes it, converts again to
+    itself where the statement still holds torch code: the companion module is no Module."""
+    source = (
+        "import torch\nfrom torch import nn\n\n\ndef tie(module, name, p, mesh):\n"
+        "    module.register_parameter(\n"
+        "        name, nn.Parameter(torch.distributed.tensor.DTensor.from_local(p, mesh))\n"
+        "    )\n    return module\n"
+    )
+    result = convert_source(source, "case.py", Options())
+    assert "ms_aux.register_parameter(module, name, " in result.code, result.code
+    assert convert_source(result.code, "case.py", Options()).code == result.code
