@@ -115,7 +115,9 @@ def convert_source(
     if not mentions_torch(source) and not from_tree and not _torch_free_work(source):
         return result
     if is_companion(source):
-        return result  # MindSpore code torch2ms wrote: converting it again changes nothing
+        return (
+            result  # MindSpore code torch2ms wrote: converting it again changes nothing
+        )
     try:
         if tree is None:  # the caller's parse of the same source, else ours
             tree = ast.parse(source, filename=path)
@@ -239,7 +241,7 @@ _STAND_IN = "ms_aux.torch_only("  # rules.companion.library.probes
 def imports_torch(code: str) -> bool:
     """Whether ``code`` imports torch or a package built on it, or names a torch-only API through
     the companion's stand-in (a file that still needs torch where that API is reached)."""
-    if _STAND_IN in code:
+    if _STAND_IN in code and _stand_in_reached(code):
         return True
     if not _TORCH_IMPORT.search(code):
         return False
@@ -257,6 +259,39 @@ def imports_torch(code: str) -> bool:
         if any(r == "torch" or r in TORCH_ONLY_PACKAGES for r in roots):
             return True
     return False
+
+
+def _stand_in_reached(code: str) -> bool:
+    """Whether a torch-only stand-in is used other than as a class a type check tests against
+    (`isinstance(mask, ms_aux.torch_only("...BlockMask"))` is False for every value the converted
+    program has, which is what torch answers for values that are not of the torch-only class)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return True
+    checked: set[int] = set()
+    stand_ins: list[ast.Call] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id in ("isinstance", "issubclass")
+            and len(node.args) == 2
+        ):
+            classes = node.args[1]
+            checked.add(id(classes))
+            if isinstance(classes, (ast.Tuple, ast.List)):
+                checked.update(id(e) for e in classes.elts)
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "torch_only"
+            and isinstance(func.value, ast.Name)
+            and func.value.id == _STAND_IN.split(".")[0]
+        ):
+            stand_ins.append(node)
+    return any(id(node) not in checked for node in stand_ins)
 
 
 def _imports_torch_only_package(tree: ast.Module) -> bool:

@@ -102,8 +102,8 @@ class ImportsRule(Rule):
         use_instead="`import mindspore` and `from mindspore import nn, ops`.",
         examples=(
             Example(
-                before="import torch\nimport torch.nn as nn\n\nx = torch.cuda.device_count()\n",
-                after="import torch\n\n# torch2ms: TM900 `torch.cuda.device_count` is not converted: no certain MindSpore mapping; it still runs on torch\nx = torch.cuda.device_count()\n",
+                before="import torch\nimport torch.nn as nn\n\nx = torch.cuda.ipc_collect()\n",
+                after="import torch\n\n# torch2ms: TM900 `torch.cuda.ipc_collect` is not converted: no certain MindSpore mapping; it still runs on torch\nx = torch.cuda.ipc_collect()\n",
                 findings=("TM900",),
             ),
             Example(
@@ -225,6 +225,7 @@ class ImportsRule(Rule):
         display: str,
         stand_in: bool = False,
         on_self: bool = False,
+        checked: bool = False,
     ) -> None:
         """``on_self``: a method left unconverted on `self`, a converted Cell
         (`self.named_parameters(...)`), which no import of torch provides."""
@@ -304,7 +305,16 @@ class ImportsRule(Rule):
                 column=column,
             )
             return
-        if stand_in:
+        severity = ERROR
+        if stand_in and checked:
+            # No value of the converted program is an instance of a torch-only class.
+            message = (
+                f"`{display}` is torch-only; in this type check `ms_aux.torch_only` stands in "
+                "for it, and no value of the converted program is an instance of it, so the "
+                "check is False"
+            )
+            severity = WARNING
+        elif stand_in:
             message = (
                 f"`{display}` is not converted: torch-only; `ms_aux.torch_only` stands in "
                 "for it (no value is an instance of it; calling it raises)"
@@ -321,6 +331,7 @@ class ImportsRule(Rule):
             _table_note(name) or UNCONVERTED.use_instead,
             line=line,
             column=column,
+            severity=severity,
         )
 
     def _shorten(self, ctx: ModuleContext, name: str) -> cst.BaseExpression:
@@ -542,7 +553,13 @@ class ImportsRule(Rule):
                 self.replace[id(node)] = _annotation_text(qualified)
             elif self._stands_in(node, qualified, ctx):
                 self.replace[id(node)] = self._stand_in(qualified, ctx)
-                self._leftover(ctx, qualified, qualified, stand_in=True)
+                self._leftover(
+                    ctx,
+                    qualified,
+                    qualified,
+                    stand_in=True,
+                    checked=id(node) in self.type_checked,
+                )
                 return False
             elif head not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)
@@ -574,7 +591,13 @@ class ImportsRule(Rule):
                 self.replace[id(node)] = _annotation_text(qualified)
             elif qualified != "torch" and self._stands_in(node, qualified, ctx):
                 self.replace[id(node)] = self._stand_in(qualified, ctx)
-                self._leftover(ctx, qualified, qualified, stand_in=True)
+                self._leftover(
+                    ctx,
+                    qualified,
+                    qualified,
+                    stand_in=True,
+                    checked=id(node) in self.type_checked,
+                )
                 return
             elif node.value not in self.package_names:
                 self.replace[id(node)] = ctx.name(qualified)

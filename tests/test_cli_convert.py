@@ -29,7 +29,7 @@ class Net(nn.Module):
         return self.fc(x)
 """
 # torch.cuda has no certain MindSpore form: an untranslatable (error) finding.
-UNTRANSLATABLE = "import torch\n\nprint(torch.cuda.device_count())\n"
+UNTRANSLATABLE = "import torch\n\nprint(torch.cuda.ipc_collect())\n"
 PLAIN = "def helper(x):\n    return x + 1\n"
 
 

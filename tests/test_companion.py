@@ -155,7 +155,7 @@ def test_torch_left_in_a_function_is_imported_there() -> None:
 def test_module_level_use_keeps_one_import_at_the_top() -> None:
     source = (
         "import torch\n\n"
-        "DEVICE_COUNT = torch.cuda.device_count()\n\n"
+        "COLLECTED = torch.cuda.ipc_collect()\n\n"
         "def g(x):\n"
         "    return torch.take(x, x)\n"
     )

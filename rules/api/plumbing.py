@@ -35,6 +35,7 @@ from ..companion.table_plumbing import CONDITIONAL as AUTOCAST_ENTRIES
 _DECORATORS = frozenset(
     {
         "torch.jit.script",
+        "torch.jit.script_if_tracing",
         "torch.compile",
         # Hints to torch's compiler: which functions it skips, keeps whole or treats as constant.
         "torch.compiler.disable",

@@ -107,11 +107,25 @@ def _fresh_fill(original: cst.Call, call: cst.Call, ctx: ModuleContext):
     dtype = [a for a in func.value.args if a.keyword and a.keyword.value == "dtype"]
     typed = f", dtype={_code(dtype[0].value)}" if dtype else ""
     sample = f"{ctx.dotted(ctx.name(draw))}({_code(func.value)}{typed})"
-    return cst.parse_expression(_scaled(sample, scale, shift))
+    value = cst.parse_expression(_scaled(sample, scale, shift))
+    if isinstance(value, cst.BinaryOperation):
+        # It stands where a call stood: a method read on it (`.log_()`) applies to all of it.
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return value
 
 
 # New tensors of float32, or of the dtype given (`torch.empty(shape, dtype=d)`).
-_CREATIONS = frozenset({"torch.empty", "torch.zeros", "torch.ones"})
+_CREATIONS = frozenset(
+    {
+        "torch.empty",
+        "torch.zeros",
+        "torch.ones",
+        # shaped (and typed) like a tensor: the draw takes that shape and dtype
+        "torch.empty_like",
+        "torch.zeros_like",
+        "torch.ones_like",
+    }
+)
 
 
 def _scaled(sample: str, scale: str, shift: str) -> str:

@@ -6,6 +6,7 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.engine import visit
+from . import METHODS
 from .spec import CallTranslation, Refusal
 
 _PLACEMENT_KEYS = frozenset({"device", "dtype"})
@@ -136,6 +137,7 @@ FRESH_METHODS = frozenset(
         "new_empty",
         "zeros_like",
         "ones_like",
+        "empty_like",
         "full_like",
         "rand",
         "randn",
@@ -165,10 +167,11 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
     method = receiver.func.attr.value
     if method in FRESH_METHODS:
         return True
-    # An in-place method returns its own receiver: `x.div(d).sqrt_()` is as fresh as `x.div(d)`.
+    # An in-place method returns its own receiver: `x.div(d).sqrt_()` is as fresh as `x.div(d)`,
+    # and `torch.empty(n).uniform_(a, b)` as `torch.empty(n)`.
     return (
         method.endswith("_")
-        and method[:-1] in FRESH_METHODS
+        and (method[:-1] in FRESH_METHODS or method in METHODS)
         and fresh_temporary(receiver.func.value, ctx)
     )
 

@@ -11,6 +11,7 @@ from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
 from ...migrator.rule import API, Rule, register, rule_classes
+from ..companion import ENTRIES as COMPANION_ENTRIES
 from ..companion import entry_for as companion_entry
 from ..companion.table_functional import ANNOTATED as ANNOTATED_ENTRIES
 from ..companion.table_plumbing import MODULE_VALUES
@@ -167,6 +168,8 @@ _TENSOR_ONLY_METHODS = frozenset(
         )
     )
 )
+# Companion entries that stand for torch callables (`ms_aux.max_pool1d`).
+_TORCH_CALL_ENTRIES = frozenset(COMPANION_ENTRIES.values())
 # Every Tensor method name the tables know: their results may share their receiver's storage.
 _TENSOR_METHOD_NAMES = frozenset(METHODS) | AMBIGUOUS
 _TORCH_ONLY_KEYWORDS = frozenset({"dim", "keepdim", "unbiased", "correction"})
@@ -635,6 +638,9 @@ class ApiTableRule(Rule):
         to choose between it and a fallback. In the converted program the answer is whether the
         conversion maps that API on the target: True sends the code to the converted call, False to
         the fallback, which is converted like any other code."""
+        looked_up = self._torch_by_name(call, updated, ctx)
+        if looked_up is not None:
+            return looked_up
         if not (
             isinstance(call.func, cst.Name)
             and call.func.value in ("hasattr", "getattr")
@@ -669,8 +675,31 @@ class ApiTableRule(Rule):
         ctx.applied.discard(API_META.id)
         return None
 
+    def _torch_by_name(
+        self, call: cst.Call, updated: cst.Call, ctx: ModuleContext
+    ) -> cst.Call | None:
+        """`getattr(torch, config.dtype_name)` and `hasattr(torch, name)`: a name known at run time
+        only. The companion's stand-in for the namespace answers with MindSpore's dtype of that
+        name (library/namespace.py)."""
+        if not (
+            isinstance(call.func, cst.Name)
+            and call.func.value in ("hasattr", "getattr")
+            and call.func.value not in ctx.bound_names
+            and len(call.args) in (2, 3)
+            and all(a.keyword is None and not a.star for a in call.args)
+            and ctx.qualname(call.args[0].value) == "torch"
+            and not isinstance(call.args[1].value, cst.SimpleString)
+        ):
+            return None
+        ctx.applied.add(API_META.id)
+        stand_in = updated.args[0].with_changes(value=ctx.companion("torch_namespace"))
+        return updated.with_changes(args=[stand_in, *updated.args[1:]])
+
     def leave_Comparison(self, original: cst.Comparison, updated, ctx: ModuleContext):
         """`"silu" in dir(torch.nn.functional)`: the same question as `hasattr`."""
+        present = self._presence_check(original, ctx)
+        if present is not None:
+            return present
         if not (
             len(original.comparisons) == 1
             and isinstance(original.comparisons[0].operator, (cst.In, cst.NotIn))
@@ -691,6 +720,28 @@ class ApiTableRule(Rule):
             return updated
         found = self._available(f"{owner}.{original.left.evaluated_value}", ctx)
         if isinstance(original.comparisons[0].operator, cst.NotIn):
+            found = not found
+        ctx.applied.add(API_META.id)
+        return self._answer(found)
+
+    def _presence_check(
+        self, original: cst.Comparison, ctx: ModuleContext
+    ) -> cst.Name | None:
+        """`associative_scan is not None`, where the name was imported from torch under a guard
+        that binds None where torch lacks it: whether the converted program has that API. A
+        torch-only feature is absent, so the library takes its plain path."""
+        if not (
+            len(original.comparisons) == 1
+            and isinstance(original.comparisons[0].operator, (cst.Is, cst.IsNot))
+            and isinstance(original.comparisons[0].comparator, cst.Name)
+            and original.comparisons[0].comparator.value == "None"
+        ):
+            return None
+        qualified = ctx.qualname(original.left)
+        if qualified is None or "." not in qualified:
+            return None
+        found = self._available(qualified, ctx)
+        if isinstance(original.comparisons[0].operator, cst.Is):
             found = not found
         ctx.applied.add(API_META.id)
         return self._answer(found)
@@ -937,6 +988,14 @@ class ApiTableRule(Rule):
                 return True
             called = (ctx.dotted(receiver.func) or "").split(".")
             if (
+                len(called) == 2
+                and called[0] == ctx.companion_import.module
+                and called[1] in _TORCH_CALL_ENTRIES
+            ):
+                # The companion entry a torch call became: as certain as that call was (a
+                # converted tree converts again to itself).
+                return True
+            if (
                 called[0] in self.mindspore_names
                 and called[0] not in ctx.aliases
                 and called[-1] not in _NOT_TENSOR_RESULTS
@@ -1076,6 +1135,8 @@ class ApiTableRule(Rule):
         if self._on_imported(func) or any(a.star for a in call.args):
             return None
         name = func.attr.value
+        if name == "requires_grad_" and _flag_on_any(call, ctx):
+            return self._parameter_companion(name, func, call, ctx)
         if name == "detach_":
             if call.args or not isinstance(func.value, cst.Name):
                 return None
@@ -1097,6 +1158,11 @@ class ApiTableRule(Rule):
             # A plain name is the autograd rules' leaf marking (rules/autograd); clearing the
             # flag marks nothing, and the companion decides what it clears.
             return None
+        return self._parameter_companion(name, func, call, ctx)
+
+    def _parameter_companion(
+        self, name: str, func: cst.Attribute, call: cst.Call, ctx: ModuleContext
+    ) -> cst.Call:
         ctx.applied.add(API_META.id)
         result = cst.Call(ctx.companion(name), [cst.Arg(func.value), *call.args])
         # `ms_aux.requires_grad_` would read as a torch-only leftover to the import rule.
@@ -1405,7 +1471,7 @@ class ApiTableRule(Rule):
             if rebinding is not None:
                 return rebinding
             if mapping.form == "assign":
-                assigned = self._assigned_companion(mapping, call, ctx)
+                assigned = self._assigned_companion(mapping, original, call, ctx)
                 if assigned is not None:
                     return assigned
             companion = self._method_companion(mapping, call, ctx)
@@ -1575,18 +1641,29 @@ class ApiTableRule(Rule):
         return None, True
 
     def _assigned_companion(
-        self, mapping: ApiMapping, call: cst.Call, ctx: ModuleContext
+        self,
+        mapping: ApiMapping,
+        original: cst.Call,
+        call: cst.Call,
+        ctx: ModuleContext,
     ):
         """``ops.assign(x, ms_aux.<op>(x, ...))`` for `x.op_(...)` where the companion entry of the
-        out-of-place `op` serves it and `x` may be named again; else None."""
+        out-of-place `op` serves it and `x` may be named again; ``ms_aux.<op>(t, ...)`` where the
+        receiver is a new temporary nothing else holds (`torch.zeros(n).scatter_add_(...)`);
+        else None."""
         func: cst.Attribute = call.func  # type: ignore[assignment]
         root = assign_root(func.value, ctx)
         base = BY_TORCH_NAME.get(mapping.torch[:-1])
-        if root is None or base is None:
+        if base is None:
+            return None
+        fresh = root is None and fresh_temporary(original.func.value, ctx)  # type: ignore[attr-defined]
+        if root is None and not fresh:
             return None
         value = self._method_companion(base, call, ctx)
         if value is None or value is call:
             return None
+        if fresh:
+            return value
         return write_back(root, value, ctx)
 
     def _method_companion(
@@ -1700,6 +1777,31 @@ def _clears_flag(call: cst.Call) -> bool:
     if arg.keyword is not None and arg.keyword.value != "requires_grad":
         return False
     return isinstance(arg.value, cst.Name) and arg.value.value == "False"
+
+
+def _flag_on_any(call: cst.Call, ctx: ModuleContext) -> bool:
+    """`x.requires_grad_(flag)` with a flag known only at run time, in a module that never runs
+    backward: the autograd rules mark no leaf with it (they take a literal True), and no gradient
+    of the module depends on it, so the companion's `requires_grad_` serves whatever `x` is (a
+    Cell's or Parameter's flags, a plain tensor returned as it is)."""
+    if len(call.args) != 1:
+        return False
+    arg = call.args[0]
+    if arg.keyword is not None and arg.keyword.value != "requires_grad":
+        return False
+    if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
+        return False
+    runs_backward = ctx.state.get(_RUNS_BACKWARD)
+    if runs_backward is None:
+        runs_backward = any(use.name in _BACKWARD_USES for use in ctx.census.uses)
+        ctx.state[_RUNS_BACKWARD] = runs_backward
+    return not runs_backward
+
+
+_RUNS_BACKWARD = "tm401.runs_backward"
+_BACKWARD_USES = frozenset(
+    {".backward", "torch.autograd.grad", "torch.autograd.backward"}
+)
 
 
 def _in_parameter_loop(call: cst.Call, ctx: ModuleContext) -> bool:

@@ -13,7 +13,7 @@ class DetachRule(Rule):
     meta = RuleMeta(
         id="TM104",
         title="`.detach()` becomes `ops.stop_gradient`",
-        what="Rewrites `t.detach()` as `ops.stop_gradient(t)`.",
+        what="Rewrites `t.detach()` and `torch.detach(t)` as `ops.stop_gradient(t)`.",
         why="`detach` returns the same values cut from the recorded graph. MindSpore records no "
         "graph; inside a function given to `mindspore.grad` the cut is `ops.stop_gradient`, and "
         "outside one it returns its input unchanged, as `detach` does for values.",
@@ -45,4 +45,16 @@ class DetachRule(Rule):
             if getattr(value, "lpar", None):
                 value = value.with_changes(lpar=[], rpar=[])
             return cst.Call(ctx.name("mindspore.ops.stop_gradient"), [cst.Arg(value)])
+        if (
+            ctx.qualname(original.func) == "torch.detach"
+            and len(updated.args) == 1
+            and updated.args[0].keyword is None
+            and not updated.args[0].star
+        ):
+            # `torch.detach(t)`, the function form of `t.detach()`.
+            ctx.applied.add("TM104")
+            return cst.Call(
+                ctx.name("mindspore.ops.stop_gradient"),
+                [updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)],
+            )
         return updated

@@ -74,6 +74,14 @@ LIBRARY_FILES = (
     "fft.py",
     "special.py",
     "linalg.py",
+    "weight_norm.py",
+    "membership.py",
+    "device_probes.py",
+    "namespace.py",
+    "index_math.py",
+    "tracing.py",
+    "masked.py",
+    "gumbel.py",
 )
 
 HEADER = '''"""Companion module written by torch2ms for the code converted beside it.

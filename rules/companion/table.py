@@ -9,6 +9,7 @@ from .table_data import ENTRIES as DATA
 from .table_distributed import ENTRIES as DISTRIBUTED
 from .table_autograd import ENTRIES as AUTOGRAD
 from .table_backend_flags import ENTRIES as BACKEND_FLAGS
+from .table_device_probes import ENTRIES as DEVICE_PROBES
 from .table_distributions import ENTRIES as DISTRIBUTIONS
 from .table_export import ENTRIES as EXPORT
 from .table_fft import ENTRIES as FFT
@@ -37,6 +38,7 @@ from .table_torch_functions import ENTRIES as TORCH_FUNCTIONS
 from .table_special import ENTRIES as SPECIAL
 from .table_windows import ENTRIES as WINDOWS
 from .table_unpooling import ENTRIES as UNPOOLING
+from .table_weight_norm import ENTRIES as WEIGHT_NORM
 
 # torch qualified name -> companion entry name.
 ENTRIES: dict[str, str] = {}
@@ -74,6 +76,8 @@ for _table in (
     FFT,
     SPECIAL,
     LINALG,
+    WEIGHT_NORM,
+    DEVICE_PROBES,
 ):
     for _torch, _entry in _table.items():
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:

@@ -274,9 +274,14 @@ def forward_reference(
     """`cls.forward`, `self.forward`, `type(self).forward` read or assigned in a Module class →
     `.construct`: the method is named construct there (`forward = cls.forward` in an
     `__init_subclass__` that wraps each subclass's forward)."""
-    if class_name is None or updated.attr.value != "forward":
+    if updated.attr.value != "forward":
         return updated
     receiver = updated.value
+    if _module_class_param(receiver, ctx):
+        ctx.applied.add("TM301")
+        return updated.with_changes(attr=cst.Name("construct"))
+    if class_name is None:
+        return updated
     own = (isinstance(receiver, cst.Name) and receiver.value in ("cls", "self")) or (
         isinstance(receiver, cst.Call)
         and isinstance(receiver.func, cst.Name)
@@ -298,6 +303,16 @@ def forward_assignment(
     chosen at run time is the one MindSpore calls, as torch calls the assigned `forward`."""
     target = updated.target
     if (
+        isinstance(target, cst.Attribute)
+        and target.attr.value == "forward"
+        and _module_class_param(target.value, ctx)
+    ):
+        # `experts_class.forward = forward` in a decorator of Module classes.
+        ctx.applied.add("TM301")
+        return updated.with_changes(
+            target=target.with_changes(attr=cst.Name("construct"))
+        )
+    if (
         class_name is None
         or not isinstance(target, cst.Attribute)
         or target.attr.value != "forward"
@@ -307,6 +322,14 @@ def forward_assignment(
         return updated
     ctx.applied.add("TM301")
     return updated.with_changes(target=target.with_changes(attr=cst.Name("construct")))
+
+
+def _module_class_param(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    """A name the file annotates as a Module class parameter (`experts_class: type[nn.Module]`)."""
+    return (
+        isinstance(receiver, cst.Name)
+        and receiver.value in facts(ctx).module_class_params
+    )
 
 
 def _mode_param(param: cst.Param) -> bool:

@@ -76,6 +76,9 @@ class Facts:
     constructions: list[int] = field(default_factory=list)
     # Whether the file freezes parameters (`requires_grad=False`, `.requires_grad_(False)`).
     freezes: bool = False
+    # Parameters annotated as Module classes (`experts_class: type[nn.Module]`), by name: their
+    # `forward` is the method MindSpore calls `construct`.
+    module_class_params: frozenset[str] = frozenset()
 
     def attr(self, class_name: str, attribute: str) -> str | None:
         seen = set()
@@ -208,6 +211,8 @@ class _Analyser:
         push = stack.append
         bind = self._bind
         targets: list[int] = []
+        forward_reads: list[tuple[str, int]] = []
+        module_classes: set[str] = set()
         while stack:
             node, owner = stack.pop()
             kind = type(node)
@@ -234,6 +239,14 @@ class _Analyser:
                 or (node.attr == "forward" and _own_class_reference(node.value))
             ):
                 targets.append(node.lineno)
+            elif (
+                kind is ast.Attribute
+                and node.attr == "forward"
+                and isinstance(node.value, ast.Name)
+            ):
+                forward_reads.append((node.value.id, node.lineno))
+            elif kind is ast.arg and _module_class_annotation(node, self.aliases):
+                module_classes.add(node.arg)
             elif kind is ast.Import or kind is ast.ImportFrom:
                 for alias in node.names:
                     self.bindings.setdefault(
@@ -270,6 +283,8 @@ class _Analyser:
                 ):
                     push((value, owner))
         self.class_defs.reverse()
+        targets.extend(line for name, line in forward_reads if name in module_classes)
+        self.facts.module_class_params = frozenset(module_classes)
         self.facts.target_lines = sorted(set(targets))
 
     def _find_classes(self, class_defs: list[ast.ClassDef]) -> None:
@@ -633,6 +648,23 @@ def _self_slice(value: ast.AST | None, attribute: str) -> bool:
         and value.value.attr == attribute
         and isinstance(value.value.value, ast.Name)
         and value.value.value.id == "self"
+    )
+
+
+_MODULE_CLASSES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+
+def _module_class_annotation(node: ast.arg, aliases: dict[str, str]) -> bool:
+    """`name: type[nn.Module]` (or `type[nn.Module] | None`): a parameter holding a Module
+    class."""
+    annotation = node.annotation
+    if isinstance(annotation, ast.BinOp):  # `type[nn.Module] | None`
+        annotation = annotation.left
+    return (
+        isinstance(annotation, ast.Subscript)
+        and isinstance(annotation.value, ast.Name)
+        and annotation.value.id in ("type", "Type")
+        and _qualified(annotation.slice, aliases) in _MODULE_CLASSES
     )
 
 

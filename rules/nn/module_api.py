@@ -245,6 +245,11 @@ class ParametersRule(Rule):
         if name not in self.methods or ctx.qualname(func) is not None:
             return updated
         receiver = func.value
+        if (
+            isinstance(receiver, cst.Name)
+            and receiver.value == ctx.companion_import.module
+        ):
+            return updated  # the companion's own function (`ms_aux.register_parameter`)
         certainty = module_receiver(receiver, ctx)
         if certainty is None and name in _MODULE_ONLY:
             certainty = GUESSED  # a method only torch's Module has
