@@ -128,9 +128,9 @@ def test_inplace_becomes_a_loop_of_assign() -> None:
 LEFT_ALONE = [
     # A class without a companion class, given torch's arguments, or passed on to code the converter
     # cannot see (GELU and the other classes with one become `ms_aux.X`: tests/companion).
-    HEAD + "def block(norm=nn.BatchNorm3d):\n    return norm(8, momentum=None)\n",
-    HEAD + "def block(norm=nn.BatchNorm3d):\n    return Mlp(norm=norm)\n",
-    HEAD + "def block(norm=nn.BatchNorm3d):\n    return norm(8), norm is nn.BatchNorm3d\n",
+    HEAD + "def block(pool=nn.AvgPool3d):\n    return pool(2, divisor_override=3)\n",
+    HEAD + "def block(pool=nn.AvgPool3d):\n    return Mlp(pool=pool)\n",
+    HEAD + "def block(pool=nn.AvgPool3d):\n    return pool(2), pool is nn.AvgPool3d\n",
     # `functools` bound to something else.
     HEAD
     + "functools = None\n\n\ndef block(act_layer=nn.GELU):\n    return act_layer()\n",
@@ -352,7 +352,7 @@ def test_class_values_become_mint_classes(target: str, before: str, after: str) 
         (
             HEAD
             + "layer = nn.Softshrink if p else nn.Identity\nsame = layer is nn.Softshrink\n",
-            None,
+            "Softshrink",
         ),
         # No CPU kernel for training.
         (HEAD + "layer = nn.Dropout\n", "Dropout"),

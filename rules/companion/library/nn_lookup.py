@@ -1,7 +1,15 @@
 """`getattr(torch.nn, name)`: a layer class chosen by its name when the program runs."""
 
+from .adaptive_softmax import AdaptiveLogSoftmaxWithLoss
 from .attention import MultiheadAttention
-from .containers import ParameterDict, ParameterList
+from .containers import (
+    ParameterDict,
+    ParameterList,
+)
+from .conv_transpose import (
+    ConvTranspose1d,
+    ConvTranspose2d,
+)
 from .layers import (
     AdaptiveAvgPool2d,
     AvgPool2d,
@@ -39,6 +47,23 @@ from .layers import (
     Threshold,
     Upsample,
 )
+from .layers_more import (
+    BatchNorm3d,
+    Bilinear,
+    LogSoftmax,
+    MSELoss,
+    SmoothL1Loss,
+    Softmin,
+    Softshrink,
+)
+from .lazy import (
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+    LazyLinear,
+)
 from .losses import (
     BCELoss,
     CosineSimilarity,
@@ -47,6 +72,16 @@ from .losses import (
     PairwiseDistance,
     SoftMarginLoss,
     TripletMarginLoss,
+)
+from .nn_extra import (
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
+    AlphaDropout,
+    FeatureAlphaDropout,
+    MultiLabelMarginLoss,
+    MultiMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .recurrent import (
     Conv3d,
@@ -59,6 +94,17 @@ from .recurrent import (
     RNN,
     RNNCell,
     Unfold,
+)
+from .resampling import (
+    ChannelShuffle,
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+    ReflectionPad3d,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
 )
 from .transformer import (
     Transformer,
@@ -84,22 +130,38 @@ def nn_class(name):
     Another name raises, naming it: its MindSpore class takes other arguments."""
     classes = {
         "AdaptiveAvgPool2d": AdaptiveAvgPool2d,
+        "AdaptiveLogSoftmaxWithLoss": AdaptiveLogSoftmaxWithLoss,
+        "AdaptiveMaxPool1d": AdaptiveMaxPool1d,
+        "AdaptiveMaxPool2d": AdaptiveMaxPool2d,
+        "AdaptiveMaxPool3d": AdaptiveMaxPool3d,
+        "AlphaDropout": AlphaDropout,
         "AvgPool2d": AvgPool2d,
         "BCELoss": BCELoss,
         "BatchNorm1d": BatchNorm1d,
         "BatchNorm2d": BatchNorm2d,
+        "BatchNorm3d": BatchNorm3d,
+        "Bilinear": Bilinear,
         "CELU": CELU,
+        "ChannelShuffle": ChannelShuffle,
+        "CircularPad1d": CircularPad1d,
+        "CircularPad2d": CircularPad2d,
+        "CircularPad3d": CircularPad3d,
         "Conv1d": Conv1d,
         "Conv2d": Conv2d,
         "Conv3d": Conv3d,
+        "ConvTranspose1d": ConvTranspose1d,
+        "ConvTranspose2d": ConvTranspose2d,
         "CosineSimilarity": CosineSimilarity,
         "CrossEntropyLoss": CrossEntropyLoss,
         "Dropout": Dropout,
         "Dropout2d": Dropout2d,
         "ELU": ELU,
         "Embedding": Embedding,
+        "FeatureAlphaDropout": FeatureAlphaDropout,
         "Flatten": Flatten,
         "Fold": Fold,
+        "FractionalMaxPool2d": FractionalMaxPool2d,
+        "FractionalMaxPool3d": FractionalMaxPool3d,
         "GELU": GELU,
         "GRU": GRU,
         "GRUCell": GRUCell,
@@ -116,13 +178,23 @@ def nn_class(name):
         "LSTM": LSTM,
         "LSTMCell": LSTMCell,
         "LayerNorm": LayerNorm,
+        "LazyBatchNorm1d": LazyBatchNorm1d,
+        "LazyBatchNorm2d": LazyBatchNorm2d,
+        "LazyInstanceNorm1d": LazyInstanceNorm1d,
+        "LazyInstanceNorm2d": LazyInstanceNorm2d,
+        "LazyInstanceNorm3d": LazyInstanceNorm3d,
+        "LazyLinear": LazyLinear,
         "LeakyReLU": LeakyReLU,
         "Linear": Linear,
+        "LogSoftmax": LogSoftmax,
+        "MSELoss": MSELoss,
         "MaxPool2d": MaxPool2d,
         "MaxUnpool1d": MaxUnpool1d,
         "MaxUnpool2d": MaxUnpool2d,
         "MaxUnpool3d": MaxUnpool3d,
         "Mish": Mish,
+        "MultiLabelMarginLoss": MultiLabelMarginLoss,
+        "MultiMarginLoss": MultiMarginLoss,
         "MultiheadAttention": MultiheadAttention,
         "PReLU": PReLU,
         "PairwiseDistance": PairwiseDistance,
@@ -134,11 +206,15 @@ def nn_class(name):
         "RReLU": RReLU,
         "ReLU": ReLU,
         "ReLU6": ReLU6,
+        "ReflectionPad3d": ReflectionPad3d,
         "SELU": SELU,
         "SiLU": SiLU,
         "Sigmoid": Sigmoid,
+        "SmoothL1Loss": SmoothL1Loss,
         "SoftMarginLoss": SoftMarginLoss,
         "Softmax": Softmax,
+        "Softmin": Softmin,
+        "Softshrink": Softshrink,
         "SyncBatchNorm": SyncBatchNorm,
         "Tanh": Tanh,
         "Threshold": Threshold,
@@ -148,8 +224,11 @@ def nn_class(name):
         "TransformerEncoder": TransformerEncoder,
         "TransformerEncoderLayer": TransformerEncoderLayer,
         "TripletMarginLoss": TripletMarginLoss,
+        "TripletMarginWithDistanceLoss": TripletMarginWithDistanceLoss,
         "Unfold": Unfold,
         "Upsample": Upsample,
+        "UpsamplingBilinear2d": UpsamplingBilinear2d,
+        "UpsamplingNearest2d": UpsamplingNearest2d,
     }
     if name not in classes:
         raise NotImplementedError(
