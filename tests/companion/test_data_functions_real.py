@@ -182,7 +182,7 @@ def test_a_new_tensor_filled_at_random_is_a_draw() -> None:
     result = _convert(NOISE)
     assert (
         "return ops.randn_like(ops.zeros(shape, dtype=dtype), dtype=dtype), "
-        "ops.rand_like(ops.zeros(shape)) * 4 - 2" in result.code
+        "(ops.rand_like(ops.zeros(shape)) * 4 - 2)" in result.code
     )
     assert "torch" not in result.code and not result.findings
 
