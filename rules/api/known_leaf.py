@@ -34,9 +34,12 @@ def detach_receiver(line: int, receiver: str, ctx: ModuleContext) -> str | None:
             if not isinstance(block, list):
                 continue
             for index, stmt in enumerate(block):
-                if isinstance(stmt, ast.Expr) and stmt.lineno == line:
-                    if _is_detach(stmt.value, receiver):
-                        return _proof(block[:index], receiver, ctx)
+                if (
+                    isinstance(stmt, ast.Expr)
+                    and stmt.lineno == line
+                    and _is_detach(stmt.value, receiver)
+                ):
+                    return _proof(block[:index], receiver, ctx)
     return None
 
 

@@ -33,8 +33,8 @@ from .docs import (
 )
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace, writes_into_a_slice
-from .legacy_reduction import drop_default_generator, fold_legacy_reduction
 from .known_leaf import LEAF, detach_receiver
+from .legacy_reduction import drop_default_generator, fold_legacy_reduction
 from .library_layers import keeps_torch_attributes
 from .list_values import passes_list
 from .max_min import (
