@@ -18,7 +18,7 @@ ENTRIES: dict[str, str] = {
     "torch.nn.modules.batchnorm._BatchNorm": "BatchNormBase",
 }
 _MODULES = {
-    "activation": ("Softmin", "LogSoftmax", "Softshrink"),
+    "activation": ("Softmin", "LogSoftmax", "Softshrink", "Softplus"),
     "loss": ("SmoothL1Loss", "MSELoss"),
     "linear": ("Bilinear",),
     "batchnorm": ("BatchNorm3d",),

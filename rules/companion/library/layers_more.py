@@ -1,5 +1,5 @@
-"""Softmin/LogSoftmax with torch's implicit axis, Softshrink, the smooth L1 loss with any `beta`,
-channel dropout of any rank and BatchNorm3d, with torch's arguments, from ops with CPU kernels."""
+"""Softmin/LogSoftmax with torch's implicit axis, Softshrink, Softplus, the smooth L1 loss with
+any `beta`, channel dropout of any rank and BatchNorm3d, with torch's arguments, from ops with CPU kernels."""
 
 import mindspore
 from mindspore import Tensor, nn, ops
@@ -65,6 +65,18 @@ class Softshrink(nn.Cell):
 
     def construct(self, input):
         return softshrink(input, self.lambd)
+
+
+class Softplus(nn.Cell):
+    """`torch.nn.Softplus`: `log(1 + exp(beta * x)) / beta`, the input itself where
+    `beta * x > threshold`, with torch's arguments."""
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def construct(self, input):
+        return ops.softplus(input, self.beta, self.threshold)
 
 
 def smooth_l1_loss(
