@@ -109,6 +109,12 @@ def rebound_chain(
 
 
 # -- where the name's tensor came from ---------------------------------------------------------
+def fresh_before(name: str, ctx: ModuleContext) -> bool:
+    """Whether ``name`` holds a fresh temporary at the statement being converted: bound to one
+    before it in the function, and handed to nothing else since."""
+    return _origin(name, ctx) == FRESH
+
+
 def _origin(name: str, ctx: ModuleContext) -> str | None:
     child = ctx.stack[-1]
     for parent in reversed(ctx.stack[:-1]):
