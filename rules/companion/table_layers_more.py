@@ -21,6 +21,7 @@ _MODULES = {
     "activation": ("Softmin", "LogSoftmax", "Softshrink", "Softplus"),
     "loss": ("SmoothL1Loss", "MSELoss"),
     "linear": ("Bilinear",),
+    "normalization": ("RMSNorm",),
     "batchnorm": ("BatchNorm3d",),
 }
 for _module, _classes in _MODULES.items():
