@@ -28,6 +28,7 @@ _SAME_NAME = (
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
+    "bincount",
     # in library/spectral.py
     "stft",
     "istft",

@@ -17,6 +17,7 @@ pytestmark = pytest.mark.real
 
 RTOL, ATOL = 1e-5, 1e-5
 ENTRIES = [
+    "bincount",
     "Sequential",
     "meshgrid",
     "device_type",
@@ -295,3 +296,26 @@ def test_converted_model_matches_torch(fw, aux, tmp_path, monkeypatch, mode) -> 
     ms_net.set_train(False)
     x = np.random.default_rng(4).standard_normal((2, 3, 8, 8)).astype(np.float32)
     _check_grads(net, ms_net, x, aux, ms, torch)
+
+
+def test_bincount_counts_and_sums_in_torchs_dtypes(fw, aux) -> None:
+    torch, ms = fw
+    rows = np.array([0, 1, 1, 3, 1], np.int64)
+    cases = [
+        {},
+        {"minlength": 6},
+        {"weights": np.array([0.5, 0.25, 1.0, 2.0, 4.0], np.float32)},
+        {"weights": np.array([0.5, 0.25, 1.0, 2.0, 4.0], np.float64), "minlength": 2},
+        {"weights": np.array([1, 2, 3, 4, 5], np.int32)},
+    ]
+    for kwargs in cases:
+        want = torch.bincount(
+            torch.tensor(rows),
+            **{k: torch.tensor(v) if k == "weights" else v for k, v in kwargs.items()},
+        )
+        have = aux.bincount(
+            ms.Tensor(rows),
+            **{k: ms.Tensor(v) if k == "weights" else v for k, v in kwargs.items()},
+        )
+        assert str(have.dtype).lower() == str(want.dtype).split(".")[1]
+        np.testing.assert_allclose(have.asnumpy(), want.numpy())

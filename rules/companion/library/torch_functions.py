@@ -272,3 +272,13 @@ def atleast_2d(*tensors):
 def atleast_3d(*tensors):
     """`torch.atleast_3d(*tensors)`, also with no tensor at all (an empty tuple)."""
     return _atleast(ops.atleast_3d, tensors)
+
+
+def bincount(input, weights=None, minlength=0):
+    """`torch.bincount`: the counts as int64 without weights (MindSpore's kernel gives float32),
+    the sums in the weights' float type with them (float64 for integer weights), as torch's."""
+    if weights is None:
+        return ops.bincount(input, None, minlength).astype(mindspore.int64)
+    if not ops.is_floating_point(weights):
+        weights = weights.astype(mindspore.float64)
+    return ops.bincount(input, weights, minlength).astype(weights.dtype)
