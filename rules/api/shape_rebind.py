@@ -97,7 +97,7 @@ def rebinding_target(call: cst.Call, ctx: ModuleContext) -> cst.Name | None:
     name = func.value.value
     if name in ("self", "cls"):
         return None
-    if name in shared_names(ctx) and not fresh_before(name, ctx):
+    if name in shared_names(ctx) and not fresh_before(name, ctx, new_object=True):
         # Handed on somewhere; a fresh tensor handed to nothing before the call is the name's
         # alone there, and what is handed on after is the rebound one, as in torch.
         return None

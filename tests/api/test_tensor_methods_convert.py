@@ -138,9 +138,13 @@ def test_shape_changing_update_of_a_fresh_name_handed_on_after_rebinds_it() -> N
     source = (
         "import torch\n\ndef band(a, b):\n"
         "    y = torch.matmul(a, b)\n    y.unsqueeze_(2)\n    return torch.cat([y, y], dim=2)\n"
+        "\ndef mask(m, e):\n"
+        "    z = torch.einsum('bq,bk->bqk', m, e)\n    z.unsqueeze_(1)\n    return z\n"
     )
     result = convert_checked(source)
     assert "(y := ops.unsqueeze(y, 2))" in result.code
+    # einsum may return a view: a new tensor object all the same, whose shape is its own.
+    assert "(z := ops.unsqueeze(z, 1))" in result.code
     assert not result.findings
 
 
