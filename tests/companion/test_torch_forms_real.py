@@ -18,6 +18,9 @@ pytestmark = pytest.mark.real
 RTOL, ATOL = 1e-5, 1e-5
 ENTRIES = [
     "bincount",
+    "stack_value",
+    "cat_value",
+    "softmax_value",
     "Sequential",
     "meshgrid",
     "device_type",
@@ -319,3 +322,29 @@ def test_bincount_counts_and_sums_in_torchs_dtypes(fw, aux) -> None:
         )
         assert str(have.dtype).lower() == str(want.dtype).split(".")[1]
         np.testing.assert_allclose(have.asnumpy(), want.numpy())
+
+
+def test_functions_passed_as_values_take_torchs_keywords(fw, aux) -> None:
+    torch, ms = fw
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 3)).astype(np.float32)
+    b = rng.standard_normal((2, 3)).astype(np.float32)
+    pairs = [
+        (torch.stack, aux.stack_value, True, {"dim": 1}),
+        (torch.cat, aux.cat_value, True, {"dim": -1}),
+        (torch.softmax, aux.softmax_value, False, {"dim": 0}),
+    ]
+    for theirs, ours, listed, kwargs in pairs:
+        if listed:
+            want = theirs([torch.tensor(a), torch.tensor(b)], **kwargs).numpy()
+            have = ours([ms.Tensor(a), ms.Tensor(b)], **kwargs).asnumpy()
+        else:
+            want = theirs(torch.tensor(a), **kwargs).numpy()
+            have = ours(ms.Tensor(a), **kwargs).asnumpy()
+        np.testing.assert_allclose(have, want, rtol=1e-6, atol=1e-7)
+    result = convert_checked(
+        "import torch\n\n\ndef f(xs, act=torch.softmax):\n"
+        "    return act(apply(torch.stack, xs), dim=1)\n"
+    )
+    assert "act=ms_aux.softmax_value" in result.code
+    assert "apply(ms_aux.stack_value, xs)" in result.code

@@ -282,3 +282,22 @@ def bincount(input, weights=None, minlength=0):
     if not ops.is_floating_point(weights):
         weights = weights.astype(mindspore.float64)
     return ops.bincount(input, weights, minlength).astype(weights.dtype)
+
+
+def stack_value(tensors, dim=0):
+    """`torch.stack` passed as a value (`map_values(torch.stack, outputs)`): `ops.stack` taking
+    torch's `dim` by name too."""
+    return ops.stack(tensors, dim)
+
+
+def cat_value(tensors, dim=0):
+    """`torch.cat` passed as a value: `ops.cat` taking torch's `dim` by name too."""
+    return ops.cat(tensors, dim)
+
+
+def softmax_value(input, dim, dtype=None):
+    """`torch.softmax` passed as a value (`act=torch.softmax`, called `act(x, dim=1)`):
+    `ops.softmax` taking torch's `dim` by name, on the input cast to `dtype` first."""
+    if dtype is not None:
+        input = input.astype(dtype)
+    return ops.softmax(input, axis=dim)
