@@ -271,7 +271,7 @@ class ImportsRule(Rule):
             for f in ctx.findings
         ):
             return
-        if package in RESOLVED_PACKAGES:
+        if package in RESOLVED_PACKAGES and not annotation:
             ctx.report(
                 "TM901",
                 f"`{display}` is built on torch and has no MindSpore form; it still runs on "

@@ -299,3 +299,18 @@ def test_a_converted_squeeze_is_not_reported_as_a_leftover() -> None:
     assert "x.squeeze(axis=0)" in result.code
     assert "import torch" not in result.code
     assert not [f for f in result.findings if f.rule == "TM900"]
+
+
+def test_a_torchvision_name_only_in_annotations_loses_its_import_at_once() -> None:
+    # The annotation becomes text, so nothing reads the name: the import goes in the first
+    # conversion, not the second.
+    source = (
+        "import torch\nfrom torchvision.transforms.v2 import functional as tvF\n\n\n"
+        "def resize(images: torch.Tensor, resample: tvF.InterpolationMode | int) -> "
+        "torch.Tensor:\n    return images\n"
+    )
+    first = convert_source(source, "case.py", Options())
+    assert "import torchvision" not in first.code
+    assert "from torchvision" not in first.code
+    assert '"torchvision.transforms.v2.functional.InterpolationMode | int"' in first.code
+    assert convert_source(first.code, "case.py", Options()).code == first.code

@@ -109,7 +109,33 @@ def rebound_chain(
 
 
 # -- where the name's tensor came from ---------------------------------------------------------
-def _origin(name: str, ctx: ModuleContext) -> str | None:
+def fresh_before(name: str, ctx: ModuleContext, new_object: bool = False) -> bool:
+    """Whether ``name`` holds a fresh temporary at the statement being converted: bound to one
+    before it in the function, and handed to nothing else since. With ``new_object``, a view
+    that torch's function returns as a new tensor object (`torch.einsum`, `torch.reshape`)
+    counts too: what changes the object alone (its shape) reaches nothing else."""
+    fresh = _new_object if new_object else fresh_temporary
+    return _origin(name, ctx, fresh) == FRESH
+
+
+# torch functions that return a new tensor object, a view of their input maybe.
+_NEW_OBJECTS = frozenset(
+    {"einsum", "reshape", "transpose", "permute", "flatten", "movedim", "swapaxes"}
+)
+
+
+def _new_object(value: cst.BaseExpression, ctx: ModuleContext) -> bool:
+    if fresh_temporary(value, ctx):
+        return True
+    if not isinstance(value, cst.Call):
+        return False
+    module, _, leaf = (ctx.qualname(value.func) or "").rpartition(".")
+    return module == "torch" and leaf in _NEW_OBJECTS
+
+
+def _origin(
+    name: str, ctx: ModuleContext, fresh: Callable = fresh_temporary
+) -> str | None:
     child = ctx.stack[-1]
     for parent in reversed(ctx.stack[:-1]):
         block = _block_holding(parent, child)
@@ -117,7 +143,7 @@ def _origin(name: str, ctx: ModuleContext) -> str | None:
             return None
         index = next(i for i, s in enumerate(block) if s is child)
         for statement in reversed(block[:index]):
-            verdict = _statement_origin(statement, name, ctx)
+            verdict = _statement_origin(statement, name, ctx, fresh)
             if verdict == _REFUSED:
                 return None
             if verdict in (FRESH, PRODUCED):
@@ -151,7 +177,10 @@ def _block_holding(parent: cst.CSTNode, child: cst.CSTNode) -> list | None:
 
 
 def _statement_origin(
-    statement: cst.CSTNode, name: str, ctx: ModuleContext
+    statement: cst.CSTNode,
+    name: str,
+    ctx: ModuleContext,
+    fresh: Callable = fresh_temporary,
 ) -> str | None:
     """What a statement before the update says of ``name``'s tensor: FRESH or PRODUCED where it
     binds it, _REFUSED where it may hand the tensor to something else, None where it only reads
@@ -177,7 +206,7 @@ def _statement_origin(
                 return (
                     _REFUSED  # `x = y`, `x = self.buf.float()`: another name holds it
                 )
-            return FRESH if fresh_temporary(small.value, ctx) else PRODUCED
+            return FRESH if fresh(small.value, ctx) else PRODUCED
         if _binds(small, name) or _passes_on(small, name):
             return _REFUSED
     return None

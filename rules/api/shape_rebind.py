@@ -5,7 +5,8 @@ change a shape. Where the tensor is a name that nothing else holds, binding the 
 out-of-place result is the same: `x.t_()` becomes `(x := x.t())`, an expression whose value is the
 new tensor, as torch's method returns it. A name the module also binds to another name, puts in a
 container, returns or yields may be held elsewhere, which would keep the old shape: there the
-method is left with its finding.
+method is left with its finding, unless the name was bound to a fresh temporary before the call
+and handed to nothing since (`y = torch.matmul(a, b)` then `y.unsqueeze_(2)`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import ast
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from .inplace_chain import fresh_before
 
 # torch's shape-changing in-place methods -> their out-of-place method.
 SHAPE_METHODS = {
@@ -49,8 +51,8 @@ def _held(node: ast.AST) -> set[str]:
 
 
 def shared_names(ctx: ModuleContext) -> frozenset[str]:
-    """Names whose object the module hands on to another name, a container or a caller, and
-    names `:=` may not bind (a comprehension's variables, a lambda's parameters)."""
+    """Names whose object the module hands on to another name, a container or a caller, loop
+    variables (their items may be held by the iterable), and names `:=` may not bind (a comprehension's variables, a lambda's parameters)."""
     cached = ctx.state.get(_CACHE)
     if cached is not None:
         return cached
@@ -62,6 +64,11 @@ def shared_names(ctx: ModuleContext) -> frozenset[str]:
                 found |= _held(node.value)
             elif isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
                 found |= _held(node)
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                # A loop's variable holds the items of an iterable that may hold them too.
+                found |= {
+                    n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)
+                }
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 found |= set(node.names)
             elif isinstance(node, ast.comprehension):
@@ -87,7 +94,12 @@ def rebinding_target(call: cst.Call, ctx: ModuleContext) -> cst.Name | None:
         return None
     if not isinstance(ctx.state.get("ast"), ast.Module):
         return None  # what the module shares is unknown
-    if func.value.value in shared_names(ctx) or func.value.value in ("self", "cls"):
+    name = func.value.value
+    if name in ("self", "cls"):
+        return None
+    if name in shared_names(ctx) and not fresh_before(name, ctx, new_object=True):
+        # Handed on somewhere; a fresh tensor handed to nothing before the call is the name's
+        # alone there, and what is handed on after is the rebound one, as in torch.
         return None
     return func.value
 

@@ -145,6 +145,26 @@ class Refusal:
     reason: str
 
 
+# Keywords torch's argument parser takes for its own names, as numpy spells them
+# (`torch.max(x, axis=1)`, `x.sum(keepdims=True)`), in the functions and methods it parses.
+_NUMPY_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def _numpy_alias(mapping: ApiMapping, name: str, params: list[str]) -> str:
+    """torch's name for a keyword given as numpy spells it, where the mapped API has it."""
+    alias = _NUMPY_ALIASES.get(name)
+    module = mapping.torch.rpartition(".")[0]
+    if (
+        alias is None
+        or module not in ("torch", "torch.Tensor")
+        or name in params
+        or "*" + name in params
+        or not (alias in params or "*" + alias in params)
+    ):
+        return name
+    return alias
+
+
 def bind_arguments(
     mapping: ApiMapping,
     args: Sequence[V],
@@ -178,6 +198,7 @@ def bind_arguments(
     positional_count = len(named)
     seen = {name for name, _ in named}
     for name, value in kwargs.items():
+        name = _numpy_alias(mapping, name, params)
         if name in seen:
             return Refusal(name, f"{name} given twice")
         if "*" + name in params and "*" + name not in seen:

@@ -404,6 +404,14 @@ _SHAPE = [
         sample=("f32[4,3]", [1, 2], 1),
     ),
     fn(
+        "torch.split_with_sizes",
+        "mindspore.ops.split",
+        rename={"split_sizes": "split_size_or_sections", "dim": "axis"},
+        positional=3,
+        params=("input", "split_sizes", "dim"),
+        sample=("f32[4,3]", [1, 3], 0),
+    ),
+    fn(
         "torch.chunk",
         rename={"dim": "axis"},
         positional=3,

@@ -33,6 +33,7 @@ from .docs import (
 )
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace, writes_into_a_slice
+from .known_leaf import LEAF, detach_receiver
 from .legacy_reduction import drop_default_generator, fold_legacy_reduction
 from .library_layers import keeps_torch_attributes
 from .list_values import passes_list
@@ -1138,9 +1139,25 @@ class ApiTableRule(Rule):
         if name == "requires_grad_" and _flag_on_any(call, ctx):
             return self._parameter_companion(name, func, call, ctx)
         if name == "detach_":
-            if call.args or not isinstance(func.value, cst.Name):
+            receiver = ctx.dotted(func.value)
+            if call.args or receiver is None:
                 return None
-            if not _in_parameter_loop(original, ctx):
+            proof = detach_receiver(ctx.position(original)[0], receiver, ctx)
+            if proof == LEAF:
+                # Cleared flag: a leaf, which a plain MindSpore tensor returns as it is.
+                leaf = cst.Arg(
+                    cst.Name("True"),
+                    keyword=cst.Name("leaf"),
+                    equal=cst.AssignEqual(
+                        cst.SimpleWhitespace(""), cst.SimpleWhitespace("")
+                    ),
+                )
+                return self._parameter_companion(
+                    name, func, call.with_changes(args=[leaf]), ctx
+                )
+            if proof is None and not isinstance(func.value, cst.Name):
+                return None
+            if proof is None and not _in_parameter_loop(original, ctx):
                 ctx.report(
                     UNSAFE_ARGUMENT.id,
                     f"`{func.value.value}.detach_()` is left as it is: `{func.value.value}` is not "

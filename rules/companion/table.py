@@ -35,6 +35,7 @@ from .table_runtime import CALL_ONLY
 from .table_runtime import ENTRIES as RUNTIME
 from .table_tensor_ops import ENTRIES as TENSOR_OPS
 from .table_torch_functions import ENTRIES as TORCH_FUNCTIONS
+from .table_torch_functions import VALUE_ONLY as _TORCH_VALUES
 from .table_special import ENTRIES as SPECIAL
 from .table_windows import ENTRIES as WINDOWS
 from .table_unpooling import ENTRIES as UNPOOLING
@@ -83,6 +84,8 @@ for _table in (
         if _torch in ENTRIES and ENTRIES[_torch] != _entry:
             raise ValueError(f"two companion entries for {_torch}")
         ENTRIES[_torch] = _entry
+
+VALUE_ONLY = VALUE_ONLY | _TORCH_VALUES
 
 __all__ = ["CALL_ONLY", "ENTRIES", "ENTRY_TARGETS", "VALUE_ONLY"]
 

@@ -9,6 +9,6 @@ ENTRIES.update(
     {
         f"{prefix}.{name}": name
         for prefix in ("torch", "torch.autograd", "torch.autograd.grad_mode")
-        for name in ("set_grad_enabled", "is_grad_enabled")
+        for name in ("set_grad_enabled", "is_grad_enabled", "no_grad", "enable_grad")
     }
 )

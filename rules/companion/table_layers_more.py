@@ -18,9 +18,10 @@ ENTRIES: dict[str, str] = {
     "torch.nn.modules.batchnorm._BatchNorm": "BatchNormBase",
 }
 _MODULES = {
-    "activation": ("Softmin", "LogSoftmax", "Softshrink"),
+    "activation": ("Softmin", "LogSoftmax", "Softshrink", "Softplus"),
     "loss": ("SmoothL1Loss", "MSELoss"),
     "linear": ("Bilinear",),
+    "normalization": ("RMSNorm",),
     "batchnorm": ("BatchNorm3d",),
 }
 for _module, _classes in _MODULES.items():

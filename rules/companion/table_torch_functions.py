@@ -28,6 +28,7 @@ _SAME_NAME = (
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
+    "bincount",
     # in library/spectral.py
     "stft",
     "istft",
@@ -52,3 +53,15 @@ ENTRIES: dict[str, str] = {"torch." + name: name for name in _SAME_NAME}
 ENTRIES.update({"torch." + name: "torch_" + name for name in _PREFIXED})
 # torch's older name of torch.linalg.householder_product (LAPACK's orgqr), in library/linalg.py.
 ENTRIES["torch.orgqr"] = "linalg_householder_product"
+
+# torch functions whose MindSpore op names an argument otherwise (`dim` -> `axis`), passed as
+# values: the caller may name it as torch does. Calls keep the API table's idiom.
+VALUE_ONLY = frozenset({"stack_value", "cat_value", "softmax_value"})
+ENTRIES.update(
+    {
+        "torch.stack": "stack_value",
+        "torch.cat": "cat_value",
+        "torch.concat": "cat_value",
+        "torch.softmax": "softmax_value",
+    }
+)

@@ -33,6 +33,10 @@ class _Uses(cst.CSTVisitor):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         return False
 
+    def visit_Annotation(self, node: cst.Annotation) -> bool:
+        # The import rule writes the torch and torchvision names of an annotation as text.
+        return False
+
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         node.value.visit(self)
         return False

@@ -37,6 +37,7 @@ HEAD = "import torch\n\n\ndef f(a, b, d):\n"
         ("y = a.max(1)", "y = a.max(1)"),
         ("y = a.min(dim=0, keepdim=True)", "y = a.min(dim=0, keepdim=True)"),
         ("y = a.max()", "y = a.max()"),
+        ("y = torch.max(a, axis=-2).values", "y = ops.max(a, axis=-2)[0]"),
     ],
 )
 def test_max_min_forms(before: str, after: str) -> None:
@@ -97,6 +98,9 @@ def pairwise(a, b, d):
         a.max(dim=1, keepdim=True).values,
         a.topk(2, dim=-1).indices,
         torch.sort(a, dim=0).values,
+        # numpy's spelling of the keywords, which torch's argument parser takes too
+        torch.max(a, axis=0).values,
+        torch.min(a, axis=1, keepdims=True).indices,
     )
 """
 

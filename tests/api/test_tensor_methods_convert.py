@@ -132,3 +132,28 @@ def test_disabled_cpu_autocast_is_a_region_without_casts() -> None:
     result = convert_checked(source)
     assert "with ms_aux.cpu_autocast(enabled=False):" in result.code
     assert "torch" not in result.code
+
+
+def test_shape_changing_update_of_a_fresh_name_handed_on_after_rebinds_it() -> None:
+    source = (
+        "import torch\n\ndef band(a, b):\n"
+        "    y = torch.matmul(a, b)\n    y.unsqueeze_(2)\n    return torch.cat([y, y], dim=2)\n"
+        "\ndef mask(m, e):\n"
+        "    z = torch.einsum('bq,bk->bqk', m, e)\n    z.unsqueeze_(1)\n    return z\n"
+    )
+    result = convert_checked(source)
+    assert "(y := ops.unsqueeze(y, 2))" in result.code
+    # einsum may return a view: a new tensor object all the same, whose shape is its own.
+    assert "(z := ops.unsqueeze(z, 1))" in result.code
+    assert not result.findings
+
+
+def test_shape_changing_update_of_a_loop_variable_is_reported() -> None:
+    # The items are held by the other names too: rebinding `x` would leave them unchanged.
+    source = (
+        "import torch\n\ndef fix(s, e):\n    for x in (s, e):\n"
+        "        if x.dim() > 1:\n            x.squeeze_(-1)\n    return s, e\n"
+    )
+    result = convert_checked(source)
+    assert "x.squeeze_(-1)" in result.code
+    assert [f.rule for f in result.findings] == ["TM940"]

@@ -1,5 +1,5 @@
-"""The companion's Softmin/LogSoftmax with torch's implicit axis, Softshrink, the smooth L1
-loss with any beta and channel dropout of any rank, against real torch."""
+"""The companion's Softmin/LogSoftmax with torch's implicit axis, Softshrink, Softplus, the
+smooth L1 loss with any beta and channel dropout of any rank, against real torch."""
 
 from __future__ import annotations
 
@@ -59,6 +59,41 @@ def test_softshrink(fw, aux, lambd) -> None:
     )
     np.testing.assert_allclose(
         aux.softshrink(ms.Tensor(x), lambd).asnumpy(), want, rtol=1e-6
+    )
+
+
+@pytest.mark.parametrize(
+    ("shape", "eps", "affine"),
+    [(5, None, True), ((4, 5), 1e-3, True), (5, 1e-6, False)],
+)
+def test_rmsnorm(fw, aux, shape, eps, affine) -> None:
+    torch, ms = fw
+    x = _randn(2, 4, 5)
+    layer = torch.nn.RMSNorm(shape, eps=eps, elementwise_affine=affine)
+    ours = aux.RMSNorm(shape, eps=eps, elementwise_affine=affine)
+    if affine:
+        weight = _randn(*layer.weight.shape, seed=3)
+        layer.weight.data = torch.tensor(weight)
+        ours.weight.set_data(ms.Tensor(weight))
+        assert [p.name for p in ours.get_parameters()] == ["weight"]
+    else:
+        assert ours.weight is None and not list(ours.get_parameters())
+    want = layer(torch.tensor(x)).detach().numpy()
+    np.testing.assert_allclose(ours(ms.Tensor(x)).asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(("beta", "threshold"), [(1.0, 20.0), (2.0, 1.0), (0.5, 3.0)])
+def test_softplus(fw, aux, beta, threshold) -> None:
+    torch, ms = fw
+    x = _randn(3, 5) * 8
+    want = torch.nn.Softplus(beta, threshold)(torch.tensor(x)).numpy()
+    have = aux.Softplus(beta=beta, threshold=threshold)(ms.Tensor(x)).asnumpy()
+    np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        aux.Softplus()(ms.Tensor(x)).asnumpy(),
+        torch.nn.Softplus()(torch.tensor(x)).numpy(),
+        rtol=1e-5,
+        atol=1e-6,
     )
 
 

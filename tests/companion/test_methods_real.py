@@ -134,6 +134,11 @@ def test_detaching_a_parameter_stops_its_training(fw, aux):
     assert net.trainable_params() == []
     with pytest.raises(TypeError, match="stop_gradient"):
         aux.detach_(ms.Tensor(X))
+    # A leaf whose flag the code cleared before: a plain tensor is returned as it is.
+    leaf = ms.Tensor(X)
+    assert aux.detach_(leaf, leaf=True) is leaf
+    weight = ms.Parameter(ms.Tensor(X))
+    assert aux.detach_(weight, leaf=True) is weight and not weight.requires_grad
 
 
 def test_module_methods_on_parameters_convert_to_the_companion() -> None:
@@ -199,3 +204,28 @@ def test_forward_on_a_receiver_not_known_to_be_a_module(fw, aux):
     assert "return ms_aux.call_forward(down, y)" in result.code
     assert not result.findings
     assert convert_source(result.code, "m.py", Options()).code == result.code
+
+
+def test_detach_of_a_receiver_proved_a_leaf_converts() -> None:
+    source = (
+        "import torch\nfrom torch import nn\n\n"
+        "def fill(out, table):\n"
+        "    out.requires_grad = False\n"
+        "    out[:, 0::2] = torch.tensor(table)\n"
+        "    out.detach_()\n"
+        "    return out\n\n"
+        "class Table(nn.Module):\n"
+        "    def make(self, weight):\n"
+        "        self.weight = nn.Parameter(weight)\n"
+        "        self.weight.detach_()\n\n"
+        "def rebound(out, y):\n"
+        "    out.requires_grad = False\n"
+        "    out = out * y\n"
+        "    out.detach_()\n"
+    )
+    result = convert_source(source, "m.py", Options())
+    assert "ms_aux.detach_(out, leaf=True)" in result.code
+    assert "ms_aux.detach_(self.weight)\n" in result.code
+    # Bound again to a computed tensor after the flag was cleared: no proof, reported.
+    (finding,) = [f for f in result.findings if f.severity == "error"]
+    assert "`out.detach_()` is left as it is" in finding.message

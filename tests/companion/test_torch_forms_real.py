@@ -17,6 +17,10 @@ pytestmark = pytest.mark.real
 
 RTOL, ATOL = 1e-5, 1e-5
 ENTRIES = [
+    "bincount",
+    "stack_value",
+    "cat_value",
+    "softmax_value",
     "Sequential",
     "meshgrid",
     "device_type",
@@ -295,3 +299,52 @@ def test_converted_model_matches_torch(fw, aux, tmp_path, monkeypatch, mode) -> 
     ms_net.set_train(False)
     x = np.random.default_rng(4).standard_normal((2, 3, 8, 8)).astype(np.float32)
     _check_grads(net, ms_net, x, aux, ms, torch)
+
+
+def test_bincount_counts_and_sums_in_torchs_dtypes(fw, aux) -> None:
+    torch, ms = fw
+    rows = np.array([0, 1, 1, 3, 1], np.int64)
+    cases = [
+        {},
+        {"minlength": 6},
+        {"weights": np.array([0.5, 0.25, 1.0, 2.0, 4.0], np.float32)},
+        {"weights": np.array([0.5, 0.25, 1.0, 2.0, 4.0], np.float64), "minlength": 2},
+        {"weights": np.array([1, 2, 3, 4, 5], np.int32)},
+    ]
+    for kwargs in cases:
+        want = torch.bincount(
+            torch.tensor(rows),
+            **{k: torch.tensor(v) if k == "weights" else v for k, v in kwargs.items()},
+        )
+        have = aux.bincount(
+            ms.Tensor(rows),
+            **{k: ms.Tensor(v) if k == "weights" else v for k, v in kwargs.items()},
+        )
+        assert str(have.dtype).lower() == str(want.dtype).split(".")[1]
+        np.testing.assert_allclose(have.asnumpy(), want.numpy())
+
+
+def test_functions_passed_as_values_take_torchs_keywords(fw, aux) -> None:
+    torch, ms = fw
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 3)).astype(np.float32)
+    b = rng.standard_normal((2, 3)).astype(np.float32)
+    pairs = [
+        (torch.stack, aux.stack_value, True, {"dim": 1}),
+        (torch.cat, aux.cat_value, True, {"dim": -1}),
+        (torch.softmax, aux.softmax_value, False, {"dim": 0}),
+    ]
+    for theirs, ours, listed, kwargs in pairs:
+        if listed:
+            want = theirs([torch.tensor(a), torch.tensor(b)], **kwargs).numpy()
+            have = ours([ms.Tensor(a), ms.Tensor(b)], **kwargs).asnumpy()
+        else:
+            want = theirs(torch.tensor(a), **kwargs).numpy()
+            have = ours(ms.Tensor(a), **kwargs).asnumpy()
+        np.testing.assert_allclose(have, want, rtol=1e-6, atol=1e-7)
+    result = convert_checked(
+        "import torch\n\n\ndef f(xs, act=torch.softmax):\n"
+        "    return act(apply(torch.stack, xs), dim=1)\n"
+    )
+    assert "act=ms_aux.softmax_value" in result.code
+    assert "apply(ms_aux.stack_value, xs)" in result.code

@@ -170,3 +170,19 @@ def test_set_grad_enabled_statements_set_the_companions_flag() -> None:
     assert "flag = ms_aux.is_grad_enabled()" in result.code
     assert "ms_aux.set_grad_enabled(mode=True)" in result.code
     assert [f.rule for f in result.findings] == ["TM916"]
+
+
+def test_a_block_built_as_a_value_becomes_the_companions() -> None:
+    result = convert(
+        "from contextlib import nullcontext\n\nimport torch\n\n"
+        "def run(layers, x, warm):\n"
+        "    for i, layer in enumerate(layers):\n"
+        "        ctx = nullcontext() if i >= warm else torch.no_grad()\n"
+        "        with ctx:\n"
+        "            x = layer(x)\n"
+        "    keep = [torch.enable_grad()]\n"
+        "    return x, keep\n"
+    )
+    assert "ctx = nullcontext() if i >= warm else ms_aux.no_grad()" in result.code
+    assert "keep = [ms_aux.enable_grad()]" in result.code
+    assert "torch" not in result.code

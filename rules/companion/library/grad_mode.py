@@ -48,3 +48,38 @@ class set_grad_enabled:
 
     def clone(self):
         return self.__class__(self.mode)
+
+
+class no_grad:
+    """`torch.no_grad()` used as a value (`ctx = nullcontext() if warm else torch.no_grad()`):
+    switches the mode off on entering a `with` block and back on leaving it, as torch does; as a
+    decorator it does so around each call. It cuts nothing from differentiation (see above)."""
+
+    mode = False
+
+    def __enter__(self):
+        self.prev = _GRAD_MODE[0]
+        _GRAD_MODE[0] = self.mode
+
+    def __exit__(self, *exc_info):
+        _GRAD_MODE[0] = self.prev
+        return False
+
+    def __call__(self, function):
+        block = self.__class__
+
+        @functools.wraps(function)
+        def with_mode(*args, **kwargs):
+            with block():
+                return function(*args, **kwargs)
+
+        return with_mode
+
+    def clone(self):
+        return self.__class__()
+
+
+class enable_grad(no_grad):
+    """`torch.enable_grad()` used as a value: `no_grad` with the mode switched on."""
+
+    mode = True

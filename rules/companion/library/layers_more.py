@@ -1,11 +1,12 @@
-"""Softmin/LogSoftmax with torch's implicit axis, Softshrink, the smooth L1 loss with any `beta`,
-channel dropout of any rank and BatchNorm3d, with torch's arguments, from ops with CPU kernels."""
+"""Softmin/LogSoftmax with torch's implicit axis, Softshrink, Softplus, RMSNorm, the smooth
+L1 loss with any `beta`, channel dropout of any rank and BatchNorm3d, with torch's arguments,
+from ops with CPU kernels."""
 
 import mindspore
 from mindspore import Tensor, nn, ops
 from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
-from .functional import _in_place
+from .functional import _in_place, rms_norm
 from .layers import _TorchBatchNorm
 from .losses import _legacy_reduction, _loss_reduced
 
@@ -65,6 +66,44 @@ class Softshrink(nn.Cell):
 
     def construct(self, input):
         return softshrink(input, self.lambd)
+
+
+class Softplus(nn.Cell):
+    """`torch.nn.Softplus`: `log(1 + exp(beta * x)) / beta`, the input itself where
+    `beta * x > threshold`, with torch's arguments."""
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def construct(self, input):
+        return ops.softplus(input, self.beta, self.threshold)
+
+
+class RMSNorm(nn.Cell):
+    """`torch.nn.RMSNorm`: `rms_norm` over the trailing `normalized_shape` axes, scaled by a
+    learned `weight` (ones) with `elementwise_affine`; `eps=None` is the input type's epsilon."""
+
+    def __init__(
+        self,
+        normalized_shape,
+        eps=None,
+        elementwise_affine=True,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        self.weight = None
+        if elementwise_affine:
+            ones = ops.ones(self.normalized_shape, dtype or mindspore.float32)
+            self.weight = mindspore.Parameter(ones, name="weight")
+
+    def construct(self, input):
+        return rms_norm(input, self.normalized_shape, self.weight, self.eps)
 
 
 def smooth_l1_loss(

@@ -114,14 +114,18 @@ def requires_grad_(obj, requires_grad=True):
     return obj.requires_grad_(requires_grad)
 
 
-def detach_(param):
+def detach_(param, leaf=False):
     """`param.detach_()` on a Parameter: it stops requiring gradients (`requires_grad = False`), as
     torch's in-place detach of a leaf does; MindSpore keeps no graph on a tensor to cut.
 
-    Only Parameters come here: the conversion writes this call where the receiver is one (a loop over
-    a module's parameters). Anything else raises, naming the MindSpore form."""
+    The conversion writes this call where the receiver is a Parameter (a loop over a module's
+    parameters, a name just bound to one), or, with `leaf=True`, a leaf whose flag the code cleared
+    before (torch lets only a leaf do that): a plain tensor there holds no graph and is returned
+    as it is. Anything else raises, naming the MindSpore form."""
     if isinstance(param, mindspore.Parameter):
         param.requires_grad = False
+        return param
+    if leaf and isinstance(param, mindspore.Tensor):
         return param
     raise TypeError(
         "detach_() of a computed tensor: write `y = ops.stop_gradient(y)` where y is used"

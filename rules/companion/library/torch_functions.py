@@ -272,3 +272,32 @@ def atleast_2d(*tensors):
 def atleast_3d(*tensors):
     """`torch.atleast_3d(*tensors)`, also with no tensor at all (an empty tuple)."""
     return _atleast(ops.atleast_3d, tensors)
+
+
+def bincount(input, weights=None, minlength=0):
+    """`torch.bincount`: the counts as int64 without weights (MindSpore's kernel gives float32),
+    the sums in the weights' float type with them (float64 for integer weights), as torch's."""
+    if weights is None:
+        return ops.bincount(input, None, minlength).astype(mindspore.int64)
+    if not ops.is_floating_point(weights):
+        weights = weights.astype(mindspore.float64)
+    return ops.bincount(input, weights, minlength).astype(weights.dtype)
+
+
+def stack_value(tensors, dim=0):
+    """`torch.stack` passed as a value (`map_values(torch.stack, outputs)`): `ops.stack` taking
+    torch's `dim` by name too."""
+    return ops.stack(tensors, dim)
+
+
+def cat_value(tensors, dim=0):
+    """`torch.cat` passed as a value: `ops.cat` taking torch's `dim` by name too."""
+    return ops.cat(tensors, dim)
+
+
+def softmax_value(input, dim, dtype=None):
+    """`torch.softmax` passed as a value (`act=torch.softmax`, called `act(x, dim=1)`):
+    `ops.softmax` taking torch's `dim` by name, on the input cast to `dtype` first."""
+    if dtype is not None:
+        input = input.astype(dtype)
+    return ops.softmax(input, axis=dim)
