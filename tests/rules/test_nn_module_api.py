@@ -153,6 +153,17 @@ def test_device_kept_while_used() -> None:
     assert "device = ms_aux.device('cpu')" in code
 
 
+def test_device_never_read_keeps_its_value() -> None:
+    # Nothing in the source reads it: the value is the program's own, not a removed move's.
+    code = convert("import torch\n\nresult = torch.device('cpu:1')\n").code
+    assert "result = ms_aux.device('cpu:1')" in code
+    # Read only by a move the conversion removes: the definition goes with the move.
+    code = convert(
+        "import torch\n\ndevice = torch.device('cpu')\n\ndef f(x):\n    return x.to(device)\n"
+    ).code
+    assert "device =" not in code
+
+
 def test_to_keeps_dtype() -> None:
     code = convert(
         "import torch\n\ndef f(x, device):\n    return x.to(device, torch.float64)\n"
