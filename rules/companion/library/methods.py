@@ -87,12 +87,12 @@ def _moment_args(args, kwargs):
     return dim, ddof, bool(kwargs.get("keepdim", False))
 
 
-def tensor_dot(x, other):
-    """`x.dot(other)`: torch's 1-D dot product on MindSpore tensors (`ops.inner`; MindSpore's dot wants
-    2-D inputs); the object's own `dot` otherwise."""
+def tensor_dot(x, tensor):
+    """`x.dot(tensor)`: torch's 1-D dot product on MindSpore tensors (`ops.inner`; MindSpore's dot wants
+    2-D inputs); the object's own `dot` otherwise. The parameter has torch's name (`tensor=`)."""
     if not isinstance(x, mindspore.Tensor):
-        return x.dot(other)
-    return ops.inner(x, other)
+        return x.dot(tensor)
+    return ops.inner(x, tensor)
 
 
 def requires_grad_(obj, requires_grad=True):
