@@ -13,6 +13,7 @@ from .cell_state import CELL_STATE, cell_setstate
 from .class_names import named_layer
 from .common import MODULE_WORDS, current_class
 from .facts import RENAMED_ATTRIBUTES, Facts, cst_kind, facts
+from .layer_calls import positional_input
 from .layers import CONTAINERS, NO_COUNTERPART, canonical, param_name
 from .module_api import with_set_train
 
@@ -186,6 +187,7 @@ class CellRule(Rule):
     def leave_Call(self, original, updated: cst.Call, ctx: ModuleContext):
         if ctx.qualname(original.func) in _CONTAINER_KEYWORDS:
             return _positional_contents(original, updated, ctx)
+        updated = positional_input(original, updated, ctx)
         if (
             not isinstance(updated.func, cst.Attribute)
             or updated.func.attr.value != "forward"
@@ -567,6 +569,7 @@ class _Structure(cst.CSTTransformer):
         return updated
 
     def leave_Call(self, original, updated: cst.Call):
+        updated = positional_input(original, updated, self.ctx, self._class())
         return construct_call(updated, self.ctx, self.known, self._class())
 
     def leave_AssignTarget(self, original, updated: cst.AssignTarget):

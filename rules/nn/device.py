@@ -11,8 +11,8 @@ from ...migrator.context import COMPANION, ModuleContext
 from ...migrator.engine import companion_reads, visit, visit_statements
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
-from .common import string_value, tidy_args
 from ..common.tree import module_tree
+from .common import string_value, tidy_args
 from .facts import facts
 
 _DEVICE_STRING = re.compile(r"^(cpu|cuda|mps|xpu|npu)(:\d+)?$")
