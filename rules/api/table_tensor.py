@@ -430,8 +430,10 @@ _OTHER = [
     method(
         "dot",
         "mindspore.ops.inner",
-        params=("self", "other"),
+        params=("self", "tensor"),
         sample=("f32[3]", "f32[3]"),
+        rename={"tensor": "other"},
+        positional=2,
         note="MindSpore's dot needs 2-D inputs; inner is the 1-D dot product",
     ),
     method(
