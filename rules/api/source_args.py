@@ -128,6 +128,10 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
                 "MindSpore takes per side (top, bottom, left, right); write the tuple out"
             )
         return arg
+    if name == "none_all_axes":
+        if isinstance(value, cst.Name) and value.value == "None":
+            return arg.with_changes(value=cst.Tuple([]))
+        return arg
     if name == "int_to_tuple":
         if isinstance(value, cst.Integer) or (
             isinstance(value, cst.UnaryOperation)

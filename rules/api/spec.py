@@ -32,6 +32,8 @@ CHECKS = ("values", "shape", "train", "exists")
 # written_dtype: a dtype written out (`torch.float32`, `x.dtype`) stays, anything that may be None
 # (torch's "infer it") is refused.
 # nonzero: a tensor v -> `v != 0`, a bool tensor (MindSpore 2.10's CPU any/all misread integers).
+# none_all_axes: a `None` literal (torch's "every dimension") -> `()`, which MindSpore's reductions
+# read so; other values stay.
 TRANSFORMS = (
     "one_minus",
     "as_tuple",
@@ -42,6 +44,7 @@ TRANSFORMS = (
     "as_float",
     "written_dtype",
     "nonzero",
+    "none_all_axes",
 )
 
 # Keyword arguments that only place or lay out memory; the result is the same without them.

@@ -162,6 +162,7 @@ _OTHER = [
         rename={"dim": "axis"},
         positional=2,
         defaults={"dtype": "mindspore.int64"},
+        transform={"dim": "none_all_axes"},
     ),
     method("view", params=("self", "*size"), sample=("f32[2,3]", 3, 2)),
     method("reshape", params=("self", "*shape"), sample=("f32[2,3]", (3, 2))),
