@@ -1482,7 +1482,9 @@ class ApiTableRule(Rule):
         parts = split_call(call)
         func: cst.Attribute = call.func  # type: ignore[assignment]
         if parts is None:
-            return call
+            # `x.new_ones(*shape)`: a companion entry collects the sizes as torch does.
+            companion = self._method_companion(mapping, call, ctx)
+            return call if companion is None else companion
         args, kwargs = parts
         root = None
         fresh = False
@@ -1678,10 +1680,23 @@ class ApiTableRule(Rule):
             params = TENSOR_OPS_PARAMS.get(mapping.torch)
         entry = companion_entry(mapping.torch, ctx.options.target, call=True)
         parts = split_call(call)
+        receiver = call.func.value  # type: ignore[attr-defined]
+        if parts is None and params and params[0] == "size" and entry is not None:
+            # `x.new_ones(*shape)`: the entry collects torch's size positionals as torch does.
+            stars = [a for a in call.args if a.star]
+            if (
+                len(stars) == 1
+                and stars[0].star == "*"
+                and call.args[0] is stars[0]
+                and not (
+                    isinstance(receiver, cst.Name) and receiver.value in ("self", "cls")
+                )
+            ):
+                ctx.applied.add(METHOD_META.id)
+                return cst.Call(ctx.companion(entry), [cst.Arg(receiver), *call.args])
         if params is None or entry is None or parts is None:
             return None
         args, kwargs = parts
-        receiver = call.func.value  # type: ignore[attr-defined]
         given = list(params[: len(args)]) + list(kwargs)
         if (
             len(args) > len(params)

@@ -31,8 +31,11 @@ CASES = {
             "c = x.new_zeros(size=(2,), dtype=torch.float64, pin_memory=False)\n"
             "f = torch.tensor([1., 2.])\n"
             "g = f.new_ones((1, 2), requires_grad=True, layout=torch.strided).detach()\n"
+            "shape = [1, 2, 3]\n"
+            "h = f.new_ones(*shape)\n"
+            "k = x.new_zeros(*shape, dtype=torch.float32)\n"
         ),
-        ["a", "b", "c", "g"],
+        ["a", "b", "c", "g", "h", "k"],
     ),
     "in_place_fills": (
         (
