@@ -80,7 +80,14 @@ class DeviceRule(Rule):
         if text is not None:
             return bool(_DEVICE_STRING.match(text))
         if isinstance(node, cst.Call):
-            return ctx.qualname(node.func) == "torch.device"
+            func = node.func
+            # `torch.device(...)`, or the companion's stand-in it has become already.
+            return ctx.qualname(func) == "torch.device" or (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "device"
+                and isinstance(func.value, cst.Name)
+                and func.value.value == ctx.companion_import.module
+            )
         if isinstance(node, cst.Name):
             return node.value in facts(ctx).devices or "device" in node.value.lower()
         if isinstance(node, cst.Attribute):

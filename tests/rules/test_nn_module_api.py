@@ -164,6 +164,14 @@ def test_device_never_read_keeps_its_value() -> None:
     assert "device =" not in code
 
 
+def test_to_a_device_built_in_place_is_removed() -> None:
+    code = convert(
+        "import torch\n\ndef f(x):\n    return x.to(torch.device('cpu'), torch.float64)\n"
+    ).code
+    assert "return x.to(mindspore.float64)" in code
+    assert "device" not in code
+
+
 def test_to_keeps_dtype() -> None:
     code = convert(
         "import torch\n\ndef f(x, device):\n    return x.to(device, torch.float64)\n"
