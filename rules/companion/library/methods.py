@@ -95,6 +95,14 @@ def tensor_dot(x, tensor):
     return ops.inner(x, tensor)
 
 
+def invert(x):
+    """`~x`: torch's bitwise not on an integer MindSpore tensor (`ops.invert`; MindSpore's `~` is a
+    logical not there), its logical not on a bool one; the object's own `~` otherwise."""
+    if isinstance(x, mindspore.Tensor) and x.dtype != mindspore.bool_:
+        return ops.invert(x)
+    return ~x
+
+
 def requires_grad_(obj, requires_grad=True):
     """`obj.requires_grad_(flag)`: a Cell sets the flag on each of its Parameters, a Parameter on
     itself (MindSpore's `Parameter.requires_grad`, which decides what `trainable_params()` returns).
