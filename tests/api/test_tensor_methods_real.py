@@ -37,6 +37,16 @@ CASES = {
         ),
         ["a", "b", "c", "g", "h", "k"],
     ),
+    "sizes_by_name": (
+        (
+            "a = torch.arange(6)\n"
+            "v = a.view(size=[2, 3])\n"
+            "k = (3, 2)\n"
+            "w = a.view(size=k)\n"
+            "r = a.reshape(shape=k)\n"
+        ),
+        ["v", "w", "r"],
+    ),
     "in_place_fills": (
         (
             "z = torch.zeros((5, 3))\n"
