@@ -28,9 +28,35 @@ META = RuleMeta(
 
 # Calls whose result is a bool tensor (by their last name), whatever module they come from.
 _BOOL_RESULTS = frozenset(
-    """isnan isinf isfinite isneginf isposinf isreal signbit logical_and logical_or logical_xor
-    logical_not eq ne lt le gt ge greater less greater_equal less_equal not_equal isin isclose
-    bool any all""".split()
+    [
+        "isnan",
+        "isinf",
+        "isfinite",
+        "isneginf",
+        "isposinf",
+        "isreal",
+        "signbit",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "logical_not",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "greater",
+        "less",
+        "greater_equal",
+        "less_equal",
+        "not_equal",
+        "isin",
+        "isclose",
+        "bool",
+        "any",
+        "all",
+    ]
 )
 
 

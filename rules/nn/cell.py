@@ -9,7 +9,7 @@ from ...migrator.engine import visit
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from ..api.library_layers import keeps_torch_attributes
-from .cell_state import CELL_STATE, cell_setstate
+from .cell_state import CELL_STATE, EXTRA_STATE, cell_setstate, report_extra_state
 from .class_names import named_layer
 from .common import MODULE_WORDS, current_class
 from .facts import RENAMED_ATTRIBUTES, Facts, cst_kind, facts
@@ -109,7 +109,7 @@ class CellRule(Rule):
     order = 50
     triggers = ("torch",)
     methods = frozenset({"forward"})
-    extra = (ATTRIBUTES, NO_ATTRIBUTE, TRAIN_OVERRIDE, CELL_STATE)
+    extra = (ATTRIBUTES, NO_ATTRIBUTE, TRAIN_OVERRIDE, CELL_STATE, EXTRA_STATE)
 
     def __init__(self) -> None:
         self.ignore: set[int] = set()
@@ -245,6 +245,9 @@ def module_method(
         return updated.with_changes(name=cst.Name("construct"))
     if name == "__setstate__":
         return cell_setstate(updated, ctx)
+    if name in ("get_extra_state", "set_extra_state"):
+        report_extra_state(original, ctx)
+        return updated
     params = updated.params
     plain = (
         not isinstance(params.star_arg, cst.Param)
