@@ -239,6 +239,11 @@ class _CensusVisitor:
         elif isinstance(func, ast.Attribute) and func.attr in self.watched:
             self.watched_lines.append(func.end_lineno or node.lineno)
 
+    def unary(self, node: ast.UnaryOp) -> None:
+        """`~x` is watched: on an integer tensor torch's is a bitwise not, MindSpore's a logical one."""
+        if node.op.__class__ is ast.Invert:
+            self.watched_lines.append(node.lineno)
+
 
 def _formats(call: ast.Call) -> bool:
     """`format(x, '.2f')`, or `'...{:.4f}...'.format(x)` on a string whose text has a spec."""
@@ -270,6 +275,7 @@ def _walk(tree: ast.AST, visitor: _CensusVisitor) -> None:
         ast.Call: visitor.call_method,
         ast.Compare: visitor.compare,
         ast.FormattedValue: visitor.formatted_value,
+        ast.UnaryOp: visitor.unary,
     }
     get = handlers.get
     AST = ast.AST

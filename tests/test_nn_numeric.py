@@ -212,3 +212,22 @@ def test_dataloader_batches(frameworks) -> None:
                     dtype,
                     ms_dtype,
                 )
+
+
+def test_pool_sizes_given_as_lists(frameworks) -> None:
+    # torch takes sizes as lists; MindSpore's pools take ints or tuples, and the stride that
+    # defaults to the kernel size gets the same tuple.
+    result = run_both(
+        frameworks,
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.pool = nn.MaxPool3d(kernel_size=[2, 1, 2], ceil_mode=True)\n"
+        "        self.avg = nn.AvgPool3d([2, 2, 1], [1, 2, 1])\n"
+        "        self.fc = nn.Linear(2, 2)\n\n"
+        "    def forward(self, x):\n        return self.pool(x), self.avg(x)\n\n"
+        "def build():\n    return Net()\n\n"
+        "def run(model):\n    rng = np.random.default_rng(0)\n"
+        "    x = torch.tensor(rng.standard_normal((1, 2, 5, 4, 3)), dtype=torch.float32)\n"
+        "    pooled, averaged = model(x)\n    return {'max': pooled, 'avg': averaged}\n",
+    )
+    assert "kernel_size=(2, 1, 2)" in result.code
+    assert "stride=(2, 1, 2)" in result.code

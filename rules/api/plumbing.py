@@ -11,9 +11,9 @@
   (`mindspore.set_context(deterministic='ON')` where reproducible GPU kernels are wanted). A
   module that reads a setting back keeps them, written into the companion's stand-ins, which hold
   torch's values on a CPU build.
-- On the CPU target, reads of a tensor's `.is_cuda`/`.is_xpu`/`.is_mps` become False (a MindSpore
-  tensor has no such attribute, and nothing runs on those devices), unless the module assigns an
-  attribute of that name itself.
+- On the CPU target, reads of a tensor's `.is_cuda`/`.is_xpu`/`.is_mps` become False and of
+  `.is_cpu` True (a MindSpore tensor has no such attribute, and everything runs on the CPU),
+  unless the module assigns an attribute of that name itself.
 - `torch.autocast(..., enabled=False)`, `torch.cpu.amp.autocast(enabled=False)` and, on the CPU
   target, CUDA autocast (which torch disables
   without CUDA) become the companion's no-op context manager: torch computes in full precision
@@ -98,8 +98,9 @@ def _wraps_torch(call: cst.Call, ctx: ModuleContext) -> bool:
     )
 
 
-# Tensor attributes telling whether it lives on a device a CPU-target program never uses.
-_DEVICE_FLAGS = frozenset({"is_cuda", "is_xpu", "is_mps"})
+# Tensor attributes telling whether it lives on a device a CPU-target program never uses, and
+# `is_cpu`, which holds for every tensor there.
+_DEVICE_FLAGS = frozenset({"is_cuda", "is_xpu", "is_mps", "is_cpu"})
 # Where `enabled` stands among each autocast's positional parameters.
 _ENABLED_POSITION = {
     "torch.autocast": 2,
@@ -341,7 +342,8 @@ class _DeviceFlags(cst.CSTTransformer):
         ):
             return updated
         self.replaced = True
-        return cst.Name("False", lpar=updated.lpar, rpar=updated.rpar)
+        value = "True" if original.attr.value == "is_cpu" else "False"
+        return cst.Name(value, lpar=updated.lpar, rpar=updated.rpar)
 
 
 def _targets(node: cst.BaseExpression):

@@ -128,6 +128,23 @@ def transform_arg(name: str, arg: cst.Arg) -> cst.Arg:
                 "MindSpore takes per side (top, bottom, left, right); write the tuple out"
             )
         return arg
+    if name == "list_to_tuple":
+        if isinstance(value, cst.List):
+            elements = list(value.elements)
+            if len(elements) == 1:
+                elements[0] = elements[0].with_changes(comma=cst.Comma())
+            return arg.with_changes(
+                value=cst.Tuple(
+                    elements,
+                    lpar=value.lpar or [cst.LeftParen()],
+                    rpar=value.rpar or [cst.RightParen()],
+                )
+            )
+        return arg
+    if name == "none_all_axes":
+        if isinstance(value, cst.Name) and value.value == "None":
+            return arg.with_changes(value=cst.Tuple([]))
+        return arg
     if name == "int_to_tuple":
         if isinstance(value, cst.Integer) or (
             isinstance(value, cst.UnaryOperation)

@@ -32,6 +32,9 @@ CHECKS = ("values", "shape", "train", "exists")
 # written_dtype: a dtype written out (`torch.float32`, `x.dtype`) stays, anything that may be None
 # (torch's "infer it") is refused.
 # nonzero: a tensor v -> `v != 0`, a bool tensor (MindSpore 2.10's CPU any/all misread integers).
+# none_all_axes: a `None` literal (torch's "every dimension") -> `()`, which MindSpore's reductions
+# read so; other values stay. list_to_tuple: a list literal -> the same tuple (MindSpore's pooling
+# layers take sizes as int or tuple only); other values stay.
 TRANSFORMS = (
     "one_minus",
     "as_tuple",
@@ -42,6 +45,8 @@ TRANSFORMS = (
     "as_float",
     "written_dtype",
     "nonzero",
+    "none_all_axes",
+    "list_to_tuple",
 )
 
 # Keyword arguments that only place or lay out memory; the result is the same without them.
@@ -245,6 +250,7 @@ def translate_call(
     out_args: list = []
     out_kwargs: dict = {}
     emitted: set[str] = set()
+    transformed: dict = {}
     # With `positional` given, MindSpore's leading positional order is known to match (after renames).
     fixed = mapping.positional is not None
     limit = positional_count if not fixed else min(mapping.positional, positional_count)
@@ -277,6 +283,7 @@ def translate_call(
                 value = transform(mapping.transform[name], value)
             except Untranslatable as error:
                 return Refusal(name, str(error) or mapping.note)
+            transformed[name] = value
         target_name = mapping.rename.get(name, name)
         if not fixed and (target_name != name or name in mapping.transform):
             limit = min(limit, index)
@@ -292,7 +299,7 @@ def translate_call(
         if source.startswith("@"):
             # torch's default is another argument's value (a pool's stride defaults to kernel_size).
             if source[1:] in given:
-                out_kwargs[name] = copy(given[source[1:]])
+                out_kwargs[name] = copy(transformed.get(source[1:], given[source[1:]]))
         else:
             out_kwargs[name] = default(source)
     return CallTranslation(mapping.mindspore, out_args, out_kwargs)

@@ -80,6 +80,8 @@ _POOL = {
     "defaults": {"stride": "@kernel_size", "pad_mode": "'pad'"},
     "note": "MindSpore's stride defaults to 1, torch's to kernel_size",
 }
+# Pools over 2 or 3 dimensions take their sizes as an int or a tuple, not a list.
+_SIZES = {"kernel_size": "list_to_tuple", "stride": "list_to_tuple"}
 
 
 # torch's recurrent layers: MindSpore's take the same arguments in the same order (`bias` is
@@ -386,6 +388,7 @@ TABLE = (
             "ceil_mode",
         ),
         **_POOL,
+        transform=_SIZES,
         init=(3, 2, 1),
         sample=("f32[2,3,7,7]",),
     ),
@@ -400,6 +403,7 @@ TABLE = (
             "ceil_mode",
         ),
         **_POOL,
+        transform=_SIZES,
         init=(2,),
         sample=("f32[1,2,4,4,4]",),
     ),
@@ -421,6 +425,7 @@ TABLE = (
             "divisor_override",
         ),
         **_POOL,
+        transform=_SIZES,
         init=(3, 2, 1),
         sample=("f32[2,3,7,7]",),
     ),
@@ -435,6 +440,7 @@ TABLE = (
             "divisor_override",
         ),
         **_POOL,
+        transform=_SIZES,
         init=(2,),
         sample=("f32[1,2,4,4,4]",),
     ),

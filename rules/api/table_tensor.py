@@ -162,6 +162,7 @@ _OTHER = [
         rename={"dim": "axis"},
         positional=2,
         defaults={"dtype": "mindspore.int64"},
+        transform={"dim": "none_all_axes"},
     ),
     method("view", params=("self", "*size"), sample=("f32[2,3]", 3, 2)),
     method("reshape", params=("self", "*shape"), sample=("f32[2,3]", (3, 2))),
@@ -430,8 +431,10 @@ _OTHER = [
     method(
         "dot",
         "mindspore.ops.inner",
-        params=("self", "other"),
+        params=("self", "tensor"),
         sample=("f32[3]", "f32[3]"),
+        rename={"tensor": "other"},
+        positional=2,
         note="MindSpore's dot needs 2-D inputs; inner is the 1-D dot product",
     ),
     method(

@@ -303,6 +303,7 @@ _REDUCE = [
         sample=("i64[2,3]", 1),
         rename={"input": "x", "dim": "axis"},
         defaults={"dtype": "mindspore.int64"},
+        transform={"dim": "none_all_axes"},
     ),
     fn("torch.trace", sample=("f32[3,3]",)),
     fn("torch.det", sample=("f32[3,3]",)),

@@ -43,6 +43,19 @@ def tensor_type(
 ) -> cst.BaseExpression | None:
     """The converted form of the call `x.type(...)`, or None to leave it to the table."""
     func = updated.func
+    # `non_blocking` (second positional or by name) only makes the copy asynchronous.
+    kept = [
+        a
+        for i, a in enumerate(updated.args)
+        if not (a.keyword is None and not a.star and i == 1)
+        and not (a.keyword is not None and a.keyword.value == "non_blocking")
+    ]
+    stripped = len(kept) == 1 and len(kept) < len(updated.args) and not kept[0].star
+    if stripped:
+        updated = updated.with_changes(
+            args=[kept[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+        )
+        original = original.with_changes(args=[original.args[0]])
     if not isinstance(func, cst.Attribute) or any(
         a.star or (a.keyword is not None and a.keyword.value != "dtype")
         for a in updated.args
@@ -58,7 +71,10 @@ def tensor_type(
             [cst.Arg(cst.Attribute(source, cst.Name("dtype")))],
         )
     if len(updated.args) == 1 and _written_dtype(updated.args[0].value, ctx):
-        return None
+        if not stripped:
+            return None  # the table's row
+        ctx.applied.add("TM402")
+        return updated
     if len(updated.args) > 1:
         return None
     ctx.applied.add("TM402")

@@ -177,6 +177,15 @@ _TORCH_ONLY_KEYWORDS = frozenset({"dim", "keepdim", "unbiased", "correction"})
 COUNTED_METHODS = frozenset(
     name for name in METHODS if name not in AMBIGUOUS or name in _UNSURE
 )
+# Methods numpy has too whose torch form collects positionals (`view(*size)`): a call naming
+# them (`x.view(size=s)`) is watched (`_collected_by_name`).
+_COLLECTING = frozenset(
+    name
+    for name, mapping in METHODS.items()
+    if name in AMBIGUOUS
+    and name not in _UNSURE
+    and any(p.startswith("*") for p in mapping.params)
+)
 
 
 class _Restore(cst.CSTTransformer):
@@ -322,7 +331,7 @@ class ApiTableRule(Rule):
     methods = COUNTED_METHODS
     # `x.max(y)`: torch's max with a tensor (library/methods.py decides when it is unknown);
     # `x.sort(dim=1).values`: torch's named pair.
-    watched_methods = frozenset(METHOD_ENTRIES) | PAIR_NAMES
+    watched_methods = frozenset(METHOD_ENTRIES) | PAIR_NAMES | _COLLECTING
     # Left as they are, these would run on torch's semantics only: in-place methods (MindSpore 2.10's
     # CPU ones return the result without changing the tensor) and the ambiguous names above.
     torch_only_methods = _UNSURE | frozenset(
@@ -1449,7 +1458,7 @@ class ApiTableRule(Rule):
             )
             return call
         if name in AMBIGUOUS and name not in _UNSURE:
-            return call
+            return _collected_by_name(mapping, call, ctx)
         if name in _UNSURE and not self._certainly_tensor(original, ctx):
             keywords = {a.keyword.value for a in call.args if a.keyword is not None}
             if keywords and keywords <= set(mapping.rename.values()) - set(
@@ -1499,7 +1508,9 @@ class ApiTableRule(Rule):
         parts = split_call(call)
         func: cst.Attribute = call.func  # type: ignore[assignment]
         if parts is None:
-            return call
+            # `x.new_ones(*shape)`: a companion entry collects the sizes as torch does.
+            companion = self._method_companion(mapping, call, ctx)
+            return call if companion is None else companion
         args, kwargs = parts
         root = None
         fresh = False
@@ -1695,10 +1706,23 @@ class ApiTableRule(Rule):
             params = TENSOR_OPS_PARAMS.get(mapping.torch)
         entry = companion_entry(mapping.torch, ctx.options.target, call=True)
         parts = split_call(call)
+        receiver = call.func.value  # type: ignore[attr-defined]
+        if parts is None and params and params[0] == "size" and entry is not None:
+            # `x.new_ones(*shape)`: the entry collects torch's size positionals as torch does.
+            stars = [a for a in call.args if a.star]
+            if (
+                len(stars) == 1
+                and stars[0].star == "*"
+                and call.args[0] is stars[0]
+                and not (
+                    isinstance(receiver, cst.Name) and receiver.value in ("self", "cls")
+                )
+            ):
+                ctx.applied.add(METHOD_META.id)
+                return cst.Call(ctx.companion(entry), [cst.Arg(receiver), *call.args])
         if params is None or entry is None or parts is None:
             return None
         args, kwargs = parts
-        receiver = call.func.value  # type: ignore[attr-defined]
         given = list(params[: len(args)]) + list(kwargs)
         if (
             len(args) > len(params)
@@ -1761,6 +1785,22 @@ def _assigned_in_place(name: str) -> bool:
     """Whether the Tensor method ``name`` is an in-place one written through `ops.assign`."""
     mapping = METHODS.get(name)
     return mapping is not None and mapping.form == "assign"
+
+
+def _collected_by_name(mapping: ApiMapping, call: cst.Call, ctx: ModuleContext):
+    """`x.view(size=(2, 3))`, `x.reshape(shape=s)`: torch's collected positionals given by name
+    become the one positional, which MindSpore's method (and numpy's `reshape`) reads the same;
+    numpy's `view` takes no `size=`, so a program passing it had a tensor. Any other call of a
+    method numpy or the builtins have too is left as it is."""
+    if len(call.args) != 1:
+        return call
+    arg = call.args[0]
+    if arg.star or arg.keyword is None or "*" + arg.keyword.value not in mapping.params:
+        return call
+    ctx.applied.add(METHOD_META.id)
+    return call.with_changes(
+        args=[arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
+    )
 
 
 def _idiom_excepted(name: str, call: cst.Call) -> bool:

@@ -9,10 +9,11 @@ from ...migrator.engine import visit
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from ..api.library_layers import keeps_torch_attributes
-from .cell_state import CELL_STATE, cell_setstate
+from .cell_state import CELL_STATE, EXTRA_STATE, cell_setstate, report_extra_state
 from .class_names import named_layer
 from .common import MODULE_WORDS, current_class
 from .facts import RENAMED_ATTRIBUTES, Facts, cst_kind, facts
+from .layer_calls import positional_input
 from .layers import CONTAINERS, NO_COUNTERPART, canonical, param_name
 from .module_api import with_set_train
 
@@ -108,7 +109,7 @@ class CellRule(Rule):
     order = 50
     triggers = ("torch",)
     methods = frozenset({"forward"})
-    extra = (ATTRIBUTES, NO_ATTRIBUTE, TRAIN_OVERRIDE, CELL_STATE)
+    extra = (ATTRIBUTES, NO_ATTRIBUTE, TRAIN_OVERRIDE, CELL_STATE, EXTRA_STATE)
 
     def __init__(self) -> None:
         self.ignore: set[int] = set()
@@ -186,6 +187,7 @@ class CellRule(Rule):
     def leave_Call(self, original, updated: cst.Call, ctx: ModuleContext):
         if ctx.qualname(original.func) in _CONTAINER_KEYWORDS:
             return _positional_contents(original, updated, ctx)
+        updated = positional_input(original, updated, ctx)
         if (
             not isinstance(updated.func, cst.Attribute)
             or updated.func.attr.value != "forward"
@@ -243,6 +245,9 @@ def module_method(
         return updated.with_changes(name=cst.Name("construct"))
     if name == "__setstate__":
         return cell_setstate(updated, ctx)
+    if name in ("get_extra_state", "set_extra_state"):
+        report_extra_state(original, ctx)
+        return updated
     params = updated.params
     plain = (
         not isinstance(params.star_arg, cst.Param)
@@ -567,6 +572,7 @@ class _Structure(cst.CSTTransformer):
         return updated
 
     def leave_Call(self, original, updated: cst.Call):
+        updated = positional_input(original, updated, self.ctx, self._class())
         return construct_call(updated, self.ctx, self.known, self._class())
 
     def leave_AssignTarget(self, original, updated: cst.AssignTarget):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.findings import WARNING
 from ...migrator.rule import Example, define
 from ..common.dataflow import fresh_name, usage
 
@@ -108,4 +109,33 @@ def _hands_on(statement: cst.CSTNode, state: str) -> bool:
         and not call.args[0].star
         and isinstance(call.args[0].value, cst.Name)
         and call.args[0].value.value == state
+    )
+
+
+EXTRA_STATE = define(
+    "TM959",
+    "A Module's extra state is not in a Cell's parameters",
+    "Reports a Module's own `get_extra_state`/`set_extra_state` method: torch stores what "
+    "`get_extra_state()` returns in `state_dict()` under `<prefix>_extra_state` and hands it back "
+    "to `set_extra_state()` on loading.",
+    "A Cell's `parameters_dict()` and its checkpoints hold its Parameters only; MindSpore never "
+    "calls these methods, so the extra state is neither saved nor restored.",
+    "Save the value beside the checkpoint (`mindspore.save_checkpoint(net, path, "
+    "append_dict={'_extra_state': ...})`) and restore it from the loaded dict by calling "
+    "`set_extra_state` yourself.",
+    severity=WARNING,
+    family="nn",
+)
+
+
+def report_extra_state(original: cst.FunctionDef, ctx: ModuleContext) -> None:
+    """TM959 at a Module's own `get_extra_state`/`set_extra_state`."""
+    name = original.name.value
+    ctx.report(
+        EXTRA_STATE.id,
+        f"`{name}` is never called by MindSpore: `parameters_dict()` and checkpoints hold "
+        "Parameters only, not this extra state",
+        EXTRA_STATE.use_instead,
+        node=original,
+        severity=WARNING,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 
 import libcst as cst
@@ -10,6 +11,7 @@ from ...migrator.context import COMPANION, ModuleContext
 from ...migrator.engine import companion_reads, visit, visit_statements
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ..common.tree import module_tree
 from .common import string_value, tidy_args
 from .facts import facts
 
@@ -78,7 +80,14 @@ class DeviceRule(Rule):
         if text is not None:
             return bool(_DEVICE_STRING.match(text))
         if isinstance(node, cst.Call):
-            return ctx.qualname(node.func) == "torch.device"
+            func = node.func
+            # `torch.device(...)`, or the companion's stand-in it has become already.
+            return ctx.qualname(func) == "torch.device" or (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "device"
+                and isinstance(func.value, cst.Name)
+                and func.value.value == ctx.companion_import.module
+            )
         if isinstance(node, cst.Name):
             return node.value in facts(ctx).devices or "device" in node.value.lower()
         if isinstance(node, cst.Attribute):
@@ -198,7 +207,9 @@ class DeviceRule(Rule):
         skip = ctx.untouched(ctx.parsed, lines)
         reads = _Reads(devices, skip)
         visit_statements(updated, reads, skip)
-        unused = devices - reads.read
+        # A definition the original never read is kept: it holds a value of its own (a module's
+        # public name, a result), not one the removed moves consumed.
+        unused = (devices - reads.read) & _read_in_source(ctx, devices)
         if not unused:
             return updated
         remover = _RemoveDefinitions(unused, ctx, skip)
@@ -211,6 +222,17 @@ class DeviceRule(Rule):
                 f for f in ctx.findings if not any(a <= f.line <= b for a, b in gone)
             ]
         return result
+
+
+def _read_in_source(ctx: ModuleContext, names: set[str]) -> set[str]:
+    """Those of ``names`` the source as written reads somewhere."""
+    return {
+        node.id
+        for node in ast.walk(module_tree(ctx))
+        if isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Load)
+        and node.id in names
+    }
 
 
 def _forget_removed_companions(module: cst.Module, ctx: ModuleContext) -> None:

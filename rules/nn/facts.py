@@ -245,6 +245,13 @@ class _Analyser:
                 and isinstance(node.value, ast.Name)
             ):
                 forward_reads.append((node.value.id, node.lineno))
+            elif (
+                kind is ast.Call
+                and not node.args
+                and len(node.keywords) == 1
+                and node.keywords[0].arg == "input"
+            ):
+                targets.append(node.lineno)  # `layer(input=x)` (layer_calls.py)
             elif kind is ast.arg and _module_class_annotation(node, self.aliases):
                 module_classes.add(node.arg)
             elif kind is ast.Import or kind is ast.ImportFrom:

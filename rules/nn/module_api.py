@@ -9,6 +9,7 @@ from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import GUESSED, KNOWN, method, module_receiver, receiver_kind, split_args
 from .facts import facts
+from .hooks import HOOKS, hook_call
 
 GUESS = define(
     "TM932",
@@ -173,6 +174,7 @@ class ParametersRule(Rule):
             "buffers",
             "named_buffers",
             *_CASTS,
+            *HOOKS,
         }
     )
     # The program's own layers have `reset_parameters` too: a call is no torch use of its own.
@@ -323,6 +325,11 @@ class ParametersRule(Rule):
                 func=ctx.companion(name), args=[cst.Arg(receiver), *updated.args]
             )
             rule = "TM309"
+        elif name in HOOKS:
+            new = hook_call(updated, name)
+            if new is None:
+                return updated
+            rule = "TM309"
         elif name in TRAVERSALS:
             if updated.args:
                 return updated
@@ -429,6 +436,7 @@ _MODULE_ONLY = frozenset(
         "get_submodule",
         "get_parameter",
         "register_parameter",
+        *HOOKS,
     }
 )
 # Module methods a Cell lacks, served by the companion function of the same name, which takes

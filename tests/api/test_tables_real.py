@@ -58,6 +58,10 @@ def transform(name: str, value: Any) -> Any:
         return 1 - value
     if name == "int_to_tuple":
         return (value,) if isinstance(value, int) else value
+    if name == "list_to_tuple":
+        return tuple(value) if isinstance(value, list) else value
+    if name == "none_all_axes":
+        return () if value is None else value
     if name == "bool_to_int":
         return int(value)
     if name == "as_float":

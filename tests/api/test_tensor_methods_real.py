@@ -31,8 +31,21 @@ CASES = {
             "c = x.new_zeros(size=(2,), dtype=torch.float64, pin_memory=False)\n"
             "f = torch.tensor([1., 2.])\n"
             "g = f.new_ones((1, 2), requires_grad=True, layout=torch.strided).detach()\n"
+            "shape = [1, 2, 3]\n"
+            "h = f.new_ones(*shape)\n"
+            "k = x.new_zeros(*shape, dtype=torch.float32)\n"
         ),
-        ["a", "b", "c", "g"],
+        ["a", "b", "c", "g", "h", "k"],
+    ),
+    "sizes_by_name": (
+        (
+            "a = torch.arange(6)\n"
+            "v = a.view(size=[2, 3])\n"
+            "k = (3, 2)\n"
+            "w = a.view(size=k)\n"
+            "r = a.reshape(shape=k)\n"
+        ),
+        ["v", "w", "r"],
     ),
     "in_place_fills": (
         (

@@ -21,6 +21,7 @@ CALLS = [
     ),
     ("y = torch.dsplit(a, sections=2)", "y = ops.dsplit(a, indices_or_sections=2)"),
     ("y = torch.dot(input=a, tensor=b)", "y = ops.inner(a, other=b)"),
+    ("y = torch.ones(3).dot(tensor=b)", "y = ops.inner(ops.ones(3), other=b)"),
     (
         "y = torch.cosine_similarity(a, b, axis=0)",
         "y = ops.cosine_similarity(a, b, dim=0)",

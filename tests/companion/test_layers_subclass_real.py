@@ -368,3 +368,21 @@ def test_num_batches_tracked_counts_training_steps(fw, aux) -> None:
     bn.set_train(True)
     bn(ms.Tensor(x))
     assert int(bn.num_batches_tracked) == 8
+
+
+def test_convert_sync_batchnorm_in_one_process(fw, aux) -> None:
+    """In one process torch's converted SyncBatchNorm computes BatchNorm's values; the companion
+    returns the module, whose values are the same."""
+    torch, ms = fw
+    x = np.random.default_rng(3).standard_normal((4, 2, 3)).astype(np.float32)
+    converted = torch.nn.SyncBatchNorm.convert_sync_batchnorm(torch.nn.BatchNorm1d(2))
+    expected = converted(torch.tensor(x)).detach().numpy()
+    layer = ms.nn.BatchNorm1d(2)
+    layer.set_train()
+    same = aux.SyncBatchNorm.convert_sync_batchnorm(module=layer, process_group=None)
+    assert same is layer
+    np.testing.assert_allclose(
+        same(ms.Tensor(x)).asnumpy(), expected, rtol=1e-5, atol=1e-5
+    )
+    with pytest.raises(NotImplementedError, match="process_group"):
+        aux.SyncBatchNorm.convert_sync_batchnorm(layer, object())

@@ -79,6 +79,10 @@ def test_keywords_as_torch_writes_them(fw, aux):
     np.testing.assert_allclose(
         aux.tensor_squeeze(ms.Tensor(X), dim=1).asnumpy(), expected
     )
+    a, b = X[0, 0], X[1, 0]
+    expected = torch.tensor(a).dot(tensor=torch.tensor(b)).numpy()
+    got = aux.tensor_dot(ms.Tensor(a), tensor=ms.Tensor(b)).asnumpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
 
 
 def test_other_objects_run_their_own_method(aux):

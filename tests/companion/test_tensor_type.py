@@ -30,6 +30,9 @@ HEAD = "import torch\n\n\ndef f(x, w, dt):\n"
         ),
         ("y = x.type(torch.float16)", "y = x.type(mindspore.float16)"),
         ("y = x.type(dtype=x.dtype)", "y = x.type(dtype=x.dtype)"),
+        # `non_blocking` only makes the copy asynchronous: dropped.
+        ("y = x.type(torch.int8, True)", "y = x.type(mindspore.int8)"),
+        ("y = x.type(dt, non_blocking=True)", "y = ms_aux.tensor_type(x, dt)"),
     ],
 )
 def test_type_calls_are_converted(before: str, after: str) -> None:

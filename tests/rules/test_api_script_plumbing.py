@@ -82,6 +82,12 @@ def test_device_flags_read_false_on_the_cpu_target_and_data_parallel_is_the_call
     assert "input.is_cuda" in _convert(source, target="gpu")
 
 
+def test_is_cpu_holds_for_every_tensor_on_the_cpu_target() -> None:
+    source = "import torch\n\nx = torch.zeros(2, 8).cpu()\nresult = x.is_cpu\n"
+    assert "result = True" in _convert(source)
+    assert "result = x.is_cpu" in _convert(source, target="gpu")
+
+
 def test_a_device_flag_the_module_assigns_itself_stays() -> None:
     code = _convert(
         "import torch\n\nclass Box:\n    def __init__(self):\n        self.is_cuda = True\n\n"

@@ -87,3 +87,13 @@ def test_converted_cell_deep_copies_with_the_override(fw, tmp_path) -> None:
     assert clone.copied and not hasattr(original, "copied")
     assert clone.fc.weight is not original.fc.weight
     assert (clone.fc.weight.asnumpy() == original.fc.weight.asnumpy()).all()
+
+
+def test_extra_state_methods_are_reported_at_their_definition() -> None:
+    result = convert_checked(
+        "import torch\n\nclass Demo(torch.nn.Module):\n"
+        "    def get_extra_state(self):\n        return torch.tensor([3.0])\n\n"
+        "    def set_extra_state(self, state):\n        self.extra = state\n"
+    )
+    found = [(f.rule, f.line) for f in result.findings if f.rule == "TM959"]
+    assert found == [("TM959", 4), ("TM959", 7)]

@@ -153,6 +153,25 @@ def test_device_kept_while_used() -> None:
     assert "device = ms_aux.device('cpu')" in code
 
 
+def test_device_never_read_keeps_its_value() -> None:
+    # Nothing in the source reads it: the value is the program's own, not a removed move's.
+    code = convert("import torch\n\nresult = torch.device('cpu:1')\n").code
+    assert "result = ms_aux.device('cpu:1')" in code
+    # Read only by a move the conversion removes: the definition goes with the move.
+    code = convert(
+        "import torch\n\ndevice = torch.device('cpu')\n\ndef f(x):\n    return x.to(device)\n"
+    ).code
+    assert "device =" not in code
+
+
+def test_to_a_device_built_in_place_is_removed() -> None:
+    code = convert(
+        "import torch\n\ndef f(x):\n    return x.to(torch.device('cpu'), torch.float64)\n"
+    ).code
+    assert "return x.to(mindspore.float64)" in code
+    assert "device" not in code
+
+
 def test_to_keeps_dtype() -> None:
     code = convert(
         "import torch\n\ndef f(x, device):\n    return x.to(device, torch.float64)\n"
@@ -281,3 +300,68 @@ def test_a_container_cut_to_a_slice_of_itself_stays_a_module() -> None:
     result = convert(source)
     assert "self.blocks.parameters_and_names()" in result.code
     assert not [f for f in result.findings if f.severity == "error"]
+
+
+HOOK_NET = NET + "net = Net()\n"
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (
+            "net.register_forward_hook(hook=f, prepend=False, always_call=False)",
+            "net.register_forward_hook(f, prepend=False, always_call=False)",
+        ),
+        (
+            "net.register_forward_pre_hook(prepend=True, hook=f)",
+            "net.register_forward_pre_hook(f, prepend=True)",
+        ),
+        ("net.register_full_backward_hook(f)", "net.register_backward_hook(f)"),
+        (
+            "net.register_full_backward_pre_hook(hook=f)",
+            "net.register_backward_pre_hook(f)",
+        ),
+        # A Cell's backward hooks take no `prepend`: left as written.
+        (
+            "net.register_full_backward_hook(f, prepend=True)",
+            "net.register_full_backward_hook(f, prepend=True)",
+        ),
+        ("net.register_forward_hook(f)", "net.register_forward_hook(f)"),
+    ],
+)
+def test_hooks_in_the_cells_form(call: str, expected: str) -> None:
+    code = convert(HOOK_NET + "f = print\n" + call + "\n").code
+    assert expected + "\n" in code
+
+
+@pytest.mark.real
+def test_full_backward_hooks_see_what_the_cells_backward_hooks_see(fw) -> None:
+    """The rename rests on this: torch's full backward (pre-)hook and the Cell's backward
+    (pre-)hook receive the same gradients for the same layer."""
+    import numpy as np
+
+    torch, ms = fw
+    w = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.25]], np.float32)
+    x = np.array([[1.0, -2.0]], np.float32)
+    scale = [[1.0, 2.0, 3.0]]
+    seen: dict = {}
+
+    def keep(key):
+        return lambda _m, *grads: seen.__setitem__(
+            key, [[np.asarray(g) for g in group] for group in grads]
+        )
+
+    layer = torch.nn.Linear(2, 3, bias=False)
+    layer.weight.data = torch.tensor(w)
+    layer.register_full_backward_hook(keep("torch"))
+    layer.register_full_backward_pre_hook(keep("torch_pre"))
+    (layer(torch.tensor(x, requires_grad=True)) * torch.tensor(scale)).sum().backward()
+    cell = ms.nn.Dense(2, 3, has_bias=False)
+    cell.weight.set_data(ms.Tensor(w))
+    cell.register_backward_hook(keep("ms"))
+    cell.register_backward_pre_hook(keep("ms_pre"))
+    ms.grad(lambda v: (cell(v) * ms.Tensor(scale)).sum())(ms.Tensor(x))
+    for torch_key, ms_key in (("torch", "ms"), ("torch_pre", "ms_pre")):
+        assert len(seen[torch_key]) == len(seen[ms_key])
+        for a, b in zip(seen[torch_key], seen[ms_key]):
+            np.testing.assert_allclose(np.stack(b), np.stack(a), rtol=1e-6)

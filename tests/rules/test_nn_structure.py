@@ -164,3 +164,18 @@ def test_train_taking_data_kept() -> None:
         "import torch.nn as nn\n\nclass Net(nn.Module):\n    def train(self, loader):\n        return loader\n"
     ).code
     assert "def train(self, loader):" in code
+
+
+def test_a_torch_layer_called_with_input_keyword_gets_it_by_position() -> None:
+    code = convert(
+        "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(2, 3)\n        self.act = nn.ReLU()\n\n"
+        "    def forward(self, x):\n        return self.act(input=self.fc(input=x))\n\n"
+        "conv = nn.Conv1d(2, 4, 3)\ny = conv(input=torch.ones(1, 2, 5))\n\n"
+        "def run(f, x):\n    return f(input=x)\n"
+    ).code
+    assert "return self.act(self.fc(x))" in code
+    assert "y = conv(ops.ones((1, 2, 5)))" in code
+    # Not known to be a torch layer: torch's keyword may be the callee's own.
+    assert "return f(input=x)" in code

@@ -232,6 +232,19 @@ class SyncBatchNorm(_TorchBatchNorm, _MindSporeBatchNorm):
             num_features, eps, momentum, affine, track_running_stats, bias=bias
         )
 
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """`SyncBatchNorm.convert_sync_batchnorm(module)`: in one process torch's SyncBatchNorm
+        computes what its BatchNorm computes, so the module is returned as it is. Statistics
+        across devices (`process_group`) are not supported: it raises."""
+        if process_group is not None:
+            raise NotImplementedError(
+                "SyncBatchNorm.convert_sync_batchnorm: process_group (statistics across "
+                "devices) is not supported; use mindspore.nn.SyncBatchNorm inside a "
+                "communication group"
+            )
+        return module
+
     @staticmethod
     def _check_input_dim(shape, cls_name):
         if len(shape) not in (2, 3, 4):

@@ -87,12 +87,20 @@ def _moment_args(args, kwargs):
     return dim, ddof, bool(kwargs.get("keepdim", False))
 
 
-def tensor_dot(x, other):
-    """`x.dot(other)`: torch's 1-D dot product on MindSpore tensors (`ops.inner`; MindSpore's dot wants
-    2-D inputs); the object's own `dot` otherwise."""
+def tensor_dot(x, tensor):
+    """`x.dot(tensor)`: torch's 1-D dot product on MindSpore tensors (`ops.inner`; MindSpore's dot wants
+    2-D inputs); the object's own `dot` otherwise. The parameter has torch's name (`tensor=`)."""
     if not isinstance(x, mindspore.Tensor):
-        return x.dot(other)
-    return ops.inner(x, other)
+        return x.dot(tensor)
+    return ops.inner(x, tensor)
+
+
+def invert(x):
+    """`~x`: torch's bitwise not on an integer MindSpore tensor (`ops.invert`; MindSpore's `~` is a
+    logical not there), its logical not on a bool one; the object's own `~` otherwise."""
+    if isinstance(x, mindspore.Tensor) and x.dtype != mindspore.bool_:
+        return ops.invert(x)
+    return ~x
 
 
 def requires_grad_(obj, requires_grad=True):
