@@ -307,6 +307,12 @@ def _answer_grad_mode(
     for statement in inner:
         answer = _ModeAnswer(ctx, enabled)
         new = statement.visit(answer)
+        if not answer.found:
+            # Nothing answered: the statement and the ones it holds keep their identity, and with
+            # it their positions for the findings of later stages.
+            new = statement
+        elif enabled is not None:
+            _copy_nested_positions(statement, new, ctx)
         if answer.found and enabled is None:
             ctx.report(
                 "TM103",
@@ -322,6 +328,35 @@ def _answer_grad_mode(
             )
         out.append(new)
     return out
+
+
+def _copy_nested_positions(
+    old: cst.CSTNode, new: cst.CSTNode, ctx: ModuleContext
+) -> None:
+    """Positions of the statements ``old`` holds, given to their rebuilt copies in ``new``
+    (answering `is_grad_enabled()` replaces expressions only, so both hold the same statements
+    in the same order)."""
+    before, after = _statements_in(old), _statements_in(new)
+    if len(before) != len(after):
+        return
+    for a, b in zip(before, after):
+        if a is not b and ctx.statements.get(id(a)) and not ctx.statements.get(id(b)):
+            ctx.copy_position(b, a)
+
+
+def _statements_in(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class _Collect(cst.CSTVisitor):
+        def on_visit(self, child: cst.CSTNode) -> bool:
+            if isinstance(child, (cst.BaseSmallStatement, cst.BaseExpression)):
+                return False
+            if isinstance(child, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                found.append(child)
+            return True
+
+    node.visit(_Collect())
+    return found
 
 
 _SCOPES = (cst.For, cst.While, cst.FunctionDef)

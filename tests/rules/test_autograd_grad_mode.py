@@ -186,3 +186,20 @@ def test_a_block_built_as_a_value_becomes_the_companions() -> None:
     assert "ctx = nullcontext() if i >= warm else ms_aux.no_grad()" in result.code
     assert "keep = [ms_aux.enable_grad()]" in result.code
     assert "torch" not in result.code
+
+
+def test_statements_inside_an_unwrapped_block_keep_their_lines() -> None:
+    """A `with` that loses its `no_grad()` item keeps the positions of the statements it holds, so
+    a finding about one of them is written above it, the first time as the second."""
+    result = convert(
+        "import torch\nfrom torch.export import ExportedProgram\n\n\n"
+        "def export(model, cfg):\n"
+        "    with (\n        torch.no_grad(),\n        patched(cfg),\n    ):\n"
+        "        program: ExportedProgram = torch.export.export(model, args=())\n"
+        "    return program\n"
+    )
+    lines = result.code.splitlines()
+    statement = next(i for i, line in enumerate(lines) if "program: " in line)
+    assert "TM900" in lines[statement - 1], result.code
+    assert not any("TM900" in line for line in lines[: statement - 2]), result.code
+    assert {f.line for f in result.findings if f.rule == "TM900"} == {10}
