@@ -52,8 +52,10 @@ from .layers_more import (
     Bilinear,
     LogSoftmax,
     MSELoss,
+    RMSNorm,
     SmoothL1Loss,
     Softmin,
+    Softplus,
     Softshrink,
 )
 from .lazy import (
@@ -201,6 +203,7 @@ def nn_class(name):
         "ParameterDict": ParameterDict,
         "ParameterList": ParameterList,
         "PoissonNLLLoss": PoissonNLLLoss,
+        "RMSNorm": RMSNorm,
         "RNN": RNN,
         "RNNCell": RNNCell,
         "RReLU": RReLU,
@@ -214,6 +217,7 @@ def nn_class(name):
         "SoftMarginLoss": SoftMarginLoss,
         "Softmax": Softmax,
         "Softmin": Softmin,
+        "Softplus": Softplus,
         "Softshrink": Softshrink,
         "SyncBatchNorm": SyncBatchNorm,
         "Tanh": Tanh,
