@@ -31,7 +31,7 @@ _METHODS: dict[str, tuple[str, tuple[str, ...]]] = {
     "resolve_neg": ("resolved", ()),
     "norm": ("tensor_norm", ("p", "dim", "keepdim", "dtype")),
     "stft": (
-        "tensor_stft",
+        "stft",
         (
             "n_fft",
             "hop_length",
@@ -46,7 +46,7 @@ _METHODS: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "istft": (
-        "tensor_istft",
+        "istft",
         (
             "n_fft",
             "hop_length",

@@ -28,10 +28,16 @@ def stft(
     normalized=False,
     onesided=None,
     return_complex=None,
+    align_to_window=None,
 ):
     """`torch.stft`: frames `hop_length` apart (n_fft // 4 by default) of the signal, padded by
     n_fft // 2 on both sides with `pad_mode` when `center`, times the window, Fourier-transformed
     along the frame: (…, frequencies, frames)."""
+    if align_to_window:
+        raise NotImplementedError(
+            "stft(align_to_window=True): frames aligned to the window are not composed; "
+            "pad the signal by (n_fft - win_length) // 2 and pass center=False"
+        )
     complex_input = input.is_complex() or (window is not None and window.is_complex())
     if return_complex is None and not complex_input:
         raise RuntimeError(
