@@ -83,8 +83,8 @@ class Census:
         return None
 
 
-# Tensor attributes (read, not called) that rules rewrite: `grad.is_sparse`, `x.real`.
-TENSOR_FLAGS = frozenset({"is_sparse", "real", "imag"})
+# Tensor attributes (read, not called) that rules rewrite: `grad.is_sparse`, `x.real`, `x.mH`.
+TENSOR_FLAGS = frozenset({"is_sparse", "real", "imag", "mT", "mH", "H"})
 
 
 def _device_type(node: ast.Attribute) -> bool:

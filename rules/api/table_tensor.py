@@ -398,11 +398,6 @@ _OTHER = [
         positional=4,
     ),
     method(
-        "masked_scatter",
-        params=("self", "mask", "source"),
-        sample=("f32[2,3]", "bool[2,3]", "f32[2,3]"),
-    ),
-    method(
         "index_put",
         params=("self", "indices", "values"),
         sample=("f32[4]", ("i64[2]",), "f32[2]"),

@@ -12,6 +12,8 @@ _NOTES = {
     "index_copy": "MindSpore's index_copy has no CPU kernel; "
     "`ops.tensor_scatter_update` on the moved axis",
     "index_put": "MindSpore's index_put has no CPU kernel; `ops.tensor_scatter_update`",
+    "masked_scatter": "MindSpore's masked_scatter broadcasts the mask to the input only; "
+    "torch broadcasts both: `ops.broadcast_to` them to one shape first",
     "histogram": "MindSpore has no histogram; count with `ops.tensor_scatter_add`",
     "mode": "MindSpore has no Tensor.mode",
     "as_strided": "MindSpore has no strided views; gather the elements with `ops.gather`",
@@ -28,6 +30,8 @@ _NOTES = {
     "signbit": "MindSpore's signbit misses the sign of -0.0: "
     "`ops.signbit(x) | ((x == 0) & (1 / x < 0))`",
     "unique": "MindSpore's Tensor.unique has no CPU kernel (UniqueN)",
+    "apply_": "MindSpore has no apply_; map the function over `x.asnumpy()` and assign the "
+    "result back",
     "cauchy_": "MindSpore has no cauchy_; draw uniform numbers and apply the inverse CDF",
     "log_normal_": "MindSpore has no log_normal_; `ops.exp` of normal draws",
     "geometric_": "MindSpore has no geometric_; the inverse CDF of uniform draws",

@@ -53,22 +53,65 @@ def _elements(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [node]
 
 
+# Attributes that are views of their tensor: the view records the tape as its base does.
+VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
+
+
+def derived_requires_grad(
+    value: cst.BaseExpression,
+    table: dict[tuple[str, str], cst.BaseExpression],
+    no_grad: bool,
+) -> bool | None:
+    """torch's ``requires_grad`` of an expression built from a tensor, when it is certain:
+    ``.data`` and ``.detach()`` never require grad; a view (``.T``, ``.real``) requires it
+    as its base does, outside a no-grad block."""
+    if isinstance(value, cst.Attribute) and value.attr.value == "data":
+        return False
+    if isinstance(value, cst.Call):
+        func = value.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else None
+        if isinstance(func, cst.Name):
+            name = func.value
+        # x.detach(), or what TM1xx made of it already: ops.stop_gradient(x)
+        if (name == "detach" and not value.args) or name == "stop_gradient":
+            return False
+        return None
+    if isinstance(value, cst.Attribute) and value.attr.value in VIEW_ATTRIBUTES:
+        base = value.value
+        if isinstance(base, cst.Name):
+            known = table.get(("requires_grad", base.value))
+            flag = None
+            if isinstance(known, cst.Name) and known.value in ("True", "False"):
+                flag = known.value == "True"
+        else:
+            flag = derived_requires_grad(base, table, no_grad)
+        return None if flag is None else flag and not no_grad
+    return None
+
+
 class _ReplaceGrad(cst.CSTTransformer):
     """``x.grad`` → a gradient variable, ``None`` or zeros; ``x.requires_grad``/``x.is_leaf`` → a literal."""
 
-    def __init__(self, table: dict[tuple[str, str], cst.BaseExpression]) -> None:
+    def __init__(
+        self, table: dict[tuple[str, str], cst.BaseExpression], no_grad: bool = False
+    ) -> None:
         super().__init__()
         self.table = table
+        self.no_grad = no_grad
         self.changed = False
 
     def leave_Attribute(
         self, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
+        replacement = None
         if isinstance(original.value, cst.Name):
             replacement = self.table.get((original.attr.value, original.value.value))
-            if replacement is not None:
-                self.changed = True
-                return replacement.deep_clone()
+        elif original.attr.value == "requires_grad":
+            flag = derived_requires_grad(original.value, self.table, self.no_grad)
+            replacement = None if flag is None else cst.Name(str(flag))
+        if replacement is not None:
+            self.changed = True
+            return replacement.deep_clone()
         return updated
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:

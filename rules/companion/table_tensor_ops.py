@@ -26,9 +26,11 @@ _BOTH = {
     "cummax": ("dim",),
     "cummin": ("dim",),
     "scatter_add": ("dim", "index", "src"),
+    "masked_scatter": ("mask", "source"),
 }
-# In-place random fills: the entry fills the receiver and returns it.
+# In-place random fills and element-wise updates: the entry fills the receiver and returns it.
 _FILLS = {
+    "apply_": ("callable",),
     "cauchy_": ("median", "sigma", "generator"),
     "log_normal_": ("mean", "std", "generator"),
     "exponential_": ("lambd", "generator"),
@@ -75,8 +77,15 @@ ENTRIES["torch.Tensor.unique"] = "unique"
 # torch.equal's entry gives one Python bool, as `a.equal(b)` does.
 ENTRIES["torch.Tensor.equal"] = "equal"
 METHOD_PARAMS["torch.Tensor.equal"] = ("other",)
-# `x.real` / `x.imag` read as attributes (MindSpore's are methods).
-ATTRIBUTES: dict[str, str] = {"real": "tensor_real", "imag": "tensor_imag"}
+# `x.real` / `x.imag` read as attributes (MindSpore's are methods); `x.mT`, `x.mH`, `x.H`
+# of a 0-d tensor (MindSpore's refuse it).
+ATTRIBUTES: dict[str, str] = {
+    "real": "tensor_real",
+    "imag": "tensor_imag",
+    "mT": "tensor_mT",
+    "mH": "tensor_mH",
+    "H": "tensor_H",
+}
 METHOD_PARAMS["torch.Tensor.unique"] = (
     "sorted",
     "return_inverse",

@@ -127,25 +127,45 @@ def unique_dim(input, sorted=True, return_inverse=False, return_counts=False, di
     return result[0] if len(result) == 1 else result
 
 
-def index_copy(input, dim, index, source):
-    """`torch.index_copy`: the slices `index` along `dim` replaced by `source`'s."""
+def _index_slices(input, dim, index, source):
+    """`input` with `dim` moved first, the indices as a column, and `source`'s slices in
+    input's dtype; a 0-d input is one element along dim 0, as torch treats it."""
+    if input.ndim == 0:
+        input, dim = input.reshape(1), 0
+    dim = dim % input.ndim
+    if source.ndim < input.ndim:
+        # a 0-d index picks one slice, which `source` may give without its dim
+        source = source.reshape(input.shape[:dim] + (-1,) + input.shape[dim + 1 :])
     moved = ops.moveaxis(input, dim, 0)
     values = ops.moveaxis(source, dim, 0).astype(input.dtype)
-    moved = ops.tensor_scatter_update(
-        moved, index.reshape(-1, 1).astype(mindspore.int32), values
-    )
-    return ops.moveaxis(moved, 0, dim)
+    return moved, dim, index.reshape(-1, 1).astype(mindspore.int32), values
+
+
+def index_copy(input, dim, index, source):
+    """`torch.index_copy`: the slices `index` along `dim` replaced by `source`'s."""
+    moved, dim, index, values = _index_slices(input, dim, index, source)
+    moved = ops.tensor_scatter_update(moved, index, values)
+    return ops.moveaxis(moved, 0, dim).reshape(input.shape)
 
 
 def index_add(input, dim, index, source, *, alpha=1):
     """`torch.index_add`: `alpha * source`'s slices added into the slices `index` along `dim`
     (repeated indices add up)."""
-    moved = ops.moveaxis(input, dim, 0)
-    values = ops.moveaxis(source, dim, 0).astype(input.dtype) * alpha
-    moved = ops.tensor_scatter_add(
-        moved, index.reshape(-1, 1).astype(mindspore.int32), values.astype(input.dtype)
-    )
-    return ops.moveaxis(moved, 0, dim)
+    moved, dim, index, values = _index_slices(input, dim, index, source)
+    moved = ops.tensor_scatter_add(moved, index, (values * alpha).astype(input.dtype))
+    return ops.moveaxis(moved, 0, dim).reshape(input.shape)
+
+
+def masked_scatter(input, mask, source):
+    """`torch.masked_scatter`: `source`'s elements, in order, written where `mask` is True; input
+    and mask broadcast together first, as torch does (MindSpore's kernel only broadcasts the
+    mask to the input's shape)."""
+    shape = np.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
+    if tuple(input.shape) != shape:
+        input = ops.broadcast_to(input, shape)
+    if tuple(mask.shape) != shape:
+        mask = ops.broadcast_to(mask, shape)
+    return input.masked_scatter(mask, source)
 
 
 def index_put(input, indices, values, accumulate=False):
@@ -261,6 +281,15 @@ def _uniform(input):
     return ops.rand_like(input, dtype=mindspore.float32)
 
 
+def apply_(input, callable):
+    """`x.apply_(fn)`: fn applied to each element as a Python number, the results written back
+    into x in its dtype (on the host, as torch runs it on the CPU only)."""
+    array = input.asnumpy()
+    values = [callable(value) for value in array.reshape(-1).tolist()]
+    values = np.array(values, dtype=array.dtype).reshape(array.shape)
+    return ops.assign(input, mindspore.Tensor(values))
+
+
 def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
     """`x.cauchy_()`: x filled with Cauchy draws (the inverse CDF of uniform draws)."""
     value = median + sigma * ops.tan(np.pi * (_uniform(input) - 0.5))
@@ -298,6 +327,30 @@ def tensor_imag(x):
     if isinstance(x, mindspore.Tensor):
         return ops.imag(x)
     return x.imag
+
+
+def tensor_mT(x):
+    """`x.mT`: the last two dims swapped; a 0-d tensor is its own (MindSpore's `mT` refuses
+    it); any other object's own attribute."""
+    if isinstance(x, mindspore.Tensor) and x.ndim == 0:
+        return x
+    return x.mT
+
+
+def tensor_mH(x):
+    """`x.mH`: the conjugate with the last two dims swapped; a 0-d tensor's is its conjugate
+    (MindSpore's `mH` refuses it); any other object's own attribute."""
+    if isinstance(x, mindspore.Tensor) and x.ndim == 0:
+        return ops.conj(x) if x.is_complex() else x
+    return x.mH
+
+
+def tensor_H(x):
+    """`x.H`: the conjugate transpose of a matrix; a 0-d tensor's is its conjugate (MindSpore's
+    `H` refuses it); any other object's own attribute."""
+    if isinstance(x, mindspore.Tensor) and x.ndim == 0:
+        return ops.conj(x) if x.is_complex() else x
+    return x.H
 
 
 def bitwise_not(input, *, out=None):
