@@ -246,7 +246,8 @@ class _CensusVisitor:
 
 
 def _formats(call: ast.Call) -> bool:
-    """`format(x, '.2f')`, or `'...{:.4f}...'.format(x)` on a string whose text has a spec."""
+    """`format(x, '.2f')`, `x.__format__('.2f')`, or `'...{:.4f}...'.format(x)` on a string
+    whose text has a spec."""
     func = call.func
     if func.__class__ is ast.Name:
         values = [*call.args, *(k.value for k in call.keywords)]
@@ -254,7 +255,12 @@ def _formats(call: ast.Call) -> bool:
             return False
         spec = values[1]
         return isinstance(spec, ast.Constant) and spec.value not in ("", None)
-    if func.__class__ is not ast.Attribute or func.attr != "format":
+    if func.__class__ is not ast.Attribute:
+        return False
+    if func.attr == "__format__":
+        spec = call.args[0] if len(call.args) == 1 else None
+        return isinstance(spec, ast.Constant) and spec.value not in ("", None)
+    if func.attr != "format":
         return False
     template = func.value
     return isinstance(template, ast.Constant) and ":" in str(template.value)

@@ -31,6 +31,8 @@ _Names = tuple[frozenset[str], frozenset[str]]
 # MindSpore namespaces whose functions compute tensors.
 _TENSOR_NAMESPACES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
 _NOT_TENSORS = frozenset({"numel", "rank", "size", "shape", "dtype"})
+# Factories outside those namespaces (`torch.tensor`, `torch.from_numpy`).
+_TENSOR_FACTORIES = frozenset({"mindspore.tensor", "mindspore.from_numpy"})
 
 
 def _torch_function(qualified: str) -> bool:
@@ -39,7 +41,10 @@ def _torch_function(qualified: str) -> bool:
         return False
     leaf = qualified.rsplit(".", 1)[1]
     return (
-        mapping.mindspore.startswith(_TENSOR_NAMESPACES)
+        (
+            mapping.mindspore.startswith(_TENSOR_NAMESPACES)
+            or mapping.mindspore in _TENSOR_FACTORIES
+        )
         and leaf not in _NOT_TENSORS
         and not leaf.startswith("is_")
     )
@@ -99,6 +104,12 @@ class NumberFormatRule(Rule):
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         if self.kinds is None or any(a.star for a in original.args):
             return updated
+        if _format_method(original):
+            how = self._how(original.func.value, ctx)  # type: ignore[attr-defined]
+            if how is None:
+                return updated
+            ctx.applied.add(self.meta.id)
+            return _wrap_receiver(updated, how, ctx)
         fields = _call_fields(original)
         if fields is None:
             return updated
@@ -273,6 +284,12 @@ def _wrap(expression: cst.BaseExpression, how: str, ctx: ModuleContext) -> cst.C
     return cst.Call(ctx.companion("scalar"), [cst.Arg(expression)])
 
 
+def _wrap_receiver(call: cst.Call, how: str, ctx: ModuleContext) -> cst.Call:
+    func = call.func
+    assert isinstance(func, cst.Attribute)
+    return call.with_changes(func=func.with_changes(value=_wrap(func.value, how, ctx)))
+
+
 def _item(expression: cst.BaseExpression) -> cst.Call:
     if (
         not isinstance(expression, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))
@@ -323,6 +340,12 @@ class _PlainStatements(cst.CSTTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         if self.depth <= 0 or any(a.star for a in original.args):
             return updated
+        if _format_method(original):
+            how = self.how(original.func.value)  # type: ignore[attr-defined]
+            if how is None:
+                return updated
+            self.changed = True
+            return _wrap_receiver(updated, how, self.ctx)
         fields = _call_fields(original)
         if fields is None:
             return updated
@@ -355,6 +378,18 @@ class _PlainStatements(cst.CSTTransformer):
             return updated
         self.changed = True
         return updated.with_changes(expression=_wrap(updated.expression, how, self.ctx))
+
+
+def _format_method(call: cst.Call) -> bool:
+    """`value.__format__('.2f')`: the receiver formatted with a spec."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "__format__"
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and _has_spec(call.args[0].value)
+    )
 
 
 def _call_fields(call: cst.Call) -> tuple[set[int], set[str]] | None:

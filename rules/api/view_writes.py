@@ -21,6 +21,8 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import define
+from .inplace_chain import fresh_before
+from .shape_rebind import rebound
 
 # torch methods and attributes whose result may share the receiver's storage.
 VIEW_METHODS = frozenset(
@@ -135,8 +137,12 @@ def view_names(ctx: ModuleContext) -> dict[tuple[str, tuple[int, int]], bool]:
 def write_back(
     root: cst.BaseExpression, value: cst.BaseExpression, ctx: ModuleContext
 ) -> cst.Call:
-    """`ms_aux.assign_view(root, value)` where root may be a view, else
-    `ops.assign(root, value)`."""
+    """`ms_aux.assign_view(root, value)` where root may be a view, `(root := value)` where
+    root names a fresh tensor nothing else holds, else `ops.assign(root, value)`."""
+    if isinstance(root, cst.Name) and fresh_before(root.value, ctx):
+        # Nothing else reads the old tensor: binding the name is the update, and the gradient
+        # flows through the new value (MindSpore's Assign passes none to it).
+        return rebound(root, _in_dtype_of(root, value))
     views = view_names(ctx) if isinstance(root, cst.Name) else {}
     key = ("", (0, 0))
     if views:
@@ -156,4 +162,29 @@ def write_back(
         )
     return cst.Call(
         ctx.name("mindspore.ops.assign"), [cst.Arg(root.deep_clone()), cst.Arg(value)]
+    )
+
+
+# Out-of-place forms whose result is a bool tensor: torch's in-place form keeps the tensor's dtype.
+_BOOL_RESULTS = frozenset(
+    """
+    eq ne lt le gt ge greater greater_equal less less_equal not_equal equal logical_and
+    logical_or logical_xor logical_not isclose
+    """.split()  # noqa: SIM905 - names as data, one block
+)
+
+
+def _in_dtype_of(root: cst.Name, value: cst.BaseExpression) -> cst.BaseExpression:
+    """``value.astype(root.dtype)`` where the out-of-place result is a bool tensor, else value."""
+    func = value.func if isinstance(value, cst.Call) else None
+    name = None
+    if isinstance(func, cst.Attribute):
+        name = func.attr.value
+    elif isinstance(func, cst.Name):
+        name = func.value
+    if name not in _BOOL_RESULTS:
+        return value
+    return cst.Call(
+        cst.Attribute(value, cst.Name("astype")),
+        [cst.Arg(cst.Attribute(root.deep_clone(), cst.Name("dtype")))],
     )

@@ -18,6 +18,8 @@ Works on one statement list at a time (a module, function or loop body), in prog
 
 from __future__ import annotations
 
+import bisect
+
 import libcst as cst
 
 from ...migrator.context import ModuleContext
@@ -164,6 +166,8 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
     )
     methods = frozenset({"backward", "retain_grad", "register_hook"})
     torch_only_methods = frozenset({"backward", "retain_grad"})
+    # Reads of `.requires_grad` make a statement list worth tracking: its flags are known.
+    watched_attributes = frozenset({"requires_grad"})
 
     def __init__(self) -> None:
         # Statements this rule emitted (gradient calls: no side effects) and functions it extracted.
@@ -210,11 +214,15 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
         return updated
 
     def _enabled(self, ctx: ModuleContext) -> bool:
-        """Whether the module has gradient sites or leaves at all (most files have neither)."""
+        """Whether the module has gradient sites, leaves or `.requires_grad` reads at all (most
+        files have none)."""
         if self.sites_in_module is None:
             names = {use.name for use in ctx.census.uses}
             self.sites_in_module = bool(names & SITE_NAMES)
-        return self.sites_in_module or bool(ctx.state.get(LEAVES))
+        if self.sites_in_module or ctx.state.get(LEAVES):
+            return True
+        sites = ctx.census.attributes.get("requires_grad")
+        return sites is not None and bool(sites.lines)
 
     @staticmethod
     def _report_grad_fn(ctx: ModuleContext) -> None:
@@ -392,6 +400,7 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             block is not None
             or any(self._site(s, ctx) for s in body)
             or any(leaf_names_of(ctx, s) for s in body)
+            or _reads_flags(body, ctx)
         )
         if not relevant:
             return None
@@ -981,3 +990,19 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             for s in body
             for c in calls(s)
         )
+
+
+def _reads_flags(body: list, ctx: ModuleContext) -> bool:
+    """Whether a statement of ``body`` names `.requires_grad` (from the census's lines)."""
+    sites = ctx.census.attributes.get("requires_grad")
+    if sites is None or not sites.lines:
+        return False
+    lines = sorted(sites.lines)
+    for statement in body:
+        info = ctx.statements.get(id(statement))
+        if info is None:
+            continue
+        i = bisect.bisect_left(lines, info.line)
+        if i < len(lines) and lines[i] <= info.end_line:
+            return True
+    return False
