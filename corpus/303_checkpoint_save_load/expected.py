@@ -7,6 +7,7 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
+import ms_aux
 
 
 class Classifier(nn.Cell):
@@ -33,7 +34,7 @@ model.set_train()
 criterion = nn.NLLLoss()
 optimizer = optim.SGD(model.trainable_params(), lr=0.2)
 def forward_fn():
-    loss = criterion(ops.log_softmax(model(ids), axis=1), targets)
+    loss = criterion(ms_aux.log_softmax(model(ids), dim=1), targets)
     return loss
 grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)
 for step in range(2):

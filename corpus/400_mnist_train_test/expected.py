@@ -6,6 +6,7 @@ import numpy as np
 import mindspore
 from mindspore import nn, ops
 from mindspore.experimental import optim
+import ms_aux
 
 
 class Net(nn.Cell):
@@ -18,7 +19,7 @@ class Net(nn.Cell):
         x = ops.flatten(x, start_dim=1)
         x = ops.relu(self.fc1(x))
         x = self.fc2(x)
-        return ops.log_softmax(x, axis=1)
+        return ms_aux.log_softmax(x, dim=1)
 
 
 def make_batches(rng, n_batches, batch_size):

@@ -448,13 +448,6 @@ _OTHER = [
         rename={"dim": "axis"},
         positional=2,
     ),
-    method(
-        "log_softmax",
-        "mindspore.ops.log_softmax",
-        params=("self", "dim"),
-        sample=("f32[2,3]", 1),
-        rename={"dim": "axis"},
-    ),
 ]
 
 # Methods whose MindSpore 2.10 kernels exist only for Ascend (CPU: "kernel ... unregistered").

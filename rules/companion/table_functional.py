@@ -46,6 +46,7 @@ ENTRIES: dict[str, str] = {
     "torch.nn.functional.rrelu": "rrelu",
     "torch.nn.functional.gumbel_softmax": "gumbel_softmax",
     "torch.nn.functional.log_softmax": "log_softmax",
+    "torch.log_softmax": "log_softmax_over",
     "torch.rrelu": "rrelu",
     # The in-place forms: the result written into the input.
     "torch.relu_": "relu_",

@@ -75,6 +75,9 @@ for _name, _params in {
     METHOD_PARAMS["torch.Tensor." + _name] = _params
 ENTRIES["torch.Tensor.unique"] = "unique"
 # torch.equal's entry gives one Python bool, as `a.equal(b)` does.
+# library/functional.py: torch's log_softmax composed (MindSpore's kernel rounds otherwise).
+ENTRIES["torch.Tensor.log_softmax"] = "log_softmax_over"
+METHOD_PARAMS["torch.Tensor.log_softmax"] = ("dim", "dtype")
 ENTRIES["torch.Tensor.equal"] = "equal"
 METHOD_PARAMS["torch.Tensor.equal"] = ("other",)
 # `x.real` / `x.imag` read as attributes (MindSpore's are methods); `x.mT`, `x.mH`, `x.H`

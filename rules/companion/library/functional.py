@@ -686,6 +686,12 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return shifted - ops.log(ops.exp(shifted).sum(axis=dim, keepdims=True))
 
 
+def log_softmax_over(input, dim, dtype=None):
+    """`torch.log_softmax(input, dim, dtype)` and `x.log_softmax(dim, dtype)`: the functional's
+    composition."""
+    return log_softmax(input, dim, dtype=dtype)
+
+
 def relu_(input):
     """`torch.relu_` / `torch.nn.functional.relu_`: relu written into the input."""
     return relu(input, inplace=True)

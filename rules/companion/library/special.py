@@ -236,7 +236,9 @@ def special_softmax(input, dim, dtype=None):
 def special_log_softmax(input, dim, dtype=None):
     """`torch.special.log_softmax` (the input is cast to `dtype` first)."""
     x = input.astype(dtype) if dtype is not None else _special_floats(input)[0]
-    return ops.log_softmax(x, axis=dim)
+    # x - max - log(sum(exp(x - max))), torch's formula (MindSpore's kernel rounds differently).
+    shifted = x - x.max(axis=dim, keepdims=True)
+    return shifted - ops.log(ops.exp(shifted).sum(axis=dim, keepdims=True))
 
 
 def special_round(input, *, decimals=0, out=None):
