@@ -93,6 +93,44 @@ def reads(node: cst.CSTNode) -> set[str]:
     return visitor.names - visitor.bound_inside
 
 
+# Tensor methods and attributes whose result carries no gradient: integer or bool tensors,
+# Python numbers, shapes. torch records no graph through them.
+_NO_GRAPH_METHODS = frozenset(
+    """
+    long int short byte char bool argmax argmin argsort nonzero item tolist numel dim size
+    eq ne lt le gt ge isnan isinf isfinite sign
+    """.split()  # noqa: SIM905 - names as data, one block
+)
+_NO_GRAPH_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "device", "requires_grad"})
+
+
+class _GraphReads(_Reads):
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if node.attr.value in _NO_GRAPH_ATTRIBUTES:
+            return False
+        return super().visit_Attribute(node)
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _NO_GRAPH_METHODS:
+            return False
+        return True
+
+    def visit_Comparison(self, node: cst.Comparison) -> bool:
+        return False
+
+
+def graph_reads(node: cst.CSTNode) -> set[str]:
+    """The names a node reads where a gradient can flow from its value into theirs: `reads`
+    without those read only inside integer casts, comparisons, `.item()` and shapes
+    (`values[perm.long()]` reads `perm`, but no gradient reaches it)."""
+    visitor = _GraphReads()
+    for target in _store_nodes(node):
+        visitor.stores.add(id(target))
+    visit(node, visitor)
+    return visitor.names - visitor.bound_inside
+
+
 def _store_nodes(node: cst.CSTNode) -> list[cst.Name]:
     found: list[cst.Name] = []
     for small in _smalls(node):

@@ -14,6 +14,7 @@ from .names import (
     PURE_BUILTINS,
     binds,
     calls,
+    graph_reads,
     in_place_target,
     is_simple_assignment,
     reads,
@@ -57,7 +58,7 @@ class ForwardRegion:
                         )
                         return None
                 region.append(j)
-                needed = (needed - bound) | reads(s)
+                needed = (needed - bound) | graph_reads(s)
             elif isinstance(s, (cst.FunctionDef, cst.ClassDef)) or (
                 isinstance(s, cst.SimpleStatementLine)
                 and all(isinstance(x, (cst.Import, cst.ImportFrom)) for x in s.body)
