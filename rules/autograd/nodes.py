@@ -58,13 +58,11 @@ VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
 
 
 def derived_requires_grad(
-    value: cst.BaseExpression,
-    table: dict[tuple[str, str], cst.BaseExpression],
-    no_grad: bool,
+    value: cst.BaseExpression, table: dict[tuple[str, str], cst.BaseExpression]
 ) -> bool | None:
     """torch's ``requires_grad`` of an expression built from a tensor, when it is certain:
     ``.data`` and ``.detach()`` never require grad; a view (``.T``, ``.real``) requires it
-    as its base does, outside a no-grad block."""
+    as its base does (in a no-grad block too: a view shares its base's autograd state)."""
     if isinstance(value, cst.Attribute) and value.attr.value == "data":
         return False
     if isinstance(value, cst.Call):
@@ -84,20 +82,17 @@ def derived_requires_grad(
             if isinstance(known, cst.Name) and known.value in ("True", "False"):
                 flag = known.value == "True"
         else:
-            flag = derived_requires_grad(base, table, no_grad)
-        return None if flag is None else flag and not no_grad
+            flag = derived_requires_grad(base, table)
+        return flag
     return None
 
 
 class _ReplaceGrad(cst.CSTTransformer):
     """``x.grad`` → a gradient variable, ``None`` or zeros; ``x.requires_grad``/``x.is_leaf`` → a literal."""
 
-    def __init__(
-        self, table: dict[tuple[str, str], cst.BaseExpression], no_grad: bool = False
-    ) -> None:
+    def __init__(self, table: dict[tuple[str, str], cst.BaseExpression]) -> None:
         super().__init__()
         self.table = table
-        self.no_grad = no_grad
         self.changed = False
 
     def leave_Attribute(
@@ -107,7 +102,7 @@ class _ReplaceGrad(cst.CSTTransformer):
         if isinstance(original.value, cst.Name):
             replacement = self.table.get((original.attr.value, original.value.value))
         elif original.attr.value == "requires_grad":
-            flag = derived_requires_grad(original.value, self.table, self.no_grad)
+            flag = derived_requires_grad(original.value, self.table)
             replacement = None if flag is None else cst.Name(str(flag))
         if replacement is not None:
             self.changed = True

@@ -183,7 +183,7 @@ class GradStateTracking:
         }
         new, changed = statement, False
         if table:
-            replacer = _ReplaceGrad(table, id(statement) in no_grad_statements(ctx))
+            replacer = _ReplaceGrad(table)
             new = statement.visit(replacer)
             if replacer.changed:
                 ctx.copy_position(new, statement)

@@ -114,3 +114,30 @@ def test_a_variable_with_a_flag_known_at_run_time_stays_reported() -> None:
         "case.py",
     )
     assert "torch.autograd.Variable(x, flag)" in result.code
+
+
+FLAG_READS = [
+    pytest.param("x.T.requires_grad", "False", id="view-of-a-plain-tensor"),
+    pytest.param("w.mT.requires_grad", "True", id="view-of-a-leaf"),
+    pytest.param("w.real.T.requires_grad", "True", id="view-of-a-view"),
+    pytest.param("w.data.requires_grad", "False", id="data"),
+    pytest.param("w.detach().requires_grad", "False", id="detached"),
+    pytest.param("q.data.requires_grad", "False", id="data-of-an-unknown-tensor"),
+]
+
+
+@pytest.mark.parametrize(("read", "flag"), FLAG_READS)
+def test_requires_grad_of_an_expression_is_torchs_flag(read: str, flag: str) -> None:
+    result = convert(
+        "import torch\nx = torch.ones(2)\nw = torch.ones(2, requires_grad=True)\n"
+        f"r = {read}\n"
+    )
+    assert f"r = {flag}" in result.code.splitlines()
+
+
+def test_requires_grad_of_an_unknown_expression_stays() -> None:
+    # `f(w)` may or may not record the tape: nothing is certain, the read stays as written.
+    result = convert(
+        "import torch\nw = torch.ones(2, requires_grad=True)\nr = f(w).T.requires_grad\n"
+    )
+    assert "r = f(w).T.requires_grad" in result.code
