@@ -112,9 +112,9 @@ class _GraphReads(_Reads):
 
     def visit_Call(self, node: cst.Call) -> bool:
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _NO_GRAPH_METHODS:
-            return False
-        return True
+        return not (
+            isinstance(func, cst.Attribute) and func.attr.value in _NO_GRAPH_METHODS
+        )
 
     def visit_Comparison(self, node: cst.Comparison) -> bool:
         return False

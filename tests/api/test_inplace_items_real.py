@@ -151,7 +151,9 @@ def test_a_result_written_into_its_input_updates_it(fw, tmp_path) -> None:
         "    return mixed, flipped\n"
     )
     result = convert_source(source, "m.py", Options())
-    assert "(mixed := ops.round(mixed))" in result.code  # a fresh tensor: the name rebinds
+    assert (
+        "(mixed := ops.round(mixed))" in result.code
+    )  # a fresh tensor: the name rebinds
     assert "torch" not in result.code and not result.findings
     rng = np.random.default_rng(2)
     x = rng.uniform(0, 255, (2, 3)).astype(np.float32)
