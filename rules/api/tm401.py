@@ -554,6 +554,11 @@ class ApiTableRule(Rule):
         entry = TENSOR_ATTRIBUTES.get(original.attr.value)
         if (
             entry is not None
+            # an object's own attribute (`self.H`, a height) is not a tensor's
+            and not (
+                isinstance(original.value, cst.Name)
+                and original.value.value in ("self", "cls")
+            )
             and id(original) not in self.stored
             and id(original) not in self.skip
             and ctx.qualname(original) is None

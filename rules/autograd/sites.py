@@ -177,6 +177,7 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
         self.deferring = False
         self.rank = 0
         self.sites_in_module: bool | None = None
+        self.reads_only = False
 
     # -- traversal ----------------------------------------------------------------------------
     def leave_IndentedBlock(
@@ -219,10 +220,13 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
         if self.sites_in_module is None:
             names = {use.name for use in ctx.census.uses}
             self.sites_in_module = bool(names & SITE_NAMES)
+        self.reads_only = False
         if self.sites_in_module or ctx.state.get(LEAVES):
             return True
+        # No gradient here: only the flags read are answered (the reports are for gradients).
         sites = ctx.census.attributes.get("requires_grad")
-        return sites is not None and bool(sites.lines)
+        self.reads_only = sites is not None and bool(sites.lines)
+        return self.reads_only
 
     @staticmethod
     def _report_grad_fn(ctx: ModuleContext) -> None:

@@ -190,7 +190,8 @@ class GradStateTracking:
                 changed = True
             else:
                 new = statement
-        self._report_flags(new, ctx, statement)
+        if not self.reads_only:
+            self._report_flags(new, ctx, statement)
         return new, changed
 
     @staticmethod

@@ -141,3 +141,22 @@ def test_requires_grad_of_an_unknown_expression_stays() -> None:
         "import torch\nw = torch.ones(2, requires_grad=True)\nr = f(w).T.requires_grad\n"
     )
     assert "r = f(w).T.requires_grad" in result.code
+
+
+def test_a_flag_read_alone_is_answered_without_gradient_reports() -> None:
+    # A module with no gradient: a Parameter's flag in a branch runs on MindSpore as it is.
+    result = convert(
+        "import torch\n\ndef frozen(model):\n    for p in model.parameters():\n"
+        "        if not p.requires_grad:\n            yield p\n"
+    )
+    assert "if not p.requires_grad:" in result.code
+    assert "TM912" not in {f.rule for f in result.findings}
+
+
+def test_an_objects_own_attribute_named_like_a_view_stays() -> None:
+    result = convert(
+        "import torch\n\nclass Grid:\n    def area(self):\n"
+        "        return self.H * self.W, torch.ones(2, 2).mT\n"
+    )
+    assert "self.H * self.W" in result.code
+    assert "ms_aux.tensor_mT(" in result.code
