@@ -53,11 +53,14 @@ def _ckpt_renamed(cell):
 
 
 def _ckpt_torch_names(cell):
-    """torch's name -> (MindSpore's name, Parameter) for every parameter of ``cell``."""
+    """torch's name -> (MindSpore's name, Parameter) for every parameter of ``cell``, in torch's
+    order: each module's parameters, then its buffers (Parameters that take no gradient)."""
     names = {}
     for prefix, sub in cell.cells_and_names():
         reverse = {ms: torch for torch, ms in _ckpt_renamed(sub).items()}
-        for local, param in sub.parameters_and_names(expand=False):
+        own = list(sub.parameters_and_names(expand=False))
+        own.sort(key=lambda item: not item[1].requires_grad)
+        for local, param in own:
             full_ms = f"{prefix}.{local}" if prefix else local
             full_torch = (
                 f"{prefix}.{reverse.get(local, local)}"
@@ -240,10 +243,19 @@ def load(
     """`torch.load(f)`: reads what `save` wrote, or a file `torch.save` wrote (its zip format),
     into MindSpore tensors. `map_location` and `mmap` mean nothing here (MindSpore places tensors
     itself). A torch file is read like torch's `weights_only=True`: tensors, numbers, strings and
-    containers only; anything else raises, naming the class."""
+    containers only; anything else raises, naming the class. A MindSpore checkpoint (a `.ckpt`
+    that `mindspore.save_checkpoint` wrote) gives its dict of Parameters; where `f` does not exist
+    but `f + ".ckpt"` does (`torch2ms weights net.pth net.pth` writes that name), that is read."""
     if isinstance(f, (str, os.PathLike)):
-        with open(f, "rb") as handle:
+        path = os.fspath(f)
+        if not os.path.exists(path) and os.path.exists(path + ".ckpt"):
+            path += ".ckpt"
+        with open(path, "rb") as handle:
             data = handle.read()
+        if path.endswith(".safetensors") or (
+            path.endswith(".ckpt") and data[:1] != b"\x80" and data[:4] != b"PK\x03\x04"
+        ):
+            return collections.OrderedDict(mindspore.load_checkpoint(path))
     else:
         data = f.read()
     if data[:4] == b"PK\x03\x04":
