@@ -12,6 +12,8 @@ ENTRIES: dict[str, str] = {
     "torch.vmap": "vmap",
     "torch.func.vmap": "vmap",
     "torch.Size": "Size",
+    "torch.initial_seed": "initial_seed",
+    "torch.seed": "seed",
     "torch.utils.data._utils.collate.np_str_obj_array_pattern": "np_str_obj_array_pattern",
 }
 # The legacy constructors named by element type; as types (isinstance) they stay findings.

@@ -30,6 +30,22 @@ def get_autocast_gpu_dtype():
     return mindspore.float16
 
 
+def initial_seed():
+    """`torch.initial_seed()`: the seed last set. Converted code seeds with `mindspore.set_seed`
+    (`torch.manual_seed`, `torch.seed`), which `mindspore.get_seed()` answers; before any seed,
+    MindSpore's default generator's."""
+    seed = mindspore.get_seed()
+    return int(seed) if seed is not None else int(mindspore.initial_seed())
+
+
+def seed():
+    """`torch.seed()`: seeds what the program draws with a nondeterministic seed and returns it,
+    as torch does; the seed is within MindSpore's range (below 2**32), torch's may be wider."""
+    value = int(mindspore.seed()) % (2**32)
+    mindspore.set_seed(value)
+    return value
+
+
 class _DefaultDevice:
     """What `torch.get_default_device()` returns, as far as code reads it: `.type` and `str()`."""
 
