@@ -321,17 +321,41 @@ HOOK_NET = NET + "net = Net()\n"
             "net.register_full_backward_pre_hook(hook=f)",
             "net.register_backward_pre_hook(f)",
         ),
-        # A Cell's backward hooks take no `prepend`: left as written.
+        # torch's default spelled out: it means what the Cell's method does without it.
         (
-            "net.register_full_backward_hook(f, prepend=True)",
-            "net.register_full_backward_hook(f, prepend=True)",
+            "net.register_full_backward_hook(f, prepend=False)",
+            "net.register_backward_hook(f)",
         ),
         ("net.register_forward_hook(f)", "net.register_forward_hook(f)"),
+        ("net.register_forward_hook(f, **opts)", "net.register_forward_hook(f, **opts)"),
     ],
 )
 def test_hooks_in_the_cells_form(call: str, expected: str) -> None:
-    code = convert(HOOK_NET + "f = print\n" + call + "\n").code
-    assert expected + "\n" in code
+    result = convert(HOOK_NET + "f = print\n" + call + "\n")
+    assert expected + "\n" in result.code
+    assert not [f for f in result.findings if f.rule == "TM962"]
+
+
+@pytest.mark.parametrize(
+    ("call", "reason"),
+    [
+        ("net.register_full_backward_hook(f, prepend=True)", "takes no `prepend`"),
+        ("net.register_full_backward_pre_hook(f, prepend=first)", "known only at run time"),
+        ("net.register_full_backward_hook(f, **opts)", "takes the hook only"),
+        ("net.register_forward_hook(f, True)", "keyword only"),
+    ],
+)
+def test_hook_options_the_cell_lacks_are_reported_at_their_line(
+    call: str, reason: str
+) -> None:
+    """A registration a Cell cannot take as written stays, with a finding at its line that says
+    which option has no counterpart."""
+    source = HOOK_NET + "f = print\n" + call + "\n"
+    result = convert(source)
+    assert call + "\n" in result.code
+    (finding,) = [f for f in result.findings if f.rule == "TM962"]
+    assert reason in finding.message
+    assert finding.line == source.count("\n")
 
 
 @pytest.mark.real
