@@ -188,6 +188,12 @@ def test_the_collate_pattern_is_torchs(fw, aux) -> None:
         assert (found and found.group()) == (expected and expected.group())
 
 
+def test_the_collate_error_message_is_torchs(fw, aux) -> None:
+    from torch.utils.data._utils.collate import default_collate_err_msg_format
+
+    assert aux.default_collate_err_msg_format == default_collate_err_msg_format
+
+
 SEED_SOURCE = """\
 import torch
 torch.manual_seed(100)

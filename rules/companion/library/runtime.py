@@ -226,3 +226,10 @@ class IterableDataset(metaclass=_DatasetKind):
 # `torch.utils.data._utils.collate.np_str_obj_array_pattern`: the NumPy dtype kinds (bytes,
 # strings, objects) that default collation refuses to turn into tensors; torch's own pattern.
 np_str_obj_array_pattern = re.compile(r"[SaUO]")
+
+# `torch.utils.data._utils.collate.default_collate_err_msg_format`: the message default collation
+# raises for a batch of another type; torch's own text.
+default_collate_err_msg_format = (
+    "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
+    "found {}"
+)
