@@ -19,6 +19,16 @@ REWRITES = [
     ("y = torch.acosh(input=x)", "y = ops.acosh(x)"),
     ("y = torch.sum(x, 1, True)", "y = ops.sum(x, 1, True)"),
     ("y = torch.argmin(x, dim=1)", "y = ops.argmin(x, axis=1)"),
+    # generator=None is torch's default stream
+    (
+        "y = torch.multinomial(w, 2, generator=None)",
+        "y = ops.multinomial(w, 2).astype(mindspore.int64)",
+    ),
+    # a generator of the program's is the companion's, which draws from it
+    (
+        "y = torch.multinomial(w, 2, generator=g)",
+        "y = ms_aux.multinomial(w, 2, generator=g)",
+    ),
     ("y = torch.flatten(x)", "y = ops.flatten(x, start_dim=0)"),
     ("y = torch.transpose(x, 0, 1)", "y = ops.swapaxes(x, axis0=0, axis1=1)"),
     ("y = torch.zeros(2, 3, device=d)", "y = ops.zeros((2, 3))"),
