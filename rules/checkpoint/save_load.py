@@ -153,7 +153,9 @@ class CheckpointRule(Rule):
             return self._load_state_dict(updated, ctx)
         if func.attr.value == "state_dict":
             certainty = module_receiver(func.value, ctx)
-            if certainty is None or updated.args:
+            if certainty is None or updated.args or _defines_extra_state(ctx):
+                # A Module with its own `get_extra_state` keeps it under `_extra_state` in
+                # torch's state_dict; `parameters_dict()` holds Parameters only.
                 return _companion_method(updated, "state_dict", ctx)
             if certainty == GUESSED:
                 ctx.report(
@@ -268,6 +270,12 @@ class CheckpointRule(Rule):
         )
 
 
+def _defines_extra_state(ctx: ModuleContext) -> bool:
+    """Whether the module defines a `get_extra_state` method (a fact of the source text)."""
+    lines = ctx.lines_with("def get_extra_state")
+    return lines is None or bool(lines)
+
+
 def _own_state(name: str, receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
     """Whether every binding of ``name`` in the module is ``receiver.state_dict()``: the Cell's
     own state (MindSpore's names, `parameters_dict()`), loaded back into it."""
@@ -320,7 +328,10 @@ def _is_load(call: cst.Call, ctx: ModuleContext) -> bool:
 
 
 def _load_checkpoint(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
-    """`torch.load(p, map_location=..., weights_only=...)` → `mindspore.load_checkpoint(p)`."""
+    """`torch.load(p, map_location=..., weights_only=...)` → `mindspore.load_checkpoint(p)`;
+    None in a module with extra state, whose state dicts the companion writes and reads."""
+    if _defines_extra_state(ctx):
+        return None
     positional = [a for a in call.args if a.keyword is None]
     keywords = {a.keyword.value for a in call.args if a.keyword is not None}
     if (

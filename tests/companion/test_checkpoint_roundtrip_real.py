@@ -81,24 +81,62 @@ after = sorted(os.listdir('.'))
 """
 
 TENSORS = ("restored", "restored_kw", "echo", "tensor", "bundle_a", "bundle_b0")
-VALUES = ("written", "keys", "missing", "strict_raises", "bundle_b1", "after")
+VALUES = (
+    "written",
+    "keys",
+    "missing",
+    "strict_raises",
+    "bundle_b1",
+    "after",
+)
 
 
-def test_save_then_load_round_trips_as_torch_does(fw, tmp_path, monkeypatch) -> None:
-    torch, ms = fw
-    result = convert_source(SOURCE, "case.py", Options())
-    assert "torch" not in result.code.replace("ms_aux", ""), result.code
+EXTRA_SOURCE = """\
+import torch
+import torch.nn as nn
+
+class Counted(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+        self.steps = 0
+
+    def get_extra_state(self):
+        return {'steps': self.steps}
+
+    def set_extra_state(self, state):
+        self.steps = state['steps']
+
+counted = Counted()
+counted.steps = 5
+torch.save(counted.state_dict(), 'counted.pt')
+counted_keys = list(counted.state_dict().keys())
+back = Counted()
+back.load_state_dict(torch.load('counted.pt'))
+steps = back.steps
+"""
+
+
+def _run_both(source, tmp_path, monkeypatch):
+    """The snippet on torch and its conversion on MindSpore, each in its own folder."""
+    result = convert_source(source, "case.py", Options())
+    assert "import torch" not in result.code, result.code
     (tmp_path / "ms_aux.py").write_text(assemble(sorted(result.companion)))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "ms_aux", raising=False)
     runs = {}
-    for side, code in (("original", SOURCE), ("converted", result.code)):
+    for side, code in (("original", source), ("converted", result.code)):
         folder = tmp_path / side
         folder.mkdir()
         monkeypatch.chdir(folder)
         runs[side] = {}
         exec(compile(code, side, "exec"), runs[side])  # noqa: S102 - our snippet
-    original, converted = runs["original"], runs["converted"]
+    return runs["original"], runs["converted"], result.code
+
+
+def test_save_then_load_round_trips_as_torch_does(fw, tmp_path, monkeypatch) -> None:
+    original, converted, code = _run_both(SOURCE, tmp_path, monkeypatch)
+    assert "mindspore.save_checkpoint(model, 'model.ckpt')" in code
     for name in TENSORS:
         np.testing.assert_allclose(
             converted[name].asnumpy(),
@@ -117,3 +155,12 @@ def test_save_then_load_round_trips_as_torch_does(fw, tmp_path, monkeypatch) -> 
             expected = [k for k in expected if not k.endswith("num_batches_tracked")]
         assert converted[name] == expected, name
     assert os.path.exists(tmp_path / "converted" / "net.pt")
+
+
+def test_a_modules_extra_state_is_saved_and_restored(fw, tmp_path, monkeypatch) -> None:
+    """torch keeps what `get_extra_state()` returns under `_extra_state` and hands it to
+    `set_extra_state()` on loading; so do the converted calls."""
+    original, converted, _ = _run_both(EXTRA_SOURCE, tmp_path, monkeypatch)
+    assert converted["counted_keys"] == original["counted_keys"]
+    assert "_extra_state" in converted["counted_keys"]
+    assert converted["steps"] == original["steps"] == 5
