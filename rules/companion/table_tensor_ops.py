@@ -33,6 +33,7 @@ _FILLS = {
     "log_normal_": ("mean", "std", "generator"),
     "exponential_": ("lambd", "generator"),
     "geometric_": ("p", "generator"),
+    "bernoulli_": ("p", "generator"),
 }
 
 # `torch.*` functions only.
@@ -71,6 +72,10 @@ for _name, _params in {
 }.items():
     ENTRIES["torch.Tensor." + _name] = _name
     METHOD_PARAMS["torch.Tensor." + _name] = _params
+# `x.bernoulli(p)` is `torch.bernoulli(x, p)` (library/torch_functions.py): MindSpore's
+# Tensor.bernoulli runs on Ascend only.
+ENTRIES["torch.Tensor.bernoulli"] = "torch_bernoulli"
+METHOD_PARAMS["torch.Tensor.bernoulli"] = ("p", "generator")
 ENTRIES["torch.Tensor.unique"] = "unique"
 # torch.equal's entry gives one Python bool, as `a.equal(b)` does.
 ENTRIES["torch.Tensor.equal"] = "equal"
