@@ -1720,6 +1720,18 @@ class ApiTableRule(Rule):
             ):
                 ctx.applied.add(METHOD_META.id)
                 return cst.Call(ctx.companion(entry), [cst.Arg(receiver), *call.args])
+        if (
+            parts is None
+            and params
+            and params[0] != "size"  # torch collects sizes as varargs: served above
+            and not params[0].startswith("*")
+            and entry is not None
+            and not (isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"))
+        ):
+            # `x.split_with_sizes(*args)`: the entry takes torch's parameters in torch's order,
+            # so what is spread reaches it as it would reach the method.
+            ctx.applied.add(METHOD_META.id)
+            return cst.Call(ctx.companion(entry), [cst.Arg(receiver), *call.args])
         if params is None or entry is None or parts is None:
             return None
         args, kwargs = parts

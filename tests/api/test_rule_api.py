@@ -24,6 +24,8 @@ REWRITES = [
         "y = torch.multinomial(w, 2, generator=None)",
         "y = ops.multinomial(w, 2).astype(mindspore.int64)",
     ),
+    # a companion entry takes torch's parameters in torch's order: spread arguments reach it
+    ("y = x.split_with_sizes(*args)", "y = ms_aux.split_with_sizes(x, *args)"),
     # a generator of the program's is the companion's, which draws from it
     (
         "y = torch.multinomial(w, 2, generator=g)",
