@@ -1552,6 +1552,12 @@ class ApiTableRule(Rule):
         if isinstance(translation, Refusal):
             if refusal_is_arity(translation):
                 return call  # more arguments than the Tensor method takes: not a Tensor
+            # The idiom cannot take these arguments (`x.median()` without dim): a companion
+            # entry that takes torch's does.
+            companion = self._method_companion(mapping, call, ctx)
+            if companion is not None and companion is not call:
+                self.method_converted = True
+                return companion
             self._refused(mapping, translation, ctx)
             return call
         self.method_converted = True

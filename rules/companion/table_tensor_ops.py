@@ -76,6 +76,10 @@ for _name, _params in {
 # Tensor.bernoulli runs on Ascend only.
 ENTRIES["torch.Tensor.bernoulli"] = "torch_bernoulli"
 METHOD_PARAMS["torch.Tensor.bernoulli"] = ("p", "generator")
+# `x.median()` without dim is one value (library/reductions.py's torch.median); MindSpore's
+# Tensor.median always reduces one axis and gives (values, indices).
+ENTRIES["torch.Tensor.median"] = "torch_median"
+METHOD_PARAMS["torch.Tensor.median"] = ("dim", "keepdim")
 ENTRIES["torch.Tensor.unique"] = "unique"
 # torch.equal's entry gives one Python bool, as `a.equal(b)` does.
 ENTRIES["torch.Tensor.equal"] = "equal"

@@ -154,6 +154,14 @@ def test_rewrite(before: str, after: str | None) -> None:
     assert convert_source(result.code, "case.py").code == result.code
 
 
+def test_a_method_the_idiom_refuses_goes_to_the_companion_entry() -> None:
+    """`x.median()` without dim: MindSpore's median reduces one axis; the companion entry
+    (torch.median's) takes torch's call."""
+    result = _convert("y = x.median()")
+    assert _body(result.code) == "y = ms_aux.torch_median(x)"
+    assert not result.findings
+
+
 def test_embedding_keeps_torch_argument_order() -> None:
     # The nn rules may add MindSpore's initializer after the mapped arguments.
     assert _body(_convert("m = nn.Embedding(10, 4, padding_idx=0)").code).startswith(
