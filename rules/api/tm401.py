@@ -1732,7 +1732,9 @@ class ApiTableRule(Rule):
             and params[0] != "size"  # torch collects sizes as varargs: served above
             and not params[0].startswith("*")
             and entry is not None
-            and not (isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"))
+            and not (
+                isinstance(receiver, cst.Name) and receiver.value in ("self", "cls")
+            )
         ):
             # `x.split_with_sizes(*args)`: the entry takes torch's parameters in torch's order,
             # so what is spread reaches it as it would reach the method.

@@ -327,7 +327,10 @@ HOOK_NET = NET + "net = Net()\n"
             "net.register_backward_hook(f)",
         ),
         ("net.register_forward_hook(f)", "net.register_forward_hook(f)"),
-        ("net.register_forward_hook(f, **opts)", "net.register_forward_hook(f, **opts)"),
+        (
+            "net.register_forward_hook(f, **opts)",
+            "net.register_forward_hook(f, **opts)",
+        ),
     ],
 )
 def test_hooks_in_the_cells_form(call: str, expected: str) -> None:
@@ -340,7 +343,10 @@ def test_hooks_in_the_cells_form(call: str, expected: str) -> None:
     ("call", "reason"),
     [
         ("net.register_full_backward_hook(f, prepend=True)", "takes no `prepend`"),
-        ("net.register_full_backward_pre_hook(f, prepend=first)", "known only at run time"),
+        (
+            "net.register_full_backward_pre_hook(f, prepend=first)",
+            "known only at run time",
+        ),
         ("net.register_full_backward_hook(f, **opts)", "takes the hook only"),
         ("net.register_forward_hook(f, True)", "keyword only"),
     ],
