@@ -33,7 +33,6 @@ inplace_frequency = inplace_many.mean().item()
 
 
 def test_bernoulli_draws_as_torch_does(fw, tmp_path, monkeypatch) -> None:
-    torch, ms = fw
     result = convert_source(SOURCE, "case.py", Options())
     assert "import torch" not in result.code, result.code
     assert not result.findings

@@ -211,7 +211,6 @@ def test_initial_seed_reports_the_seed_the_program_set(fw, tmp_path, monkeypatch
     report (it answers 0); the companion's `initial_seed` does, and `seed()` sets what it returns."""
     import sys
 
-    torch, _ = fw
     result = convert_source(SEED_SOURCE, "case.py", Options())
     assert "torch" not in result.code.replace("ms_aux", "")
     (tmp_path / "ms_aux.py").write_text(assemble(sorted(result.companion)))
