@@ -39,6 +39,12 @@ def convert(source: str):
             id="modes",
         ),
         pytest.param(
+            NET
+            + "net = Net()\nnet.to_empty(device=d)\nnet.to_empty(device='cpu', recurse=False)\n",
+            NET_OUT + "net = Net()\nnet.to_empty()\nnet.to_empty(recurse=False)\n",
+            id="to-empty-on-the-context-device",
+        ),
+        pytest.param(
             "import torch.nn as nn\n\nclass Net(nn.Module):\n    def freeze(self):\n        self.eval()\n        super().train(False)\n",
             "from mindspore import nn\n\nclass Net(nn.Cell):\n    def freeze(self):\n        self.set_train(False)\n        super().set_train(False)\n",
             id="modes-on-self",
