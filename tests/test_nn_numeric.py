@@ -3,6 +3,8 @@ MindSpore, with the torch model's weights carried over by name (`torch2ms weight
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from conftest import require_module
@@ -169,7 +171,7 @@ def test_new_cell_trains_like_a_new_module(frameworks) -> None:
     )
 
 
-def test_buffer_survives_checkpoint(frameworks, tmp_path) -> None:
+def test_buffer_survives_checkpoint(frameworks, tmp_path, monkeypatch) -> None:
     source = (
         HEADER
         + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
@@ -178,8 +180,15 @@ def test_buffer_survives_checkpoint(frameworks, tmp_path) -> None:
         "    torch.save(net.state_dict(), path)\n    other = Net()\n    other.load_state_dict(torch.load(path))\n"
         "    return other.count.tolist(), net.fc.weight.tolist(), other.fc.weight.tolist()\n"
     )
-    code = convert_source(source, "snippet.py").code
-    assert "mindspore.save_checkpoint(net, path)" in code
+    result = convert_source(source, "snippet.py")
+    code = result.code
+    # A path not named `.ckpt`: the companion writes that file, with torch's keys.
+    assert "ms_aux.save(ms_aux.state_dict(net), path)" in code
+    from torch2ms.rules.companion import assemble
+
+    (tmp_path / "ms_aux.py").write_text(assemble(sorted(result.companion)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ms_aux", raising=False)
     scope: dict = {}
     exec(compile(code, "snippet_ms.py", "exec"), scope)  # noqa: S102 (snippets and their conversions are the test data)
     count, weight, restored = scope["roundtrip"]()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -288,7 +290,7 @@ def test_checkpoint_bundle_is_unwrapped(tmp_path) -> None:
 
 
 @pytest.mark.real
-def test_converted_loader_reads_the_converted_weights(tmp_path) -> None:
+def test_converted_loader_reads_the_converted_weights(tmp_path, monkeypatch) -> None:
     """torch trains and saves; `torch2ms weights` converts; the *converted* script loads and agrees."""
     torch = require_module("torch")
     require_module("mindspore")
@@ -315,11 +317,22 @@ def test_converted_loader_reads_the_converted_weights(tmp_path) -> None:
     )
     assert result.exit_code == 0, result.output
     converted = convert_source(loader, "loader.py")
-    assert "mindspore.load_checkpoint(path if path.endswith" in converted.code
+    # The converted loader reads the file the program names: torch's own `net.pth`, through
+    # the companion, which maps torch's names (the converted weights beside it agree).
+    assert "ms_aux.load_state_dict(model, ms_aux.load(path))" in converted.code
+    from torch2ms.rules.companion import assemble
+
+    (tmp_path / "ms_aux.py").write_text(assemble(sorted(converted.companion)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ms_aux", raising=False)
     ms_scope: dict = {}
     exec(compile(converted.code, "loader_ms.py", "exec"), ms_scope)  # noqa: S102 (the conversion under test)
     import mindspore
 
+    got = ms_scope["evaluate"](str(path), mindspore.Tensor(ids_array)).asnumpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+    # Without torch's file, the converted weights `net.pth.ckpt` beside it are read.
+    path.rename(tmp_path / "moved.pth")
     got = ms_scope["evaluate"](str(path), mindspore.Tensor(ids_array)).asnumpy()
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
 

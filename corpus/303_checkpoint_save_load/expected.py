@@ -43,11 +43,11 @@ for step in range(2):
     print("loss", loss.item())
 
 path = os.path.join(tempfile.mkdtemp(), "classifier.pt")
-mindspore.save_checkpoint(model, path)
+ms_aux.save(ms_aux.state_dict(model), path)
 
 restored = Classifier()
 restored.set_train()
-mindspore.load_param_into_net(restored, mindspore.load_checkpoint(path if path.endswith(".ckpt") else path + ".ckpt"))
+ms_aux.load_state_dict(restored, ms_aux.load(path))
 model.set_train(False)
 restored.set_train(False)
 print("trained", model(ids))

@@ -1,13 +1,12 @@
 """A loader seeding each worker process, as reproducible training scripts do."""
 
 import numpy as np
-import mindspore
 from mindspore import ops
 import ms_aux
 
 
 def seed_worker(worker_id):
-    np.random.seed(mindspore.initial_seed() % 2**32 + worker_id)
+    np.random.seed(ms_aux.initial_seed() % 2**32 + worker_id)
 
 
 data = ms_aux.TensorDataset(ops.arange(12.0).reshape(6, 2), ops.arange(6))

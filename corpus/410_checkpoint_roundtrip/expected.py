@@ -31,10 +31,10 @@ for step in range(3):
     loss, grads = grad_fn()
     optimizer(grads)
 
-mindspore.save_checkpoint(model, "mlp.pth")
+mindspore.save_checkpoint(model, "mlp.ckpt")
 restored = MLP()
 restored.set_train()
-mindspore.load_param_into_net(restored, mindspore.load_checkpoint("mlp.pth.ckpt"))
+mindspore.load_param_into_net(restored, mindspore.load_checkpoint("mlp.ckpt"))
 model.set_train(False)
 restored.set_train(False)
 print("trained", model(data).sum().item())

@@ -27,9 +27,9 @@ for step in range(3):
     loss.backward()
     optimizer.step()
 
-torch.save(model.state_dict(), "mlp.pth")
+torch.save(model.state_dict(), "mlp.ckpt")
 restored = MLP()
-restored.load_state_dict(torch.load("mlp.pth"))
+restored.load_state_dict(torch.load("mlp.ckpt"))
 model.eval()
 restored.eval()
 with torch.no_grad():

@@ -40,6 +40,6 @@ for epoch in range(2):
 # torch2ms: TM933 `parameters_and_names()` also yields the non-trainable statistics and buffers
 for name, param in model.parameters_and_names():
     print("param", name, ops.stop_gradient(param).abs().sum().item())
-ms_aux.save({"epoch": 2, "model_state_dict": model.parameters_dict(), "optimizer_state_dict": ms_aux.state_dict(optimizer)}, "checkpoint.tar")
+ms_aux.save({"epoch": 2, "model_state_dict": ms_aux.state_dict(model), "optimizer_state_dict": ms_aux.state_dict(optimizer)}, "checkpoint.tar")
 checkpoint = ms_aux.load("checkpoint.tar")
 print("resumed epoch", checkpoint["epoch"])

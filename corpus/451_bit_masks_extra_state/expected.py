@@ -14,11 +14,11 @@ class Masker(nn.Cell):
         self.proj = nn.Dense(4, 4)
         self.version = 2
 
-    # torch2ms: TM959 `get_extra_state` is never called by MindSpore: `parameters_dict()` and checkpoints hold Parameters only, not this extra state
+    # torch2ms: TM959 `get_extra_state`: the companion's `state_dict`/`load_state_dict` keep this extra state under `_extra_state` as torch does, but `parameters_dict()` and MindSpore checkpoints hold Parameters only
     def get_extra_state(self):
         return {"version": self.version}
 
-    # torch2ms: TM959 `set_extra_state` is never called by MindSpore: `parameters_dict()` and checkpoints hold Parameters only, not this extra state
+    # torch2ms: TM959 `set_extra_state`: the companion's `state_dict`/`load_state_dict` keep this extra state under `_extra_state` as torch does, but `parameters_dict()` and MindSpore checkpoints hold Parameters only
     def set_extra_state(self, state):
         self.version = state["version"]
 

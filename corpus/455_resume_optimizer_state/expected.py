@@ -59,7 +59,7 @@ model, head, adam, sgd, scheduler = build()
 train(model, head, adam, sgd, scheduler, 3, "first")
 # torch2ms: TM932 `.state_dict()` converted on a receiver taken to be a Module from its name
 ms_aux.save(
-    {"epoch": 3, "model": model.parameters_dict(), "head": head.parameters_dict(), "adam": ms_aux.state_dict(adam), "sgd": ms_aux.state_dict(sgd), "scheduler": ms_aux.state_dict(scheduler)},
+    {"epoch": 3, "model": ms_aux.state_dict(model), "head": ms_aux.state_dict(head), "adam": ms_aux.state_dict(adam), "sgd": ms_aux.state_dict(sgd), "scheduler": ms_aux.state_dict(scheduler)},
     "resume_checkpoint.pt",
 )
 

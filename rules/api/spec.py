@@ -54,7 +54,8 @@ PLACEMENT_DROPS = ("device", "layout", "pin_memory", "memory_format", "non_block
 # Keyword arguments that change what the call means in a way MindSpore's call cannot express.
 GENERAL_UNSAFE = {
     "out": "*",
-    "generator": "*",
+    # `generator=None` is torch's default stream: dropped; any generator is refused.
+    "generator": "!None",
     "requires_grad": "True",
 }
 GENERAL_UNSAFE_REASONS = {
@@ -82,7 +83,8 @@ class ApiMapping:
     defaults: Mapping[str, str] = field(default_factory=dict)
     transform: Mapping[str, str] = field(default_factory=dict)
     # torch argument -> literal value (source) that cannot be translated: "*" any value, "<str>" any
-    # string literal; a value that is not a literal is refused too, except for "<str>" and for
+    # string literal, "!None" any value but the literal None; a value that is not a literal is
+    # refused too, except for "<str>" and for
     # "=value" (refused only as that literal, because any other value fails loudly in MindSpore).
     unsafe_args: Mapping[str, str] = field(default_factory=dict)
     targets: Sequence[str] = ("cpu", "gpu", "ascend")
@@ -262,6 +264,8 @@ def translate_call(
                 refuse = source is not None and _same_literal(source, bad[1:])
             elif bad == "<str>":
                 refuse = source is not None and source.lstrip("rbuf")[:1] in ("'", '"')
+            elif bad == "!None":
+                refuse = source is None or not _same_literal(source, "None")
             else:
                 refuse = bad == "*" or source is None or _same_literal(source, bad)
             if refuse:

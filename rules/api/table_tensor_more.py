@@ -37,6 +37,8 @@ _NOTES = {
     "cauchy_": "MindSpore has no cauchy_; draw uniform numbers and apply the inverse CDF",
     "log_normal_": "MindSpore has no log_normal_; `ops.exp` of normal draws",
     "geometric_": "MindSpore has no geometric_; the inverse CDF of uniform draws",
+    "bernoulli_": "MindSpore's bernoulli_ runs on Ascend only; "
+    "`ops.assign(x, (ops.rand_like(x) < p).astype(x.dtype))`",
     "new_full": "MindSpore's new_full runs on Ascend only; `ops.full(size, value, dtype=x.dtype)`",
     "fill_diagonal_": "MindSpore's fill_diagonal fails on CPU; `ops.where` with a diagonal mask",
     "scatter_reduce": "MindSpore has no scatter_reduce; `ops.tensor_scatter_add` (or _max, "

@@ -1557,6 +1557,12 @@ class ApiTableRule(Rule):
         if isinstance(translation, Refusal):
             if refusal_is_arity(translation):
                 return call  # more arguments than the Tensor method takes: not a Tensor
+            # The idiom cannot take these arguments (`x.median()` without dim): a companion
+            # entry that takes torch's does.
+            companion = self._method_companion(mapping, call, ctx)
+            if companion is not None and companion is not call:
+                self.method_converted = True
+                return companion
             self._refused(mapping, translation, ctx)
             return call
         self.method_converted = True
@@ -1725,6 +1731,20 @@ class ApiTableRule(Rule):
             ):
                 ctx.applied.add(METHOD_META.id)
                 return cst.Call(ctx.companion(entry), [cst.Arg(receiver), *call.args])
+        if (
+            parts is None
+            and params
+            and params[0] != "size"  # torch collects sizes as varargs: served above
+            and not params[0].startswith("*")
+            and entry is not None
+            and not (
+                isinstance(receiver, cst.Name) and receiver.value in ("self", "cls")
+            )
+        ):
+            # `x.split_with_sizes(*args)`: the entry takes torch's parameters in torch's order,
+            # so what is spread reaches it as it would reach the method.
+            ctx.applied.add(METHOD_META.id)
+            return cst.Call(ctx.companion(entry), [cst.Arg(receiver), *call.args])
         if params is None or entry is None or parts is None:
             return None
         args, kwargs = parts

@@ -365,6 +365,8 @@ class CustomFunctionRule(Rule):
 
     def __init__(self) -> None:
         self.convertible: set[str] = set()
+        # Classes left unconverted, with the reason: their `.apply(...)` calls raise.
+        self.refused: dict[str, str] = {}
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         # A Function base is spelled `Function`, or bound to another name by an alias.
@@ -374,6 +376,15 @@ class CustomFunctionRule(Rule):
             visit(node, _Classes(self.convertible, ctx))
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        for name, reason in self.refused.items():
+            for line in ctx.lines_with(f"{name}.apply(") or ():
+                ctx.report(
+                    "TM915",
+                    f"`{name}.apply(...)` runs the `torch.autograd.Function` `{name}`, which "
+                    f"was not converted ({reason}): the call raises NotImplementedError",
+                    tm9.FUNCTION_CTX.use_instead,
+                    line=line,
+                )
         # `F.apply` mentions no torch name, so the engine may not have entered its statement.
         if not self.convertible:
             return updated
@@ -392,6 +403,7 @@ class CustomFunctionRule(Rule):
                 tm9.FUNCTION_CTX.use_instead,
                 node=original,
             )
+            self.refused[original.name.value] = found.problems[0]
             return updated
         for warning in found.warnings:
             ctx.report(

@@ -1,4 +1,5 @@
-"""TM320 torch.save(state_dict) → save_checkpoint; TM321 load_state_dict(torch.load) → load_param_into_net."""
+"""TM320 torch.save(state_dict, 'f.ckpt') → save_checkpoint; TM321 load_state_dict(torch.load('f.ckpt'))
+→ load_param_into_net; TM322 every other save and load through the companion, same file, torch's keys."""
 
 from __future__ import annotations
 
@@ -17,23 +18,22 @@ CHECKPOINT_SUFFIXES = (".ckpt", ".safetensors")
 
 LOAD = define(
     "TM321",
-    "load_state_dict(torch.load(p)) becomes load_param_into_net(net, load_checkpoint(p))",
-    "Rewrites `model.load_state_dict(torch.load(p))` (also through a name that only feeds "
+    "load_state_dict(torch.load('f.ckpt')) becomes load_param_into_net(net, load_checkpoint(p))",
+    "Rewrites `model.load_state_dict(torch.load('f.ckpt'))` (also through a name that only feeds "
     "`load_state_dict`) to `mindspore.load_param_into_net(model, mindspore.load_checkpoint(p))`, "
-    "dropping `map_location=`, `weights_only=` and `strict=`. The path is the file `save_checkpoint` "
-    "writes: it appends `.ckpt` to a name without it, and `load_checkpoint` reads only `*.ckpt` names, "
-    "so `torch.load('net.pth')` reads `'net.pth.ckpt'`.",
+    "dropping `map_location=`, `weights_only=` and `strict=`, where the path is a string ending "
+    "with `.ckpt`: the file TM320's `save_checkpoint` wrote under that same name. Other paths go "
+    "through the companion (TM322), which reads the file the path names.",
     "`load_checkpoint` reads a `.ckpt` into a dict of Parameters and `load_param_into_net` copies them "
-    "into the Cell by name. It returns the names it could not load instead of raising as `strict=True` "
-    "does. A `.pth` written by torch is converted with `torch2ms weights net.pth net.pth.ckpt`, "
-    "the name the converted `torch.load('net.pth')` reads.",
+    "into the Cell by name. It reads only `*.ckpt` names, so `torch.load('net.pth')` cannot become "
+    "it without reading another file than the original did.",
     "`mindspore.load_param_into_net(net, mindspore.load_checkpoint('net.ckpt'))`.",
     examples=(
         Example(
-            before="import torch\n\ndef restore(model, path):\n    state = torch.load(path, map_location='cpu')\n"
+            before="import torch\n\ndef restore(model):\n    state = torch.load('net.ckpt', map_location='cpu')\n"
             "    model.load_state_dict(state, strict=False)\n",
-            after="import mindspore\n\ndef restore(model, path):\n"
-            '    state = mindspore.load_checkpoint(path if path.endswith(".ckpt") else path + ".ckpt")\n'
+            after="import mindspore\n\ndef restore(model):\n"
+            "    state = mindspore.load_checkpoint('net.ckpt')\n"
             "    # torch2ms: TM932 `.load_state_dict()` converted on a receiver taken to be a Module from its name\n"
             "    mindspore.load_param_into_net(model, state)\n",
             findings=("TM932",),
@@ -89,9 +89,12 @@ COMPANION = define(
 class CheckpointRule(Rule):
     meta = RuleMeta(
         id="TM320",
-        title="torch.save(model.state_dict(), p) becomes mindspore.save_checkpoint(model, p)",
-        what="Rewrites `torch.save(model.state_dict(), p)` to `mindspore.save_checkpoint(model, p)`, and "
-        "other `model.state_dict()` calls on Modules to `model.parameters_dict()`.",
+        title="torch.save(model.state_dict(), 'f.ckpt') becomes mindspore.save_checkpoint(model, 'f.ckpt')",
+        what="Rewrites `torch.save(model.state_dict(), p)` to `mindspore.save_checkpoint(model, p)` "
+        "where `p` is a string ending with `.ckpt` (`save_checkpoint` appends the suffix to any "
+        "other name, so the file would not be the one the program names: those go through the "
+        "companion, TM322), and other `model.state_dict()` calls on Modules to "
+        "`model.parameters_dict()`.",
         why="`save_checkpoint` writes every Parameter of the Cell by name, including the non-trainable "
         "ones (BatchNorm's moving statistics, converted buffers), as `state_dict()` holds parameters and "
         "buffers (seed 002).",
@@ -99,15 +102,15 @@ class CheckpointRule(Rule):
         examples=(
             Example(
                 before="import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    pass\n\nmodel = Net()\n"
-                "torch.save(model.state_dict(), 'net.pth')\nbest = model.state_dict()\n",
+                "torch.save(model.state_dict(), 'net.ckpt')\nbest = model.state_dict()\n",
                 after="import mindspore\nfrom mindspore import nn\n\nclass Net(nn.Cell):\n    pass\n\nmodel = Net()\n"
-                "mindspore.save_checkpoint(model, 'net.pth')\nbest = model.parameters_dict()\n",
+                "mindspore.save_checkpoint(model, 'net.ckpt')\nbest = model.parameters_dict()\n",
             ),
             Example(
                 before="import torch\n\ndef save(model, opt, path):\n    torch.save({'model': model.state_dict(), 'opt': opt.state_dict()}, path)\n",
                 after="import ms_aux\n\ndef save(model, opt, path):\n"
                 "    # torch2ms: TM932 `.state_dict()` converted on a receiver taken to be a Module from its name\n"
-                "    ms_aux.save({'model': model.parameters_dict(), 'opt': ms_aux.state_dict(opt)}, path)\n",
+                "    ms_aux.save({'model': ms_aux.state_dict(model), 'opt': ms_aux.state_dict(opt)}, path)\n",
             ),
         ),
         family="checkpoint",
@@ -150,7 +153,9 @@ class CheckpointRule(Rule):
             return self._load_state_dict(updated, ctx)
         if func.attr.value == "state_dict":
             certainty = module_receiver(func.value, ctx)
-            if certainty is None or updated.args:
+            if certainty is None or updated.args or _defines_extra_state(ctx):
+                # A Module with its own `get_extra_state` keeps it under `_extra_state` in
+                # torch's state_dict; `parameters_dict()` holds Parameters only.
                 return _companion_method(updated, "state_dict", ctx)
             if certainty == GUESSED:
                 ctx.report(
@@ -175,7 +180,10 @@ class CheckpointRule(Rule):
                 and not saved.args
                 and isinstance(saved.func, cst.Attribute)
                 and saved.func.attr.value in ("state_dict", "parameters_dict")
+                and _checkpoint_path(args[1].value) is not None
             ):
+                # The file keeps its name only where it ends with `.ckpt`: `save_checkpoint`
+                # appends the suffix to any other name.
                 ctx.applied.add("TM320")
                 return call.with_changes(
                     func=ctx.name("mindspore.save_checkpoint"),
@@ -195,9 +203,13 @@ class CheckpointRule(Rule):
             )
             ctx.applied.add("TM322")
             return call.with_changes(func=ctx.companion("save"))
-        # Anything else (a bundle of states, tensors, counters) keeps torch's file semantics.
+        # Anything else (a state_dict saved under another name, a bundle of states, tensors,
+        # counters) keeps torch's file semantics: the file the path names, torch's keys.
         ctx.applied.add("TM322")
-        return call.with_changes(func=ctx.companion("save"))
+        if args and not args[0].star:
+            saved = args[0].value.visit(_TorchKeyedStates(ctx))
+            args = [args[0].with_changes(value=saved), *args[1:]]
+        return call.with_changes(func=ctx.companion("save"), args=args)
 
     def _load(self, original: cst.Call, call: cst.Call, ctx: ModuleContext) -> cst.Call:
         parent = _assigned_name(original, ctx)
@@ -258,6 +270,12 @@ class CheckpointRule(Rule):
         )
 
 
+def _defines_extra_state(ctx: ModuleContext) -> bool:
+    """Whether the module defines a `get_extra_state` method (a fact of the source text)."""
+    lines = ctx.lines_with("def get_extra_state")
+    return lines is None or bool(lines)
+
+
 def _own_state(name: str, receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
     """Whether every binding of ``name`` in the module is ``receiver.state_dict()``: the Cell's
     own state (MindSpore's names, `parameters_dict()`), loaded back into it."""
@@ -310,7 +328,10 @@ def _is_load(call: cst.Call, ctx: ModuleContext) -> bool:
 
 
 def _load_checkpoint(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
-    """`torch.load(p, map_location=..., weights_only=...)` → `mindspore.load_checkpoint(p)`."""
+    """`torch.load(p, map_location=..., weights_only=...)` → `mindspore.load_checkpoint(p)`;
+    None in a module with extra state, whose state dicts the companion writes and reads."""
+    if _defines_extra_state(ctx):
+        return None
     positional = [a for a in call.args if a.keyword is None]
     keywords = {a.keyword.value for a in call.args if a.keyword is not None}
     if (
@@ -327,25 +348,37 @@ def _load_checkpoint(call: cst.Call, ctx: ModuleContext) -> cst.Call | None:
 
 
 def _checkpoint_path(path: cst.BaseExpression) -> cst.BaseExpression | None:
-    """Where `save_checkpoint(net, path)` wrote: it appends `.ckpt` unless the name ends with it,
-    and `load_checkpoint` accepts no other name."""
+    """The path, where it names a MindSpore checkpoint file: a string ending with `.ckpt`
+    (`save_checkpoint` appends the suffix to any other name, and `load_checkpoint` reads no
+    other name). Elsewhere the companion reads and writes the file the path names."""
     text = string_value(path)
-    if text is not None and isinstance(path, cst.SimpleString):
-        if text.endswith(CHECKPOINT_SUFFIXES):
-            return path
-        if path.prefix or len(path.quote) != 1:
-            return None
-        return cst.SimpleString(path.value[:-1] + ".ckpt" + path.quote)
-    if isinstance(path, (cst.Name, cst.Attribute)):
-        ends = cst.Call(
-            func=cst.Attribute(value=path, attr=cst.Name("endswith")),
-            args=[cst.Arg(cst.SimpleString('".ckpt"'))],
-        )
-        appended = cst.BinaryOperation(
-            left=path, operator=cst.Add(), right=cst.SimpleString('".ckpt"')
-        )
-        return cst.IfExp(test=ends, body=path, orelse=appended)
+    if text is not None and text.endswith(CHECKPOINT_SUFFIXES):
+        return path
     return None
+
+
+class _TorchKeyedStates(cst.CSTTransformer):
+    """`m.parameters_dict()` (a Module's `state_dict()` converted on the way up) inside what
+    `torch.save` writes becomes `ms_aux.state_dict(m)`: the file holds torch's keys, as the
+    original's did, for whatever reads it by key."""
+
+    def __init__(self, ctx: ModuleContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if (
+            updated.args
+            or not isinstance(func, cst.Attribute)
+            or func.attr.value != "parameters_dict"
+        ):
+            return updated
+        return _companion_method(
+            updated.with_changes(func=func.with_changes(attr=cst.Name("state_dict"))),
+            "state_dict",
+            self.ctx,
+        )
 
 
 def _assigned_name(call: cst.Call, ctx: ModuleContext) -> str | None:

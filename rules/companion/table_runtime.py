@@ -12,7 +12,12 @@ ENTRIES: dict[str, str] = {
     "torch.vmap": "vmap",
     "torch.func.vmap": "vmap",
     "torch.Size": "Size",
+    "torch.initial_seed": "initial_seed",
+    "torch.seed": "seed",
     "torch.utils.data._utils.collate.np_str_obj_array_pattern": "np_str_obj_array_pattern",
+    "torch.utils.data._utils.collate.default_collate_err_msg_format": (
+        "default_collate_err_msg_format"
+    ),
 }
 # The legacy constructors named by element type; as types (isinstance) they stay findings.
 LEGACY_TYPED = (

@@ -35,6 +35,7 @@ _FILLS = {
     "log_normal_": ("mean", "std", "generator"),
     "exponential_": ("lambd", "generator"),
     "geometric_": ("p", "generator"),
+    "bernoulli_": ("p", "generator"),
 }
 
 # `torch.*` functions only.
@@ -73,6 +74,14 @@ for _name, _params in {
 }.items():
     ENTRIES["torch.Tensor." + _name] = _name
     METHOD_PARAMS["torch.Tensor." + _name] = _params
+# `x.bernoulli(p)` is `torch.bernoulli(x, p)` (library/torch_functions.py): MindSpore's
+# Tensor.bernoulli runs on Ascend only.
+ENTRIES["torch.Tensor.bernoulli"] = "torch_bernoulli"
+METHOD_PARAMS["torch.Tensor.bernoulli"] = ("p", "generator")
+# `x.median()` without dim is one value (library/reductions.py's torch.median); MindSpore's
+# Tensor.median always reduces one axis and gives (values, indices).
+ENTRIES["torch.Tensor.median"] = "torch_median"
+METHOD_PARAMS["torch.Tensor.median"] = ("dim", "keepdim")
 ENTRIES["torch.Tensor.unique"] = "unique"
 # torch.equal's entry gives one Python bool, as `a.equal(b)` does.
 # library/functional.py: torch's log_softmax composed (MindSpore's kernel rounds otherwise).

@@ -133,8 +133,9 @@ def report_extra_state(original: cst.FunctionDef, ctx: ModuleContext) -> None:
     name = original.name.value
     ctx.report(
         EXTRA_STATE.id,
-        f"`{name}` is never called by MindSpore: `parameters_dict()` and checkpoints hold "
-        "Parameters only, not this extra state",
+        f"`{name}`: the companion's `state_dict`/`load_state_dict` keep this extra state "
+        "under `_extra_state` as torch does, but `parameters_dict()` and MindSpore "
+        "checkpoints hold Parameters only",
         EXTRA_STATE.use_instead,
         node=original,
         severity=WARNING,

@@ -60,7 +60,7 @@ class DeviceRule(Rule):
     )
     stage = API
     order = 50
-    methods = frozenset({"to", "cuda", "cpu"})
+    methods = frozenset({"to", "cuda", "cpu", "to_empty"})
     torch_only_methods = frozenset({"cuda"})
     extra = (PLACEMENT,)
 
@@ -105,6 +105,18 @@ class DeviceRule(Rule):
         if ctx.qualname(func) is not None or any(a.star for a in updated.args):
             return updated
         name = func.attr.value
+        if name == "to_empty":
+            # A Cell's to_empty takes the same keywords; its `device` is a MindSpore device
+            # string, and the device is the context's anyway.
+            kept = [
+                a
+                for a in updated.args
+                if a.keyword is None or a.keyword.value != "device"
+            ]
+            if len(kept) == len(updated.args):
+                return updated
+            ctx.applied.add("TM307")
+            return updated.with_changes(args=tidy_args(kept))
         kept = []
         gpu = name == "cuda"
         for arg in updated.args:

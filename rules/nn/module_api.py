@@ -9,7 +9,7 @@ from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import GUESSED, KNOWN, method, module_receiver, receiver_kind, split_args
 from .facts import facts
-from .hooks import HOOKS, hook_call
+from .hooks import HOOK_ARGUMENTS, HOOKS, hook_call
 
 GUESS = define(
     "TM932",
@@ -180,7 +180,7 @@ class ParametersRule(Rule):
     # The program's own layers have `reset_parameters` too: a call is no torch use of its own.
     watched_methods = frozenset({"reset_parameters"})
     torch_only_methods = frozenset({"named_parameters", "eval"})
-    extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL, RESET, BUFFERS)
+    extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL, RESET, BUFFERS, HOOK_ARGUMENTS)
 
     def __init__(self) -> None:
         # Cells whose parameters one optimizer receives together, seen in the current statement.
@@ -327,6 +327,9 @@ class ParametersRule(Rule):
             rule = "TM309"
         elif name in HOOKS:
             new = hook_call(updated, name)
+            if isinstance(new, str):
+                ctx.report(HOOK_ARGUMENTS.id, new, HOOK_ARGUMENTS.use_instead)
+                return updated
             if new is None:
                 return updated
             rule = "TM309"

@@ -19,6 +19,18 @@ REWRITES = [
     ("y = torch.acosh(input=x)", "y = ops.acosh(x)"),
     ("y = torch.sum(x, 1, True)", "y = ops.sum(x, 1, True)"),
     ("y = torch.argmin(x, dim=1)", "y = ops.argmin(x, axis=1)"),
+    # generator=None is torch's default stream
+    (
+        "y = torch.multinomial(w, 2, generator=None)",
+        "y = ops.multinomial(w, 2).astype(mindspore.int64)",
+    ),
+    # a companion entry takes torch's parameters in torch's order: spread arguments reach it
+    ("y = x.split_with_sizes(*args)", "y = ms_aux.split_with_sizes(x, *args)"),
+    # a generator of the program's is the companion's, which draws from it
+    (
+        "y = torch.multinomial(w, 2, generator=g)",
+        "y = ms_aux.multinomial(w, 2, generator=g)",
+    ),
     ("y = torch.flatten(x)", "y = ops.flatten(x, start_dim=0)"),
     ("y = torch.transpose(x, 0, 1)", "y = ops.swapaxes(x, axis0=0, axis1=1)"),
     ("y = torch.zeros(2, 3, device=d)", "y = ops.zeros((2, 3))"),
@@ -140,6 +152,14 @@ def test_rewrite(before: str, after: str | None) -> None:
     assert "torch" not in result.code
     assert not [f for f in result.findings if f.severity == "error"], result.findings
     assert convert_source(result.code, "case.py").code == result.code
+
+
+def test_a_method_the_idiom_refuses_goes_to_the_companion_entry() -> None:
+    """`x.median()` without dim: MindSpore's median reduces one axis; the companion entry
+    (torch.median's) takes torch's call."""
+    result = _convert("y = x.median()")
+    assert _body(result.code) == "y = ms_aux.torch_median(x)"
+    assert not result.findings
 
 
 def test_embedding_keeps_torch_argument_order() -> None:

@@ -105,7 +105,10 @@ CASES = {
             "ap = torch.adaptive_avg_pool1d(torch.arange(14.0).reshape(1, 2, 7), 3)\n"
             "ct = torch.conv_transpose3d(torch.ones(1, 2, 2, 2, 2), torch.ones(2, 3, 2, 2, 2), stride=2, padding=1)\n"
             "md = torch.median(torch.tensor([[3.0, 1.0], [2.0, 7.0]]))\n"
+            "mdm = torch.tensor([[3.0, 1.0], [2.0, 7.0]]).median()\n"
             "ber = torch.bernoulli(torch.ones(2, 3))\n"
+            "berm = torch.ones(2, 3).bernoulli()\n"
+            "sws = torch.arange(10).split_with_sizes(*([3, 2, 5],))\n"
             "inf = torch.is_inference(x)\n"
             "none = torch.atleast_2d()\n"
             "pair = torch.atleast_3d(torch.tensor(1.0), torch.ones(2, 3))\n"
@@ -123,7 +126,10 @@ CASES = {
             "ap",
             "ct",
             "md",
+            "mdm",
             "ber",
+            "berm",
+            "sws",
             "inf",
             "none",
             "pair",

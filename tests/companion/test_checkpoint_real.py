@@ -211,3 +211,27 @@ def test_a_whole_cell_saved_loads_back_as_a_copy_holding_the_values_written(fw, 
     other_run.seek(0)
     with pytest.raises(RuntimeError, match="saved whole by another run"):
         aux.load(other_run)
+
+
+def test_a_mindspore_checkpoint_is_read_under_the_name_the_program_gives(
+    fw, aux, tmp_path
+):
+    """`load` reads a `.ckpt` that `mindspore.save_checkpoint` wrote, and the `name + '.ckpt'`
+    that `torch2ms weights net.pth net.pth` (or an earlier conversion) wrote for `name`."""
+    torch, ms = fw
+    model = _torch_model(torch)
+    cell = _ms_model(ms)
+    aux.load_state_dict(
+        cell, {k: ms.Tensor(v.numpy()) for k, v in model.state_dict().items()}
+    )
+    ms.save_checkpoint(cell, str(tmp_path / "net.pth"))  # writes net.pth.ckpt
+    ms.save_checkpoint(cell, str(tmp_path / "named.ckpt"))
+    for name in ("net.pth", "named.ckpt"):
+        state = aux.load(str(tmp_path / name))
+        fresh = _ms_model(ms)
+        keys = aux.load_state_dict(fresh, state)
+        assert keys.missing_keys == [] and keys.unexpected_keys == [], name
+        for (key, a), (_, b) in zip(
+            cell.parameters_and_names(), fresh.parameters_and_names()
+        ):
+            np.testing.assert_array_equal(a.asnumpy(), b.asnumpy(), err_msg=key)

@@ -110,6 +110,8 @@ CASES = [
     ("Embedding", (10, 4), {}, "i"),
     ("Embedding", (10, 4), {"padding_idx": 2, **NONE}, "i"),
     ("Embedding", (10, 4), {"padding_idx": -1}, "i"),
+    ("Embedding", (10, 4), {"scale_grad_by_freq": True}, "i"),
+    ("Embedding", (10, 4), {"padding_idx": 3, "scale_grad_by_freq": True}, "i"),
 ]
 
 

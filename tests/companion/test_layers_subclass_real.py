@@ -323,7 +323,6 @@ def test_assigning_a_parameter_to_torchs_name_ties_the_layers(fw, aux) -> None:
         ("SyncBatchNorm", (4,), {"process_group": object()}, "process_group"),
         ("Embedding", (10, 4), {"max_norm": 1.0}, "max_norm"),
         ("Embedding", (10, 4), {"sparse": True}, "sparse"),
-        ("Embedding", (10, 4), {"scale_grad_by_freq": True}, "scale_grad_by_freq"),
     ],
 )
 def test_unsupported_arguments_raise(name, args, kwargs, argument, fw, aux) -> None:

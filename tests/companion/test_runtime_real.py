@@ -186,3 +186,40 @@ def test_the_collate_pattern_is_torchs(fw, aux) -> None:
             for p in (aux.np_str_obj_array_pattern, np_str_obj_array_pattern)
         )
         assert (found and found.group()) == (expected and expected.group())
+
+
+def test_the_collate_error_message_is_torchs(fw, aux) -> None:
+    from torch.utils.data._utils.collate import default_collate_err_msg_format
+
+    assert aux.default_collate_err_msg_format == default_collate_err_msg_format
+
+
+SEED_SOURCE = """\
+import torch
+torch.manual_seed(100)
+after_manual = torch.random.initial_seed()
+again = torch.initial_seed()
+fresh = torch.seed()
+after_seed = torch.initial_seed() == fresh
+torch.manual_seed(7)
+reseeded = torch.initial_seed()
+"""
+
+
+def test_initial_seed_reports_the_seed_the_program_set(fw, tmp_path, monkeypatch):
+    """`torch.manual_seed(s)` is `mindspore.set_seed(s)`, which `mindspore.initial_seed()` does not
+    report (it answers 0); the companion's `initial_seed` does, and `seed()` sets what it returns."""
+    import sys
+
+    result = convert_source(SEED_SOURCE, "case.py", Options())
+    assert "torch" not in result.code.replace("ms_aux", "")
+    (tmp_path / "ms_aux.py").write_text(assemble(sorted(result.companion)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ms_aux", raising=False)
+    original: dict = {}
+    converted: dict = {}
+    exec(compile(SEED_SOURCE, "original", "exec"), original)  # noqa: S102 - our snippet
+    exec(compile(result.code, "converted", "exec"), converted)  # noqa: S102
+    for name in ("after_manual", "again", "after_seed", "reseeded"):
+        assert converted[name] == original[name], name
+    assert isinstance(converted["fresh"], int)

@@ -143,16 +143,27 @@ def test_poisson_nll_loss(fw, aux, kwargs) -> None:
     )
 
 
+@pytest.mark.parametrize("scale_grad_by_freq", [False, True])
 @pytest.mark.parametrize("padding_idx", [None, 0, -1])
-def test_embedding(fw, aux, padding_idx) -> None:
+def test_embedding(fw, aux, padding_idx, scale_grad_by_freq) -> None:
+    """With `scale_grad_by_freq` the rows named more than once get their gradient divided by the
+    count (ids name row 2 three times)."""
     torch, ms = fw
-    ids = np.array([[0, 2], [4, 1]], np.int64)
+    ids = np.array([[0, 2, 2], [4, 1, 2]], np.int64)
     _compare(
         fw,
         lambda w: torch.nn.functional.embedding(
-            torch.tensor(ids), w, padding_idx=padding_idx
+            torch.tensor(ids),
+            w,
+            padding_idx=padding_idx,
+            scale_grad_by_freq=scale_grad_by_freq,
         ),
-        lambda w: aux.embedding(ms.Tensor(ids), w, padding_idx=padding_idx),
+        lambda w: aux.embedding(
+            ms.Tensor(ids),
+            w,
+            padding_idx=padding_idx,
+            scale_grad_by_freq=scale_grad_by_freq,
+        ),
         [_randn(5, 3)],
     )
 

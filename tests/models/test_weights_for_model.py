@@ -143,7 +143,7 @@ converted, root, ids = sys.argv[1:4]
 sys.path.insert(0, converted)
 import mindspore
 from tinynet import model
-torch_way = model.load_trained(root + "/net.pth")  # converted: reads net.pth.ckpt
+torch_way = model.load_trained(root + "/net.pth")  # converted: the companion reads net.pth
 bundle_way = model.load_bundle(root + "/bundle.pth")  # the companion reads torch's file
 plain = model.build()
 unloaded, unused = mindspore.load_param_into_net(plain, mindspore.load_checkpoint(root + "/plain.ckpt"))
@@ -165,7 +165,7 @@ def test_torch_way_and_weights_command_end_in_the_same_state(trained) -> None:
     for target in (
         "net.pth",
         "plain.ckpt",
-    ):  # the converted torch.load(path) reads path + ".ckpt"
+    ):  # net.pth.ckpt: what the converted torch.load(path) reads where path is absent
         result = _weights(
             os.path.join(root, "net.pth"), os.path.join(root, target), converted
         )

@@ -91,6 +91,27 @@ def test_unmappable_ctx_features_are_reported(feature: str) -> None:
     assert "def forward(ctx, x)" in result.code
 
 
+def test_a_call_of_a_function_left_unconverted_is_reported_at_its_line() -> None:
+    """The class keeps torch's form and its `.apply` raises when the program runs: the call's
+    line says so, with the reason the class gave."""
+    source = (
+        "import torch\n\n"
+        "class F(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        ctx.mark_dirty(x)\n"
+        "        return x\n\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n"
+        "        return g\n\n"
+        "y = F.apply(torch.ones(2))\n"
+    )
+    result = convert(source)
+    lines = {f.line: f.message for f in result.findings if f.rule == "TM915"}
+    assert sorted(lines) == [3, 13]
+    assert "`F.apply(...)`" in lines[13] and "ctx.mark_dirty" in lines[13]
+
+
 def test_needs_input_grad_is_reported() -> None:
     source = (
         "import torch\n\n"

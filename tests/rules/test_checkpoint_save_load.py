@@ -1,4 +1,5 @@
-"""TM320/TM321: state dicts saved and loaded as MindSpore checkpoints."""
+"""TM320/TM321: state dicts saved and loaded as MindSpore checkpoints under `.ckpt` names; TM322:
+every other save and load through the companion."""
 
 from __future__ import annotations
 
@@ -20,18 +21,18 @@ def convert(source: str):
     ("before", "after"),
     [
         pytest.param(
-            "torch.save(net.state_dict(), 'a.pth')\n",
-            "mindspore.save_checkpoint(net, 'a.pth')\n",
+            "torch.save(net.state_dict(), 'a.ckpt')\n",
+            "mindspore.save_checkpoint(net, 'a.ckpt')\n",
             id="save",
         ),
         pytest.param(
-            "net.load_state_dict(torch.load('a.pth', map_location='cpu', weights_only=True))\n",
-            "mindspore.load_param_into_net(net, mindspore.load_checkpoint('a.pth.ckpt'))\n",
+            "net.load_state_dict(torch.load('a.ckpt', map_location='cpu', weights_only=True))\n",
+            "mindspore.load_param_into_net(net, mindspore.load_checkpoint('a.ckpt'))\n",
             id="load",
         ),
         pytest.param(
-            "state = torch.load(path)\nnet.load_state_dict(state, strict=False)\n",
-            'state = mindspore.load_checkpoint(path if path.endswith(".ckpt") else path + ".ckpt")\n'
+            "state = torch.load('a.ckpt')\nnet.load_state_dict(state, strict=False)\n",
+            "state = mindspore.load_checkpoint('a.ckpt')\n"
             "mindspore.load_param_into_net(net, state)\n",
             id="load-through-name",
         ),
@@ -65,7 +66,7 @@ def test_a_whole_module_saved_goes_through_the_companion_with_what_differs() -> 
     [
         pytest.param(
             "torch.save({'model': net.state_dict(), 'epoch': 3}, 'c.pt')\n",
-            "ms_aux.save({'model': net.parameters_dict(), 'epoch': 3}, 'c.pt')",
+            "ms_aux.save({'model': ms_aux.state_dict(net), 'epoch': 3}, 'c.pt')",
             id="bundle",
         ),
         pytest.param(
@@ -106,17 +107,18 @@ def test_the_rest_keeps_torchs_semantics_through_the_companion(
 
 
 @pytest.mark.parametrize(
-    ("path", "expected"),
-    [
-        ("'w.ckpt'", "'w.ckpt'"),
-        ('"w.pth"', '"w.pth.ckpt"'),
-        ("'w'", "'w.ckpt'"),
-        ("cfg.path", 'cfg.path if cfg.path.endswith(".ckpt") else cfg.path + ".ckpt"'),
-    ],
+    "path", ["'w.pth'", '"w"', "PATH", "cfg.path", "make_path()", "f'{x}.ckpt'"]
 )
-def test_load_path_names_the_saved_file(path: str, expected: str) -> None:
-    code = convert(NET + f"net.load_state_dict(torch.load({path}))\n").code
-    assert f"mindspore.load_checkpoint({expected})" in code
+def test_a_path_not_named_as_a_checkpoint_keeps_its_file(path: str) -> None:
+    """`save_checkpoint` appends `.ckpt` to any other name and `load_checkpoint` reads no other:
+    the companion writes and reads the file the program names, with torch's keys."""
+    code = convert(
+        NET + f"torch.save(net.state_dict(), {path})\n"
+        f"net.load_state_dict(torch.load({path}), True)\n"
+    ).code
+    assert f"ms_aux.save(ms_aux.state_dict(net), {path})" in code
+    assert f"ms_aux.load_state_dict(net, ms_aux.load({path}), True)" in code
+    assert "checkpoint" not in code
 
 
 def test_resuming_an_optimizer_and_scheduler_takes_torchs_state_layout() -> None:

@@ -39,6 +39,12 @@ def convert(source: str):
             id="modes",
         ),
         pytest.param(
+            NET
+            + "net = Net()\nnet.to_empty(device=d)\nnet.to_empty(device='cpu', recurse=False)\n",
+            NET_OUT + "net = Net()\nnet.to_empty()\nnet.to_empty(recurse=False)\n",
+            id="to-empty-on-the-context-device",
+        ),
+        pytest.param(
             "import torch.nn as nn\n\nclass Net(nn.Module):\n    def freeze(self):\n        self.eval()\n        super().train(False)\n",
             "from mindspore import nn\n\nclass Net(nn.Cell):\n    def freeze(self):\n        self.set_train(False)\n        super().set_train(False)\n",
             id="modes-on-self",
@@ -321,17 +327,47 @@ HOOK_NET = NET + "net = Net()\n"
             "net.register_full_backward_pre_hook(hook=f)",
             "net.register_backward_pre_hook(f)",
         ),
-        # A Cell's backward hooks take no `prepend`: left as written.
+        # torch's default spelled out: it means what the Cell's method does without it.
         (
-            "net.register_full_backward_hook(f, prepend=True)",
-            "net.register_full_backward_hook(f, prepend=True)",
+            "net.register_full_backward_hook(f, prepend=False)",
+            "net.register_backward_hook(f)",
         ),
         ("net.register_forward_hook(f)", "net.register_forward_hook(f)"),
+        (
+            "net.register_forward_hook(f, **opts)",
+            "net.register_forward_hook(f, **opts)",
+        ),
     ],
 )
 def test_hooks_in_the_cells_form(call: str, expected: str) -> None:
-    code = convert(HOOK_NET + "f = print\n" + call + "\n").code
-    assert expected + "\n" in code
+    result = convert(HOOK_NET + "f = print\n" + call + "\n")
+    assert expected + "\n" in result.code
+    assert not [f for f in result.findings if f.rule == "TM962"]
+
+
+@pytest.mark.parametrize(
+    ("call", "reason"),
+    [
+        ("net.register_full_backward_hook(f, prepend=True)", "takes no `prepend`"),
+        (
+            "net.register_full_backward_pre_hook(f, prepend=first)",
+            "known only at run time",
+        ),
+        ("net.register_full_backward_hook(f, **opts)", "takes the hook only"),
+        ("net.register_forward_hook(f, True)", "keyword only"),
+    ],
+)
+def test_hook_options_the_cell_lacks_are_reported_at_their_line(
+    call: str, reason: str
+) -> None:
+    """A registration a Cell cannot take as written stays, with a finding at its line that says
+    which option has no counterpart."""
+    source = HOOK_NET + "f = print\n" + call + "\n"
+    result = convert(source)
+    assert call + "\n" in result.code
+    (finding,) = [f for f in result.findings if f.rule == "TM962"]
+    assert reason in finding.message
+    assert finding.line == source.count("\n")
 
 
 @pytest.mark.real

@@ -52,20 +52,35 @@ def _ckpt_renamed(cell):
     return {}
 
 
+def _ckpt_own_names(prefix, cell):
+    """(torch's name, MindSpore's name, Parameter) for the parameters ``cell`` holds itself, in
+    torch's order: the module's parameters, then its buffers (Parameters that take no gradient)."""
+    reverse = {ms: torch for torch, ms in _ckpt_renamed(cell).items()}
+    own = list(cell.parameters_and_names(expand=False))
+    own.sort(key=lambda item: not item[1].requires_grad)
+    dotted = f"{prefix}." if prefix else ""
+    return [
+        (dotted + reverse.get(local, local), dotted + local, param)
+        for local, param in own
+    ]
+
+
 def _ckpt_torch_names(cell):
     """torch's name -> (MindSpore's name, Parameter) for every parameter of ``cell``."""
     names = {}
     for prefix, sub in cell.cells_and_names():
-        reverse = {ms: torch for torch, ms in _ckpt_renamed(sub).items()}
-        for local, param in sub.parameters_and_names(expand=False):
-            full_ms = f"{prefix}.{local}" if prefix else local
-            full_torch = (
-                f"{prefix}.{reverse.get(local, local)}"
-                if prefix
-                else reverse.get(local, local)
-            )
-            names.setdefault(full_torch, (full_ms, param))
+        for torch_name, ms_name, param in _ckpt_own_names(prefix, sub):
+            names.setdefault(torch_name, (ms_name, param))
     return names
+
+
+def _ckpt_has_extra_state(cell):
+    """Whether the cell's class defines `get_extra_state`, which torch stores in `state_dict()`
+    under `<prefix>_extra_state`."""
+    own = getattr(type(cell), "get_extra_state", None)
+    return own is not None and own is not getattr(
+        mindspore.nn.Cell, "get_extra_state", None
+    )
 
 
 def _ckpt_plain_cell(obj, method):
@@ -88,8 +103,12 @@ def state_dict(obj, *args, **kwargs):
         return obj.state_dict(*args, **kwargs)
     prefix = kwargs.get("prefix", args[1] if len(args) > 1 else "")
     result = collections.OrderedDict()
-    for name, (_, param) in _ckpt_torch_names(obj).items():
-        result[prefix + name] = param
+    for cell_prefix, sub in obj.cells_and_names():
+        for name, _, param in _ckpt_own_names(cell_prefix, sub):
+            result.setdefault(prefix + name, param)
+        if _ckpt_has_extra_state(sub):
+            dotted = f"{cell_prefix}." if cell_prefix else ""
+            result[f"{prefix}{dotted}_extra_state"] = sub.get_extra_state()
     return result
 
 
@@ -113,9 +132,18 @@ def load_state_dict(obj, state_dict, strict=True, assign=False):
         return obj.load_state_dict(state_dict)
     by_torch = _ckpt_torch_names(obj)
     by_ms = {ms: param for ms, param in by_torch.values()}
+    extra = {
+        (f"{name}." if name else "") + "_extra_state": sub
+        for name, sub in obj.cells_and_names()
+        if _ckpt_has_extra_state(sub)
+    }
     loaded, unexpected = set(), []
     for key, value in state_dict.items():
         if key.rpartition(".")[2] in _CKPT_UNKEPT:
+            continue
+        if key in extra:
+            extra[key].set_extra_state(value)
+            loaded.add(key)
             continue
         found = by_ms.get(key)
         if found is None and key in by_torch:
@@ -134,6 +162,7 @@ def load_state_dict(obj, state_dict, strict=True, assign=False):
         found.set_data(mindspore.Tensor(array, found.dtype))
         loaded.add(id(found))
     missing = [name for name, (_, p) in by_torch.items() if id(p) not in loaded]
+    missing += [key for key in extra if key not in loaded]
     if strict and (missing or unexpected):
         raise RuntimeError(
             f"Error(s) in loading state_dict for {type(obj).__name__}: "
@@ -240,10 +269,19 @@ def load(
     """`torch.load(f)`: reads what `save` wrote, or a file `torch.save` wrote (its zip format),
     into MindSpore tensors. `map_location` and `mmap` mean nothing here (MindSpore places tensors
     itself). A torch file is read like torch's `weights_only=True`: tensors, numbers, strings and
-    containers only; anything else raises, naming the class."""
+    containers only; anything else raises, naming the class. A MindSpore checkpoint (a `.ckpt`
+    that `mindspore.save_checkpoint` wrote) gives its dict of Parameters; where `f` does not exist
+    but `f + ".ckpt"` does (`torch2ms weights net.pth net.pth` writes that name), that is read."""
     if isinstance(f, (str, os.PathLike)):
-        with open(f, "rb") as handle:
+        path = os.fspath(f)
+        if not os.path.exists(path) and os.path.exists(path + ".ckpt"):
+            path += ".ckpt"
+        with open(path, "rb") as handle:
             data = handle.read()
+        if path.endswith(".safetensors") or (
+            path.endswith(".ckpt") and data[:1] != b"\x80" and data[:4] != b"PK\x03\x04"
+        ):
+            return collections.OrderedDict(mindspore.load_checkpoint(path))
     else:
         data = f.read()
     if data[:4] == b"PK\x03\x04":

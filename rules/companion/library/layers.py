@@ -23,6 +23,7 @@ from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 
 from .functional import _in_place, interpolate, rrelu
 from .parameters import _reset_layer
+from .unpooling import _frequency_scaled
 
 
 def _pair(value):
@@ -799,8 +800,9 @@ class PReLU(_TorchNames, nn.PReLU):
 
 class Embedding(_TorchNames, nn.Embedding):
     """`torch.nn.Embedding`: MindSpore's Embedding with torch's N(0, 1) initialisation; the
-    `padding_idx` row starts at zero and receives no gradient, as in torch. `max_norm`,
-    `scale_grad_by_freq` and `sparse` are not supported: they raise."""
+    `padding_idx` row starts at zero and receives no gradient, as in torch; with
+    `scale_grad_by_freq` each row's gradient is divided by how often the batch names it.
+    `max_norm` and `sparse` are not supported: they raise."""
 
     _torch_names: ClassVar[dict[str, str]] = {"weight": "embedding_table"}
 
@@ -820,7 +822,6 @@ class Embedding(_TorchNames, nn.Embedding):
     ):
         for name, value in (
             ("max_norm", max_norm is not None),
-            ("scale_grad_by_freq", scale_grad_by_freq),
             ("sparse", sparse),
         ):
             if value:
@@ -854,11 +855,14 @@ class Embedding(_TorchNames, nn.Embedding):
         _reset_layer(self)
 
     def construct(self, ids):
-        if self.padding_idx is None:
+        if self.padding_idx is None and not self.scale_grad_by_freq:
             return super().construct(ids)
         table = self.embedding_table
-        rows = self._trained_rows
-        table = table * rows + ops.stop_gradient(table) * (1.0 - rows)
+        if self.padding_idx is not None:
+            rows = self._trained_rows
+            table = table * rows + ops.stop_gradient(table) * (1.0 - rows)
+        if self.scale_grad_by_freq:
+            return _frequency_scaled(table, ids)
         return ops.gather(table, ids, 0)
 
 

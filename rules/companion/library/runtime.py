@@ -30,6 +30,22 @@ def get_autocast_gpu_dtype():
     return mindspore.float16
 
 
+def initial_seed():
+    """`torch.initial_seed()`: the seed last set. Converted code seeds with `mindspore.set_seed`
+    (`torch.manual_seed`, `torch.seed`), which `mindspore.get_seed()` answers; before any seed,
+    MindSpore's default generator's."""
+    seed = mindspore.get_seed()
+    return int(seed) if seed is not None else int(mindspore.initial_seed())
+
+
+def seed():
+    """`torch.seed()`: seeds what the program draws with a nondeterministic seed and returns it,
+    as torch does; the seed is within MindSpore's range (below 2**32), torch's may be wider."""
+    value = int(mindspore.seed()) % (2**32)
+    mindspore.set_seed(value)
+    return value
+
+
 class _DefaultDevice:
     """What `torch.get_default_device()` returns, as far as code reads it: `.type` and `str()`."""
 
@@ -210,3 +226,10 @@ class IterableDataset(metaclass=_DatasetKind):
 # `torch.utils.data._utils.collate.np_str_obj_array_pattern`: the NumPy dtype kinds (bytes,
 # strings, objects) that default collation refuses to turn into tensors; torch's own pattern.
 np_str_obj_array_pattern = re.compile(r"[SaUO]")
+
+# `torch.utils.data._utils.collate.default_collate_err_msg_format`: the message default collation
+# raises for a batch of another type; torch's own text.
+default_collate_err_msg_format = (
+    "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
+    "found {}"
+)

@@ -314,6 +314,12 @@ def geometric_(input, p, *, generator=None):
     return ops.assign(input, ops.clamp(value, 1, None).astype(input.dtype))
 
 
+def bernoulli_(input, p=0.5, *, generator=None):
+    """`x.bernoulli_(p)`: x filled with 1 where a uniform draw falls below `p` (a number or a
+    tensor of probabilities), else 0, in x's dtype."""
+    return ops.assign(input, (_uniform(input) < p).astype(input.dtype))
+
+
 def tensor_real(x):
     """`x.real`: a MindSpore tensor's real part (`ops.real`); any other object's own attribute."""
     if isinstance(x, mindspore.Tensor):

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 from mindspore import Parameter, Tensor, nn, ops
+from mindspore import dtype as mstype
 
 from .losses import _legacy_reduction, _loss_reduced
 
@@ -299,12 +300,8 @@ def embedding(
     sparse=False,
 ):
     """`torch.nn.functional.embedding`: the rows of `weight` that `input` names (the row at
-    `padding_idx` gets no gradient)."""
-    if scale_grad_by_freq:
-        raise NotImplementedError(
-            "embedding(scale_grad_by_freq=True) scales gradients by word frequency, which "
-            "MindSpore's gather does not; drop it or scale the gradient by hand"
-        )
+    `padding_idx` gets no gradient; with `scale_grad_by_freq` each row's gradient is divided by
+    how often `input` names it)."""
     if not isinstance(input, Tensor):
         input = Tensor(input)
     if max_norm is not None:
@@ -315,7 +312,22 @@ def embedding(
         rows = ops.arange(weight.shape[0]).reshape((-1, 1))
         kept = ops.stop_gradient(weight)
         weight = ops.where(rows == padding_idx, kept, weight)
+    if scale_grad_by_freq:
+        return _frequency_scaled(weight, input)
     return ops.gather(weight, input, 0)
+
+
+def _frequency_scaled(table, ids):
+    """`gather(table, ids)` whose gradient reaches each row divided by the number of times `ids`
+    names it (torch's `scale_grad_by_freq`): the value is the gathered rows exactly, and the part
+    that carries the gradient is scaled per position."""
+    flat = ids.reshape(-1).astype(mstype.int32)
+    ones = ops.ones(flat.shape, mstype.float32)
+    counts = ops.unsorted_segment_sum(ones, flat, table.shape[0])
+    scale = (1.0 / ops.gather(counts, flat, 0)).reshape(ids.shape + (1,))
+    rows = ops.gather(table, ids, 0)
+    kept = ops.stop_gradient(rows)
+    return kept + (rows - kept) * scale.astype(rows.dtype)
 
 
 def _renorm_rows(weight, input, max_norm, norm_type):
