@@ -1558,8 +1558,13 @@ class ApiTableRule(Rule):
             if refusal_is_arity(translation):
                 return call  # more arguments than the Tensor method takes: not a Tensor
             # The idiom cannot take these arguments (`x.median()` without dim): a companion
-            # entry that takes torch's does.
-            companion = self._method_companion(mapping, call, ctx)
+            # entry that takes torch's does, where the receiver can only be a tensor (a
+            # DataFrame's `median()` is no Tensor method).
+            companion = (
+                self._method_companion(mapping, call, ctx)
+                if self._certainly_tensor(call, ctx)
+                else None
+            )
             if companion is not None and companion is not call:
                 self.method_converted = True
                 return companion

@@ -155,11 +155,19 @@ def test_rewrite(before: str, after: str | None) -> None:
 
 
 def test_a_method_the_idiom_refuses_goes_to_the_companion_entry() -> None:
-    """`x.median()` without dim: MindSpore's median reduces one axis; the companion entry
-    (torch.median's) takes torch's call."""
-    result = _convert("y = x.median()")
-    assert _body(result.code) == "y = ms_aux.torch_median(x)"
+    """`t.median()` without dim: MindSpore's median reduces one axis; the companion entry
+    (torch.median's) takes torch's call where the receiver can only be a tensor."""
+    result = _convert("y = torch.abs(x).median()")
+    assert _body(result.code) == "y = ms_aux.torch_median(ops.abs(x))"
     assert not result.findings
+
+
+def test_a_refused_method_of_an_unknown_receiver_is_reported() -> None:
+    """`df.median()` may be a DataFrame's: no companion entry, a finding at the line."""
+    result = _convert("y = df.median()")
+    assert _body(result.code) == "y = df.median()"
+    assert [f.rule for f in result.findings] == ["TM941"]
+    assert "median" in result.findings[0].message
 
 
 def test_embedding_keeps_torch_argument_order() -> None:
