@@ -22,7 +22,7 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
-from ...migrator.rule import define
+from ...migrator.rule import Example, define
 
 GRAD_ASSIGN = define(
     "TM960",
@@ -35,6 +35,26 @@ GRAD_ASSIGN = define(
     "come out wrong, without an error.",
     "Compute the value out of place and bind it: `x = x * y` (or `x = x.mul(y)`) where nothing "
     "else needs to see the update; with an `inplace` flag, take the out-of-place branch.",
+    examples=(
+        Example(
+            before="import torch\nfrom torch import nn\n\n\n"
+            "class Scale(nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        y = x * 2\n"
+            "        y.add_(1)\n"
+            "        return x.mul_(y)\n",
+            after="from mindspore import nn, ops\n\n\n"
+            "class Scale(nn.Cell):\n"
+            "    def construct(self, x):\n"
+            "        y = x * 2\n"
+            "        (y := y.add(1))\n"
+            "        # torch2ms: TM960 MindSpore's Assign passes no gradient to the value it "
+            "writes; inside a differentiated function this in-place update of `x` computes "
+            "wrong gradients\n"
+            "        return ops.assign(x, x.mul(y))\n",
+            findings=("TM960 MindSpore's Assign passes no gradient",),
+        ),
+    ),
     severity=WARNING,
     family="api",
 )
