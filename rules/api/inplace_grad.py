@@ -8,6 +8,8 @@ where the update can be differentiated TM960 says its gradient is wrong.
 The update can be differentiated where it runs in the forward of a module class of the file
 (`forward` or `construct`), in a function passed to a gradient transform (`torch.func.grad(f)`),
 or in a function or method those call by name in the same file (`helper(x)`, `self.act(x)`);
+and, in the forward function the training rewrite passes to `value_and_grad`, where it updates
+what a call of the program gave (`out = model(x)`, not the data before the model sees it);
 not inside a `no_grad`/`inference_mode` block or function, a branch whose test is a false
 constant, or initialisation (`__init__`, `reset_parameters`, `init_weights`), and not for the
 module's own state (`self.num_batches_tracked.add_(1)`) nor `.data`. The lines are a fact of
@@ -17,6 +19,7 @@ the module, read once from its `ast` tree.
 from __future__ import annotations
 
 import ast
+import builtins
 
 import libcst as cst
 
@@ -29,7 +32,8 @@ GRAD_ASSIGN = define(
     "In-place update inside a differentiated function",
     "Reports an in-place update (`x.mul_(y)`, `out=x`) written back with `ops.assign` into a "
     "tensor that is not a fresh local one (a parameter of the function, a global, an "
-    "attribute), where it runs in a module's forward or a function a gradient is taken of.",
+    "attribute), where it runs in a module's forward, a function a gradient is taken of, or "
+    "the forward of a training step (on the model's output).",
     "MindSpore's Assign passes no gradient to the value it writes, and the write changes a "
     "tensor the backward pass may have saved, so the gradients of everything before the update "
     "come out wrong, without an error.",
@@ -245,10 +249,67 @@ def _untracked(root: cst.BaseExpression) -> bool:
     )
 
 
+# The forward functions the training rewrite passes to `mindspore.value_and_grad`.
+_GENERATED_FORWARD = "forward_fn"
+_FRAMEWORKS = frozenset({"torch", "F", "nn", "mindspore", "ops", "mint", "np", "math"})
+
+
+def _program_calls(value: ast.AST, tainted: set[str]) -> bool:
+    """Whether ``value`` calls something of the program (`model(x)`, `self.net(x)`) or reads a
+    name that holds such a result."""
+    for node in ast.walk(value):
+        if isinstance(node, ast.Name) and node.id in tainted:
+            return True
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name):
+                if func.id not in _FRAMEWORKS and not hasattr(builtins, func.id):
+                    return True
+                continue
+            while isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)):
+                func = func.func if isinstance(func, ast.Call) else func.value
+            if isinstance(func, ast.Name) and func.id == "self":
+                return True
+    return False
+
+
+def _model_output_in_value_and_grad(
+    root: cst.BaseExpression, ctx: ModuleContext
+) -> bool:
+    """Whether ``root`` names, inside a forward function the training rewrite differentiates,
+    a tensor that a call of the program's own gave (`out = model(x)`), or one computed from it:
+    data updated before the model sees it (`x.sub_(mean)`) gets no gradient either way."""
+    if not isinstance(root, cst.Name):
+        return False
+    function = next(
+        (n for n in reversed(ctx.stack) if isinstance(n, cst.FunctionDef)), None
+    )
+    if function is None or not function.name.value.startswith(_GENERATED_FORWARD):
+        return False
+    try:
+        tree = ast.parse(cst.Module([]).code_for_node(function).strip())
+    except SyntaxError:
+        return False
+    tainted: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and _program_calls(node.value, tainted):
+                for target in node.targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name) and name.id not in tainted:
+                            tainted.add(name.id)
+                            changed = True
+    return root.value in tainted
+
+
 def report_grad_assign(root: cst.BaseExpression, ctx: ModuleContext) -> None:
     """TM960 at the statement being converted where ``root``, updated with `ops.assign`, can
     be differentiated there."""
-    if _untracked(root) or not differentiated(ctx):
+    if _untracked(root):
+        return
+    if not (differentiated(ctx) or _model_output_in_value_and_grad(root, ctx)):
         return
     name = cst.Module([]).code_for_node(root)
     ctx.report(

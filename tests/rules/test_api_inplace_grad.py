@@ -97,3 +97,34 @@ def test_silent_outside_differentiated_code():
         "return x.mul_(self.gamma) if self.inplace else x * self.gamma",
     }
     assert result.code.count("ops.assign(") == 12, result.code
+
+
+LOOP = """import torch
+from torch import nn
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.ones(4, 3), torch.zeros(4, 2))]
+
+
+def train():
+    for x, y in data:
+        x.sub_(0.5)
+        out = model(x)
+        out.mul_(2)
+        loss = ((out - y) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_model_output_updated_in_the_value_and_grad_region():
+    """The training rewrite differentiates the loop's forward: the model's output updated in
+    place is reported, the data updated before the model sees it is not."""
+    result = convert_checked(LOOP)
+    assert "mindspore.value_and_grad(forward_fn" in result.code, result.code
+    source = LOOP.splitlines()
+    reported = [source[line - 1].strip() for line in _lines(result, "TM960")]
+    assert reported == ["out.mul_(2)"], (reported, result.code)
+    assert "ops.assign(x, x.sub(0.5))" in result.code
