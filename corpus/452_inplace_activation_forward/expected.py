@@ -7,7 +7,7 @@ from mindspore import nn, ops
 
 
 def swish(x, inplace: bool = False):
-    # torch2ms: TM960 MindSpore's Assign passes no gradient to the value it writes; inside a differentiated function this in-place update of `x` computes wrong gradients
+    # torch2ms: TM963 MindSpore's Assign passes no gradient to the value it writes; inside a differentiated function this in-place update of `x` computes wrong gradients
     return ops.assign(x, x.mul(x.sigmoid())) if inplace else x.mul(x.sigmoid())
 
 
@@ -18,7 +18,7 @@ class LayerScale(nn.Cell):
         self.gamma = mindspore.Parameter(init_values * ops.ones(dim))
 
     def construct(self, x):
-        # torch2ms: TM960 MindSpore's Assign passes no gradient to the value it writes; inside a differentiated function this in-place update of `x` computes wrong gradients
+        # torch2ms: TM963 MindSpore's Assign passes no gradient to the value it writes; inside a differentiated function this in-place update of `x` computes wrong gradients
         return ops.assign(x, x.mul(self.gamma)) if self.inplace else x * self.gamma
 
 
@@ -30,7 +30,7 @@ class Block(nn.Cell):
 
     def construct(self, x):
         y = self.fc(x)
-        # torch2ms: TM960 MindSpore's Assign passes no gradient to the value it writes; inside a differentiated function this in-place update of `y` computes wrong gradients
+        # torch2ms: TM963 MindSpore's Assign passes no gradient to the value it writes; inside a differentiated function this in-place update of `y` computes wrong gradients
         ops.assign(y, y.clamp(-2.0, 2.0))
         return x + self.ls(swish(y, inplace=True))
 

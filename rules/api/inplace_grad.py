@@ -3,7 +3,7 @@
 MindSpore's Assign passes no gradient to the value it writes, and the write changes a tensor the
 backward pass may have saved. A fresh local tensor is rebound instead (`(x := value)`, exact);
 any other target (a parameter of the function, a global, an attribute) keeps `ops.assign`, and
-where the update can be differentiated TM960 says its gradient is wrong.
+where the update can be differentiated TM963 says its gradient is wrong.
 
 The update can be differentiated where it runs in the forward of a module class of the file
 (`forward` or `construct`), in a function passed to a gradient transform (`torch.func.grad(f)`),
@@ -28,7 +28,7 @@ from ...migrator.findings import WARNING
 from ...migrator.rule import Example, define
 
 GRAD_ASSIGN = define(
-    "TM960",
+    "TM963",
     "In-place update inside a differentiated function",
     "Reports an in-place update (`x.mul_(y)`, `out=x`) written back with `ops.assign` into a "
     "tensor that is not a fresh local one (a parameter of the function, a global, an "
@@ -52,11 +52,11 @@ GRAD_ASSIGN = define(
             "    def construct(self, x):\n"
             "        y = x * 2\n"
             "        (y := y.add(1))\n"
-            "        # torch2ms: TM960 MindSpore's Assign passes no gradient to the value it "
+            "        # torch2ms: TM963 MindSpore's Assign passes no gradient to the value it "
             "writes; inside a differentiated function this in-place update of `x` computes "
             "wrong gradients\n"
             "        return ops.assign(x, x.mul(y))\n",
-            findings=("TM960 MindSpore's Assign passes no gradient",),
+            findings=("TM963 MindSpore's Assign passes no gradient",),
         ),
     ),
     severity=WARNING,
@@ -305,7 +305,7 @@ def _model_output_in_value_and_grad(
 
 
 def report_grad_assign(root: cst.BaseExpression, ctx: ModuleContext) -> None:
-    """TM960 at the statement being converted where ``root``, updated with `ops.assign`, can
+    """TM963 at the statement being converted where ``root``, updated with `ops.assign`, can
     be differentiated there."""
     if _untracked(root):
         return

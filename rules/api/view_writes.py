@@ -139,7 +139,7 @@ def write_back(
     root: cst.BaseExpression, value: cst.BaseExpression, ctx: ModuleContext
 ) -> cst.Call:
     """`ms_aux.assign_view(root, value)` where root may be a view, `(root := value)` where
-    root names a fresh tensor nothing else holds, else `ops.assign(root, value)` (with TM960
+    root names a fresh tensor nothing else holds, else `ops.assign(root, value)` (with TM963
     where the update can be differentiated: Assign passes no gradient to the value)."""
     if isinstance(root, cst.Name) and fresh_before(root.value, ctx):
         # Nothing else reads the old tensor: binding the name is the update, and the gradient

@@ -1,7 +1,7 @@
 """An in-place update inside a module's forward, on real torch and MindSpore: where the updated
 tensor is a fresh local one the converter rebinds it and the weight gradient is torch's; where
 it is the function's input (an activation written `x.mul_(x.sigmoid())`) `ops.assign` stays,
-its gradient is wrong, and TM960 says so at the line."""
+its gradient is wrong, and TM963 says so at the line."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_update_of_an_input_is_reported_where_its_gradient_is_wrong(
     torch, ms = fw
     result, module = _converted(tmp_path)
     line = SOURCE.splitlines().index("    return x.mul_(x.sigmoid())") + 1
-    assert [f.line for f in result.findings if f.rule == "TM960"] == [line]
+    assert [f.line for f in result.findings if f.rule == "TM963"] == [line]
     assert "ops.assign(x, x.mul(x.sigmoid()))" in result.code
     # the finding is a real risk: Assign's value gets no gradient on MindSpore
     want, have = _torch_grad(torch, "Shared"), _ms_grad(ms, module, "Shared")

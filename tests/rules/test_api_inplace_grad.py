@@ -1,4 +1,4 @@
-"""TM960: an in-place update written back with `ops.assign` into a tensor that is not a fresh
+"""TM963: an in-place update written back with `ops.assign` into a tensor that is not a fresh
 local one is reported where it can be differentiated (a module's forward, a function a gradient
 transform takes, what those call in the file), and nowhere else."""
 
@@ -73,13 +73,13 @@ def _lines(result, rule: str) -> list[int]:
 def test_reported_where_the_update_can_be_differentiated():
     result = convert_checked(MODULE)
     source = MODULE.splitlines()
-    reported = [source[line - 1].strip() for line in _lines(result, "TM960")]
+    reported = [source[line - 1].strip() for line in _lines(result, "TM963")]
     assert reported == [
         "return x.mul_(x.sigmoid()) if inplace else x.mul(x.sigmoid())",
         "return x.mul_(self.gamma) if self.inplace else x * self.gamma",
         "w.mul_(2)",
     ], reported
-    finding = next(f for f in result.findings if f.rule == "TM960")
+    finding = next(f for f in result.findings if f.rule == "TM963")
     assert "Assign passes no gradient" in finding.message and "`x`" in finding.message
     assert "x = x * y" in finding.hint
     # the fresh local tensor is rebound, exact and silent
@@ -88,10 +88,10 @@ def test_reported_where_the_update_can_be_differentiated():
 
 def test_silent_outside_differentiated_code():
     """Initialisation, `no_grad`, `.data`, the module's own state, a false branch, an optimizer step, a function no
-    forward calls, a class that is not a module: `ops.assign` without TM960."""
+    forward calls, a class that is not a module: `ops.assign` without TM963."""
     result = convert_checked(MODULE.replace("grads = torch.func.grad(loss_of)\n", ""))
     source = MODULE.splitlines()
-    reported = {source[line - 1].strip() for line in _lines(result, "TM960")}
+    reported = {source[line - 1].strip() for line in _lines(result, "TM963")}
     assert reported == {
         "return x.mul_(x.sigmoid()) if inplace else x.mul(x.sigmoid())",
         "return x.mul_(self.gamma) if self.inplace else x * self.gamma",
@@ -125,6 +125,6 @@ def test_model_output_updated_in_the_value_and_grad_region():
     result = convert_checked(LOOP)
     assert "mindspore.value_and_grad(forward_fn" in result.code, result.code
     source = LOOP.splitlines()
-    reported = [source[line - 1].strip() for line in _lines(result, "TM960")]
+    reported = [source[line - 1].strip() for line in _lines(result, "TM963")]
     assert reported == ["out.mul_(2)"], (reported, result.code)
     assert "ops.assign(x, x.sub(0.5))" in result.code
