@@ -171,9 +171,17 @@ def fresh_temporary(receiver: cst.BaseExpression, ctx: ModuleContext) -> bool:
     # and `torch.empty(n).uniform_(a, b)` as `torch.empty(n)`.
     return (
         method.endswith("_")
-        and (method[:-1] in FRESH_METHODS or method in METHODS)
+        and (method[:-1] in FRESH_METHODS or method in METHODS or method in _FILLS)
         and fresh_temporary(receiver.func.value, ctx)
     )
+
+
+# In-place fills, which return their receiver (`x.new_empty(shape).bernoulli_(p)`), whether or
+# not the tables convert them.
+_FILLS = frozenset(
+    "bernoulli_ uniform_ normal_ random_ exponential_ geometric_ cauchy_ log_normal_ "
+    "fill_ zero_".split()
+)
 
 
 # Calls that hand back a tensor something else holds: builtins that return an argument or an

@@ -22,6 +22,7 @@ from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import define
 from .inplace_chain import fresh_before
+from .inplace_grad import report_grad_assign
 from .shape_rebind import rebound
 
 # torch methods and attributes whose result may share the receiver's storage.
@@ -138,7 +139,8 @@ def write_back(
     root: cst.BaseExpression, value: cst.BaseExpression, ctx: ModuleContext
 ) -> cst.Call:
     """`ms_aux.assign_view(root, value)` where root may be a view, `(root := value)` where
-    root names a fresh tensor nothing else holds, else `ops.assign(root, value)`."""
+    root names a fresh tensor nothing else holds, else `ops.assign(root, value)` (with TM963
+    where the update can be differentiated: Assign passes no gradient to the value)."""
     if isinstance(root, cst.Name) and fresh_before(root.value, ctx):
         # Nothing else reads the old tensor: binding the name is the update, and the gradient
         # flows through the new value (MindSpore's Assign passes none to it).
@@ -160,6 +162,7 @@ def write_back(
         return cst.Call(
             ctx.companion("assign_view"), [cst.Arg(root.deep_clone()), cst.Arg(value)]
         )
+    report_grad_assign(root, ctx)
     return cst.Call(
         ctx.name("mindspore.ops.assign"), [cst.Arg(root.deep_clone()), cst.Arg(value)]
     )
