@@ -1,5 +1,5 @@
-"""The worker processes of a run: one pool for every phase of it (index, then convert), or none for
-a small run or ``-j 1``.
+"""The worker processes of a run, or none for a small run or ``-j 1``: a pool for the index of the
+tree pass, and one started after it for the conversions (its workers start with the merged facts).
 
 Each phase hands its files to the workers largest first, so no worker is left with a big file at
 the end; the files of a worker that died (killed, out of memory) are done again in the main
@@ -27,9 +27,11 @@ CHUNK_BYTES = 256_000
 CHUNK_FILES = 16
 
 
-def _init_worker(owner: int) -> None:
+def _init_worker(owner: int, setup: Callable | None, data: Any) -> None:
     bind_worker(owner)
     rule_classes()
+    if setup is not None:
+        setup(data)
     gc.freeze()
 
 
@@ -57,10 +59,19 @@ class Workers:
 
     def __init__(self, jobs: int, tasks: Sequence) -> None:
         total = sum(t.size for t in tasks)
-        self.parallel = jobs > 1 and len(tasks) >= SERIAL_FILES and total >= SERIAL_BYTES
+        self.parallel = (
+            jobs > 1 and len(tasks) >= SERIAL_FILES and total >= SERIAL_BYTES
+        )
         self.jobs = jobs
         self.pool: ProcessPoolExecutor | None = None
         self.broken = False
+        self.setup: tuple[Callable | None, Any] = (None, None)
+
+    def renew(self, setup: Callable, data: Any) -> None:
+        """Workers started from now on run ``setup(data)`` first (the pool in use, if any,
+        ends once its work is done)."""
+        self.close()
+        self.setup = (setup, data)
 
     def _start(self) -> ProcessPoolExecutor:
         if self.pool is None:
@@ -71,7 +82,7 @@ class Workers:
                 max_workers=self.jobs,
                 mp_context=_pool_context(),
                 initializer=_init_worker,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), *self.setup),
             )
         return self.pool
 

@@ -44,9 +44,17 @@ from .sources import (
     is_python,
 )
 from .tree import FileFacts, FileIndex
-from .tree_index import FileRecord, record, step_index
+from .tree_index import FileRecord, Scan, record, scan, step_index
 from .tree_merge import settle_coupled
-from .tree_pass import StepProbe, final_tasks, plan_facts, settle_steps
+from .tree_pass import (
+    StepProbe,
+    file_facts,
+    final_tasks,
+    install,
+    plan_facts,
+    settle_steps,
+    to_index,
+)
 
 
 class PlanError(ValueError):
@@ -68,10 +76,6 @@ class Task:
     companion_dir: str | None = None  # where its companion module is written
     companion_import: CompanionImport = field(default_factory=CompanionImport)
     tree: FileFacts | None = None  # what the tree pass knows of the other files
-    # torch aliases received through star imports of other files of the tree
-    inherited: tuple[tuple[str, str], ...] = ()
-    # names imported from other files of the tree that are Module classes
-    module_classes: frozenset[str] = frozenset()
     # set while the step pass may still want this file's step index (``tree_pass``)
     probe: StepProbe | None = None
 
@@ -363,8 +367,19 @@ def _convert_or_defer(
     return _convert_read(task, read, options, want_diff)
 
 
+def _scan_file(task: Task) -> Scan | None:
+    """The first look at a file of a tree (None: it cannot be read)."""
+    try:
+        with open(task.path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    return scan(task.path, task.display, data, task.root)
+
+
 def _index_file(task: Task) -> tuple[str, FileRecord] | None:
-    """Phase one: the index record of one file of a tree (None: it cannot be read)."""
+    """The index record of a file others import from, or with step hints (None: it cannot be
+    read)."""
     try:
         with open(task.path, "rb") as handle:
             data = handle.read()
@@ -386,14 +401,15 @@ def _convert_read(
     )
     data, decoded, tree = read.data, read.decoded, read.tree
     try:
+        inherited, module_classes = file_facts(task.path, task.root, decoded.text, tree)
         result = convert_source(
             decoded.text,
             task.display,
             options,
             task.companion_import,
-            dict(task.inherited),
+            inherited,
             task.tree,
-            task.module_classes,
+            module_classes,
             tree,
         )
     except RecursionError:
@@ -504,12 +520,12 @@ def _convert_chunk(
         raise
 
 
+def _scan_chunk(tasks: list[Task]) -> list[Scan]:
+    return [found for task in tasks if (found := _scan_file(task)) is not None]
+
+
 def _index_chunk(tasks: list[Task]) -> list[tuple[str, FileRecord]]:
-    try:
-        return [found for task in tasks if (found := _index_file(task)) is not None]
-    except Orphaned:
-        exit_worker()
-        raise
+    return [found for task in tasks if (found := _index_file(task)) is not None]
 
 
 def iter_outcomes(
@@ -521,10 +537,15 @@ def iter_outcomes(
 ) -> Iterator[FileOutcome]:
     """Outcomes as they complete (in no particular order): the files of trees indexed first
     (``tree_pass``), then converted with the facts of their tree. ``final`` receives the tasks
-    with the facts they were converted with."""
-    records = dict(workers.map(_index_chunk, [t for t in tasks if t.root is not None]))
+    with the step facts they were converted with."""
+    rooted = [t for t in tasks if t.root is not None]
+    scans = list(workers.map(_scan_chunk, rooted)) if rooted else []
+    records = dict(workers.map(_index_chunk, to_index(rooted, scans)))
     tree_plan = plan_facts(tasks, records)
-    del records
+    del scans, records
+    # The conversions' workers start with the summaries of the trees.
+    install(tree_plan.tables)
+    workers.renew(install, tree_plan.tables)
     later: dict[str, FileIndex] = {}
     for outcome in workers.map(_convert_chunk, tree_plan.ready, options, want_diff):
         if isinstance(outcome, Deferred):

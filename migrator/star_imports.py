@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .tree_index import FileRecord, ModuleSummary
+from .tree_index import ModuleSummary, OwnImports
 
 
 def inherited_aliases(
-    found: FileRecord, summaries: Callable[[str], ModuleSummary | None]
+    imports: OwnImports, summaries: Callable[[str], ModuleSummary | None]
 ) -> dict[str, str]:
-    """Torch aliases the file of ``found`` receives through star imports of other files of the
-    tree."""
-    if not found.has_star or found.summary is None:
+    """Torch aliases a file (whose own imports are ``imports``) receives through star imports
+    of other files of the tree."""
+    if not imports.has_star:
         return {}
     inherited: dict[str, str] = {}
-    for module_file in found.star_files:
+    for module_file in imports.stars:
         exported = summaries(module_file)
         if exported is None:
             continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .aliases import resolve
-from .tree_index import FileRecord, ModuleSummary
+from .tree_index import ModuleSummary, OwnImports
 
 _DEPTH = 12
 
@@ -28,14 +28,14 @@ class ModuleClasses:
         self.summaries = summaries
         self.known: dict[tuple[str, str, int], bool] = {}
 
-    def of(self, found: FileRecord) -> frozenset[str]:
-        """The names the file of ``found`` imports from other files of the tree that are Module
-        classes."""
-        if not found.has_import or found.summary is None:
+    def of(self, imports: OwnImports) -> frozenset[str]:
+        """The names a file (whose own imports are ``imports``) imports from other files of the
+        tree that are Module classes."""
+        if not imports.has_import:
             return frozenset()
         return frozenset(
             local
-            for (origin, name), local in found.from_imports
+            for (origin, name), local in imports.names
             if origin is not None and self.is_module(origin, name, 0)
         )
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from dataclasses import dataclass
 
 from .aliases import dotted, exported_aliases, torch_aliases
@@ -44,19 +45,52 @@ class ModuleSummary:
 
 @dataclass(frozen=True)
 class FileRecord:
-    """One file's entry in the tree index."""
+    """The index entry of a file other files read facts from (or of a file with step hints)."""
 
     path: str  # absolute
     summary: ModuleSummary | None  # None: unreadable or not Python
-    # every top-level `from ... import name [as local]` of the tree's files: (origin, local)
-    from_imports: tuple[tuple[Origin, str], ...] = ()
-    # the tree's files its top-level `from ... import *` read, in order
-    star_files: tuple[str, ...] = ()
+    steps: FileIndex | None = None  # step facts, for the files with STEP_HINTS
+    hinted: bool = False  # the file has STEP_HINTS
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What the cheap first look at a file's bytes tells: the files of the tree its top-level
+    ``from ... import`` read (the files whose summaries the tree needs), and its step hints."""
+
+    path: str  # as the task names it
+    reads: tuple[str, ...]
+    hinted: bool
+
+
+@dataclass(frozen=True)
+class OwnImports:
+    """A file's own top-level ``from ... import`` of the tree's files, from its ``ast``."""
+
+    # every `from ... import name [as local]`: (where it is read from, local)
+    names: tuple[tuple[Origin, str], ...] = ()
+    # the tree's files its `from ... import *` read, in order
+    stars: tuple[str, ...] = ()
     has_import: bool = False  # "import" in its text
     has_star: bool = False  # "import *" in its text
-    steps: FileIndex | None = None  # step facts, for the files with STEP_HINTS
-    hinted: bool = False  # the file has STEP_HINTS (or is unreadable as UTF-8 for them)
-    names_grad: bool = False  # b".grad" in its bytes
+
+
+# A top-level `from <module> import` (a statement at column 0); a file that hides one (after a
+# `;`) has its summary read when it is first asked for (``tree_pass``).
+_FROM = re.compile(rb"^from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import\b", re.MULTILINE)
+
+
+def scan(path: str, display: str, data: bytes, root: str) -> Scan:
+    reads: dict[str, None] = {}
+    for dots, module in _FROM.findall(data):
+        try:
+            name = module.decode("ascii") or None
+        except UnicodeDecodeError:
+            continue
+        found = module_file_of(path, root, len(dots), name)
+        if found is not None:
+            reads[found] = None
+    return Scan(path, tuple(reads), any(hint in data for hint in STEP_HINTS))
 
 
 def module_file_of(path: str, root: str, level: int, module: str | None) -> str | None:
@@ -118,35 +152,28 @@ def record(
     (None where it does not decode or parse)."""
     given, path, root = path, os.path.abspath(path), os.path.abspath(root)
     hinted = any(hint in data for hint in STEP_HINTS)
-    steps = None
-    if hinted:
-        steps = _step_index(given, display, data, text, tree, root)
-    names_grad = b".grad" in data
+    steps = _step_index(given, display, data, text, tree, root) if hinted else None
     if tree is None or text is None:
-        return FileRecord(path, None, hinted=hinted, steps=steps, names_grad=names_grad)
-    from_imports: list[tuple[Origin, str]] = []
+        return FileRecord(path, None, steps, hinted)
+    return FileRecord(path, summarise(tree, path, root), steps, hinted)
+
+
+def own_imports(path: str, text: str, tree: ast.Module | None, root: str) -> OwnImports:
+    """The file's own top-level imports of the tree's files (nothing where it does not parse)."""
+    if tree is None:
+        return OwnImports()
+    names: list[tuple[Origin, str]] = []
     stars: list[str] = []
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
             continue
         origin = module_file_of(path, root, node.level, node.module)
         for alias in node.names:
-            if alias.name == "*":
-                continue
-            from_imports.append(((origin, alias.name), alias.asname or alias.name))
+            if alias.name != "*":
+                names.append(((origin, alias.name), alias.asname or alias.name))
         if origin is not None and any(a.name == "*" for a in node.names):
             stars.append(origin)
-    return FileRecord(
-        path,
-        summarise(tree, path, root),
-        tuple(from_imports),
-        tuple(stars),
-        "import" in text,
-        "import *" in text,
-        steps,
-        hinted,
-        names_grad,
-    )
+    return OwnImports(tuple(names), tuple(stars), "import" in text, "import *" in text)
 
 
 def step_index(
