@@ -12,7 +12,6 @@ import os
 from collections import Counter
 
 import pytest
-
 from torch2ms.migrator import pool, tree_index, tree_pass
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.runner import plan, run
