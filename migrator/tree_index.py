@@ -77,7 +77,9 @@ class OwnImports:
 
 # A top-level `from <module> import` (a statement at column 0); a file that hides one (after a
 # `;`) has its summary read when it is first asked for (``tree_pass``).
-_FROM = re.compile(rb"^from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import\b", re.MULTILINE)
+_FROM = re.compile(
+    rb"^from(?:[ \t]+|(?=\.))(\.*)[ \t]*([\w.]*)[ \t]+import\b", re.MULTILINE
+)
 
 
 def scan(path: str, display: str, data: bytes, root: str) -> Scan:
