@@ -71,6 +71,7 @@ class Workers:
         """Workers started from now on run ``setup(data)`` first (the pool in use, if any,
         ends once its work is done)."""
         self.close()
+        self.broken = False
         self.setup = (setup, data)
 
     def _start(self) -> ProcessPoolExecutor:
@@ -91,6 +92,8 @@ class Workers:
     ) -> Iterator[Any]:
         """``work(chunk, *args)`` over the tasks; its results one by one, as they complete (in
         no particular order)."""
+        if not tasks:
+            return
         if not self.parallel or self.broken:
             for task in tasks:
                 yield from work([task], *args)
