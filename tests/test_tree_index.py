@@ -28,11 +28,7 @@ FILES = {
         "    def forward(self, x):\n"
         "        return torch.relu(x)\n"
     ),
-    "pkg/plain.py": (
-        "import torch\n\n"
-        "def double(x):\n"
-        "    return torch.mul(x, 2)\n"
-    ),
+    "pkg/plain.py": ("import torch\n\ndef double(x):\n    return torch.mul(x, 2)\n"),
 }
 
 
@@ -155,3 +151,30 @@ def test_one_process_and_a_pool_write_the_same_bytes(tmp_path, monkeypatch, file
     else:
         user = (tmp_path / "two" / "user.py").read_text(encoding="utf-8")
         assert "def construct(self, x):" in user
+
+
+def test_the_files_of_a_worker_that_died_are_done_in_the_main_process(
+    tmp_path, monkeypatch
+):
+    from torch2ms.migrator import runner
+
+    root = _tree(tmp_path, {**FILES, **{f"pkg/m{i}.py": "x = 1\n" for i in range(8)}})
+    run(plan([root], str(tmp_path / "one")), Options(), jobs=1)
+    main = os.getpid()
+    real = runner._convert_or_defer
+
+    def dies_in_a_worker(task, *args):
+        if os.getpid() != main and task.display.endswith("user.py"):
+            (tmp_path / "died").touch()
+            os._exit(1)
+        return real(task, *args)
+
+    monkeypatch.setattr(runner, "_convert_or_defer", dies_in_a_worker)
+    monkeypatch.setattr(pool, "SERIAL_FILES", 0)
+    monkeypatch.setattr(pool, "SERIAL_BYTES", 0)
+    result = run(plan([root], str(tmp_path / "two")), Options(), jobs=2)
+    assert (tmp_path / "died").exists()
+    assert len(result.outcomes) == len(FILES) + 8
+    for name in os.listdir(tmp_path / "one"):
+        one = (tmp_path / "one" / name).read_bytes()
+        assert one == (tmp_path / "two" / name).read_bytes(), name
