@@ -1,15 +1,19 @@
 """The tree index: what one file of a converted tree tells the others, several kinds of fact from
-the one read and ``ast`` parse the file gets in a worker.
+one ``ast`` parse of the file in a worker.
 
-- ``summary``: the torch aliases ``from module import *`` hands on, its torch aliases, its top-level
-  classes with their bases and the names it imports from other files of the tree (resolved to
-  their files in the worker), enough to tell which of its names are Module classes
-  (``tree_classes``, ``star_imports``);
-- ``steps``: definitions, imports, bindings and calls for the training-step helpers that cross
-  files (``tree``, ``tree_merge``), for the files that run backward or name a loss scaler.
+- ``Scan``: a first look at every file's bytes: the files of the tree its top-level
+  ``from ... import`` read, and its step hints;
+- ``FileRecord.summary``, for the files others import from: the torch aliases
+  ``from module import *`` hands on, its torch aliases, its top-level classes with their bases
+  and the names it imports from other files of the tree (resolved to their files in the worker),
+  enough to tell which of its names are Module classes (``tree_classes``, ``star_imports``);
+- ``FileRecord.steps``, for the files that run backward or name a loss scaler: definitions,
+  imports, bindings and calls for the training-step helpers that cross files (``tree``,
+  ``tree_merge``);
+- ``OwnImports``: a file's own imports of the tree's files, from its conversion's parse.
 
-A record is small, picklable data (names, no syntax tree): the main process merges the records of
-every file (``tree_facts``) and hands each file's facts to its conversion.
+Records are small, picklable data (names, no syntax tree): the main process merges them
+(``tree_pass``) and hands each file's facts to its conversion.
 """
 
 from __future__ import annotations
