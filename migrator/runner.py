@@ -12,14 +12,11 @@ import contextlib
 import dataclasses
 import difflib
 import gc
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
-from ..rules.companion import entry_names
 from .companion import CompanionError, companion_uses, site_for, write_companion
 from .context import CompanionImport, Options
 from .convert import (
@@ -30,16 +27,11 @@ from .convert import (
     imports_torch,
 )
 from .findings import ERROR, Finding
-from .lifetime import (
-    Orphaned,
-    bind_worker,
-    check_parent,
-    exit_worker,
-    stop_pool,
-    writing,
-)
+from .lifetime import Orphaned, check_parent, exit_worker, writing
+from .pool import Workers
 from .rule import rule_classes
 from .sources import (
+    Decoded,
     Skipped,
     UnreadableSource,
     atomic_write,
@@ -51,17 +43,18 @@ from .sources import (
     file_mode,
     is_python,
 )
-from .star_imports import inherited_aliases
-from .tree import FileFacts
-from .tree_classes import module_classes
-from .tree_index import remember
-from .tree_merge import settle_coupled, with_tree_facts
-
-# Below this many Python files, or this many bytes, a pool costs more than it saves.
-SERIAL_FILES = 8
-SERIAL_BYTES = 200_000
-CHUNK_BYTES = 256_000
-CHUNK_FILES = 16
+from .tree import FileFacts, FileIndex
+from .tree_index import FileRecord, Scan, record, scan, step_index
+from .tree_merge import settle_coupled
+from .tree_pass import (
+    StepProbe,
+    file_facts,
+    final_tasks,
+    install,
+    plan_facts,
+    settle_steps,
+    to_index,
+)
 
 
 class PlanError(ValueError):
@@ -83,6 +76,8 @@ class Task:
     companion_dir: str | None = None  # where its companion module is written
     companion_import: CompanionImport = field(default_factory=CompanionImport)
     tree: FileFacts | None = None  # what the tree pass knows of the other files
+    # set while the step pass may still want this file's step index (``tree_pass``)
+    probe: StepProbe | None = None
 
 
 @dataclass
@@ -283,8 +278,26 @@ def _plan_tree(
 # -- one file --------------------------------------------------------------------------------
 
 
-def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileOutcome:
-    """Read, convert and (when ``task.destination``) write one file. Never raises for bad input."""
+@dataclass
+class _Read:
+    """A file as its one read and ``ast`` parse give it."""
+
+    data: bytes
+    decoded: Decoded
+    tree: ast.Module | None
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A file the step pass wants: its step index, sent back instead of its conversion."""
+
+    path: str
+    steps: FileIndex
+
+
+def _read(task: Task) -> _Read | FileOutcome:
+    """Read and decode a file, and parse it where its facts need the ``ast`` (a file of a tree
+    that imports); a failed outcome where it cannot be read."""
     outcome = FileOutcome(
         task.display, destination=task.destination, companion_dir=task.companion_dir
     )
@@ -321,23 +334,82 @@ def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileO
         )
         _write(task, None, outcome, data)
         return outcome
-    try:
-        # One ``ast`` parse of the file serves the tree facts and the conversion.
-        tree = (
-            _parse(decoded.text)
-            if task.root is not None and "import" in decoded.text
-            else None
+    # One ``ast`` parse of the file serves its facts and its conversion.
+    wanted = task.root is not None and "import" in decoded.text
+    return _Read(data, decoded, _parse(decoded.text) if wanted else None)
+
+
+def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileOutcome:
+    """Read, convert and (when ``task.destination``) write one file. Never raises for bad input."""
+    read = _read(task)
+    if isinstance(read, FileOutcome):
+        return read
+    return _convert_read(task, read, options, want_diff)
+
+
+def _convert_or_defer(
+    task: Task, options: Options, want_diff: bool
+) -> FileOutcome | Deferred:
+    read = _read(task)
+    if isinstance(read, FileOutcome):
+        return read
+    if task.probe is not None and task.probe.wants(task.path, read.data):
+        steps = step_index(
+            task.path,
+            task.display,
+            read.data,
+            read.decoded.text,
+            read.tree,
+            task.root,
         )
-        if tree is not None:
-            remember(os.path.abspath(task.path), tree)
+        if steps is not None:
+            return Deferred(task.path, steps)
+    return _convert_read(task, read, options, want_diff)
+
+
+def _scan_file(task: Task) -> Scan | None:
+    """The first look at a file of a tree (None: it cannot be read)."""
+    try:
+        with open(task.path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    return scan(task.path, task.display, data, task.root)
+
+
+def _index_file(task: Task) -> tuple[str, FileRecord] | None:
+    """The index record of a file others import from, or with step hints (None: it cannot be
+    read)."""
+    try:
+        with open(task.path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    try:
+        text = decode(data).text
+    except UnreadableSource:
+        text = None
+    tree = _parse(text) if text is not None else None
+    return task.path, record(task.path, task.display, data, text, tree, task.root)
+
+
+def _convert_read(
+    task: Task, read: _Read, options: Options, want_diff: bool
+) -> FileOutcome:
+    outcome = FileOutcome(
+        task.display, destination=task.destination, companion_dir=task.companion_dir
+    )
+    data, decoded, tree = read.data, read.decoded, read.tree
+    try:
+        inherited, module_classes = file_facts(task.path, task.root, decoded.text, tree)
         result = convert_source(
             decoded.text,
             task.display,
             options,
             task.companion_import,
-            inherited_aliases(task.path, decoded.text, task.root, tree),
+            inherited,
             task.tree,
-            module_classes(task.path, decoded.text, task.root, tree),
+            module_classes,
             tree,
         )
     except RecursionError:
@@ -439,85 +511,51 @@ def _finding(rule: str, path: str, line: int, message: str, hint: str) -> Findin
 
 def _convert_chunk(
     tasks: list[Task], options: Options, want_diff: bool
-) -> list[FileOutcome]:
+) -> list[FileOutcome | Deferred]:
     try:
-        return [convert_file(task, options, want_diff) for task in tasks]
+        return [_convert_or_defer(task, options, want_diff) for task in tasks]
     except Orphaned:
         # Nobody is left to report to, and the user's tree must not change any more.
         exit_worker()
         raise
 
 
-def _init_worker(owner: int) -> None:
-    bind_worker(owner)
-    rule_classes()
-    gc.freeze()
+def _scan_chunk(tasks: list[Task]) -> list[Scan]:
+    return [found for task in tasks if (found := _scan_file(task)) is not None]
 
 
-def _chunks(tasks: list[Task]) -> Iterator[list[Task]]:
-    chunk: list[Task] = []
-    size = 0
-    for task in tasks:
-        chunk.append(task)
-        size += task.size
-        if size >= CHUNK_BYTES or len(chunk) >= CHUNK_FILES:
-            yield chunk
-            chunk, size = [], 0
-    if chunk:
-        yield chunk
-
-
-def _pool_context():
-    methods = multiprocessing.get_all_start_methods()
-    # fork shares the loaded rules with the workers; elsewhere the default method works too.
-    return multiprocessing.get_context("fork") if "fork" in methods else None
+def _index_chunk(tasks: list[Task]) -> list[tuple[str, FileRecord]]:
+    return [found for task in tasks if (found := _index_file(task)) is not None]
 
 
 def iter_outcomes(
-    tasks: Sequence[Task], options: Options, jobs: int, want_diff: bool = False
+    tasks: Sequence[Task],
+    options: Options,
+    workers: Workers,
+    want_diff: bool = False,
+    final: list[Task] | None = None,
 ) -> Iterator[FileOutcome]:
-    """Outcomes as they complete (in no particular order)."""
-    total_bytes = sum(t.size for t in tasks)
-    if jobs <= 1 or len(tasks) < SERIAL_FILES or total_bytes < SERIAL_BYTES:
-        for task in tasks:
-            yield convert_file(task, options, want_diff)
-        return
-    # Largest files first, so no worker is left with a big file at the end.
-    ordered = sorted(tasks, key=lambda t: -t.size)
-    retry: list[Task] = []
-    limit = jobs * 3
-    # Read once here rather than in every worker: the forked workers share the companion library.
-    entry_names()
-    pool = ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=_pool_context(),
-        initializer=_init_worker,
-        initargs=(os.getpid(),),
-    )
-    try:
-        pending: dict[Future, list[Task]] = {}
-
-        def drain(block_until: int) -> Iterator[FileOutcome]:
-            while len(pending) > block_until:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    chunk = pending.pop(future)
-                    try:
-                        yield from future.result()
-                    except Exception:  # noqa: BLE001 -- a worker died (killed, out of memory): redo its files here
-                        retry.extend(chunk)
-
-        for chunk in _chunks(ordered):
-            yield from drain(limit - 1)
-            pending[pool.submit(_convert_chunk, chunk, options, want_diff)] = chunk
-        yield from drain(0)
-    except BaseException:
-        # Stopped (a signal, or the caller closed this generator): stop the workers at once.
-        stop_pool(pool)
-        raise
-    pool.shutdown(wait=True)
-    for task in retry:
-        yield convert_file(task, options, want_diff)
+    """Outcomes as they complete (in no particular order): the files of trees indexed first
+    (``tree_pass``), then converted with the facts of their tree. ``final`` receives the tasks
+    with the step facts they were converted with."""
+    rooted = [t for t in tasks if t.root is not None]
+    scans = list(workers.map(_scan_chunk, rooted)) if rooted else []
+    records = dict(workers.map(_index_chunk, to_index(rooted, scans)))
+    tree_plan = plan_facts(tasks, records)
+    del scans, records
+    # The conversions' workers start with the summaries of the trees.
+    install(tree_plan.tables)
+    workers.renew(install, tree_plan.tables)
+    later: dict[str, FileIndex] = {}
+    for outcome in workers.map(_convert_chunk, tree_plan.ready, options, want_diff):
+        if isinstance(outcome, Deferred):
+            later[outcome.path] = outcome.steps
+        else:
+            yield outcome
+    settled = settle_steps(tree_plan, later, tasks)
+    yield from workers.map(_convert_chunk, settled, options, want_diff)
+    if final is not None:
+        final.extend(final_tasks(tree_plan, settled, tasks))
 
 
 def write_companions(
@@ -585,22 +623,28 @@ def run(
                 )
             )
     outcomes: list[FileOutcome] = []
-    tasks = with_tree_facts(work.tasks)
+    tasks: list[Task] = []
+    workers = Workers(jobs, work.tasks)
     # The rules, their tables and the caller's objects outlive the run: out of the collector's
     # sight, full collections only scan what the conversions allocate (a few percent of a run).
     gc.freeze()
     try:
         # Closed here, not whenever it is collected, so a stop ends the workers at once.
         with contextlib.closing(
-            iter_outcomes(tasks, options, jobs, want_diff)
+            iter_outcomes(work.tasks, options, workers, want_diff, tasks)
         ) as stream:
             for outcome in stream:
                 outcomes.append(outcome)
                 if progress is not None:
                     progress(1)
+        workers.close()
         outcomes = settle_coupled(
             tasks, outcomes, lambda task: convert_file(task, options, want_diff)
         )
+    except BaseException:
+        # Stopped (a signal, or an error): stop the workers at once.
+        workers.stop()
+        raise
     finally:
         gc.unfreeze()
     outcomes.sort(key=lambda o: o.display)

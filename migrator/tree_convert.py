@@ -1,5 +1,5 @@
-"""Convert a whole tree in memory, as ``torch2ms convert`` converts it (with the facts of the tree
-pass, and coupled files converted again until they agree), without writing anything: for the
+"""Convert a whole tree in memory, as ``torch2ms convert`` converts it (with the step facts of the
+tree pass, and coupled files converted again until they agree), without writing anything: for the
 corpus's package pairs and the coverage scripts."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from .context import Options
 from .convert import Result, convert_source
 from .runner import Task
 from .sources import discover
-from .tree_merge import settle_coupled, with_tree_facts
+from .tree_merge import settle_coupled
+from .tree_pass import tree_tasks
 
 
 def convert_tree(
@@ -29,12 +30,11 @@ def convert_tree(
             if entry.kind == "python":
                 with open(entry.path, encoding="utf-8", newline="") as handle:
                     texts[entry.relative] = handle.read()
-    tasks = with_tree_facts(
-        [
-            Task(os.path.join(root, *name.split("/")), name, None, root=root)
-            for name in sorted(texts)
-        ]
-    )
+    tasks = [
+        Task(os.path.join(root, *name.split("/")), name, None, root=root)
+        for name in sorted(texts)
+    ]
+    tasks = tree_tasks(tasks, {t.path: texts[t.display].encode("utf-8") for t in tasks})
 
     def convert(task: Task) -> SimpleNamespace:
         result = convert_source(

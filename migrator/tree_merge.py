@@ -9,10 +9,8 @@ reported with that reason.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from .tree import (
     LIBRARY_STEP_CLASSES,
@@ -20,12 +18,7 @@ from .tree import (
     UNKNOWN,
     FileFacts,
     FileIndex,
-    index_file,
-    module_name,
 )
-from .tree_index import remember
-
-_HINTS = (b".backward(", b"scaler", b"Scaler", b"Accelerator")
 
 
 def library_key(qualified: str) -> str:
@@ -222,79 +215,6 @@ def _bind(entry: dict, param: str, kind: str, tree: _Tree) -> None:
         entry["library"][param] = kind
     else:
         entry["helpers"][param] = tree.helpers[kind][1]
-
-
-def relevant(data: bytes) -> bool:
-    """A file worth indexing: it runs backward, or mentions a scaler or an accelerator."""
-    return any(hint in data for hint in _HINTS)
-
-
-def tree_facts(files: Iterable[tuple[str, str]], root: str) -> dict[str, FileFacts]:
-    """Index the relevant Python files (``(path, display)``) of the tree at ``root``, then merge."""
-    indexes: list[FileIndex] = []
-    # A tree that is itself a package names its modules from above it (`timm.utils.cuda`).
-    base = (
-        root
-        if not os.path.isfile(os.path.join(root, "__init__.py"))
-        else os.path.dirname(root)
-    )
-    later: list[tuple[str, str, bytes]] = []
-    for path, display in files:
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        if not relevant(data):
-            later.append((path, display, data))
-            continue
-        index = _index(path, display, data, base)
-        if index is not None:
-            indexes.append(index)
-    # Then the files that name one of the helpers found (a trainer importing a step function),
-    # and the files the helpers' modules import from that read `.grad` (a gradient-norm function).
-    names = {n.encode() for index in indexes for n in index.helpers}
-    imported = {
-        target.rsplit(".", 1)[0]
-        for index in indexes
-        if index.helpers
-        for target in index.imports.values()
-    }
-    for path, display, data in later if names else ():
-        if any(name in data for name in names) or (
-            b".grad" in data and module_name(path, base) in imported
-        ):
-            index = _index(path, display, data, base)
-            if index is not None:
-                indexes.append(index)
-    return merge(indexes) if indexes else {}
-
-
-def _index(path: str, display: str, data: bytes, base: str) -> FileIndex | None:
-    try:
-        text = data.decode("utf-8")
-        tree = ast.parse(text)
-    except (UnicodeDecodeError, SyntaxError, ValueError):
-        return None
-    # The same parse gives the file's summary for the other tree facts (``tree_index``): the
-    # workers forked after this pass find it there.
-    remember(os.path.abspath(path), tree)
-    return index_file(path, display, text, module_name(path, base), tree)
-
-
-def with_tree_facts(tasks: Sequence) -> list:
-    """The runner's tasks, each with the facts of its tree (a lone file has none)."""
-    roots: dict[str, list] = {}
-    for task in tasks:
-        if task.root is not None:
-            roots.setdefault(task.root, []).append(task)
-    facts: dict[str, FileFacts] = {}
-    for root, members in roots.items():
-        facts.update(tree_facts([(t.path, t.display) for t in members], root))
-    return [
-        dataclasses.replace(task, tree=facts[task.path]) if task.path in facts else task
-        for task in tasks
-    ]
 
 
 def settle_coupled(tasks: Sequence, outcomes: list, convert: Callable) -> list:

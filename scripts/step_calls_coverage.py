@@ -27,7 +27,8 @@ from types import SimpleNamespace
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
 from torch2ms.migrator.runner import Task
-from torch2ms.migrator.tree_merge import settle_coupled, with_tree_facts
+from torch2ms.migrator.tree_merge import settle_coupled
+from torch2ms.migrator.tree_pass import tree_tasks
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from examples_backward_coverage import backward_lines, sources
@@ -109,7 +110,7 @@ def _tree_results(path: str, files: list[tuple[str, str]]) -> dict[str, object]:
         for name, _ in files
     ]
     texts = dict(files)
-    tasks = with_tree_facts(tasks)
+    tasks = tree_tasks(tasks, {t.path: texts[t.display].encode() for t in tasks})
 
     def convert(task: Task) -> SimpleNamespace:
         result = convert_source(

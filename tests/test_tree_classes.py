@@ -5,11 +5,24 @@ the others."""
 
 from __future__ import annotations
 
+import ast
 import os
 
+from torch2ms.migrator import tree_pass
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.runner import plan, run
-from torch2ms.migrator.tree_classes import module_classes
+
+
+def module_classes(path: str, text: str, root: str | None) -> frozenset[str]:
+    """The Module classes the file imports, as its conversion in a run finds them."""
+    if root is not None:
+        files = [
+            (os.path.join(folder, name), name)
+            for folder, _, names in os.walk(root)
+            for name in names
+        ]
+        tree_pass.install(tree_pass.index_tree(files, root).tables)
+    return tree_pass.file_facts(path, root, text, ast.parse(text))[1]
 
 FILES = {
     "pkg/__init__.py": "from .base import Base\n",

@@ -13,7 +13,7 @@ import shutil
 import pytest
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.runner import plan, run
-from torch2ms.migrator.tree_merge import tree_facts
+from torch2ms.migrator.tree_pass import tree_facts
 from torch2ms.migrator.verify import verify_files
 
 PACKAGE = os.path.join(
