@@ -1,0 +1,276 @@
+"""TM421: an integer tensor given to a function torch computes in floats is cast first.
+
+torch computes `torch.log(x)` of an integer tensor in its default float dtype (float32).
+MindSpore 2.10's CPU kernels for these functions take floats only: `ops.log` of an int64 tensor
+raises 'Select CPU operator[Log] fail! Unsupported data type!'. Where the source shows that the
+input is an integer tensor, the conversion casts it first, `x.float()`, which means the same in
+both frameworks. The input is shown to be one when it is:
+
+- `torch.tensor(...)` / `torch.as_tensor(...)` of integer literals with no `dtype=`;
+- `torch.arange` of integer literals, `torch.randint`, `torch.randperm` with no `dtype=`;
+- a torch creation call with an integer `dtype=`; `.long()`, `.int()`, `.to(torch.int64)`;
+- a name its scope binds only to those.
+
+An input that is a float, or whose dtype the source does not show, keeps the plain call.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from ...migrator.context import ModuleContext
+from ...migrator.rule import API, Example, Rule, RuleMeta, register
+from .tensor_names import _own_nodes, dotted, scope_line, scopes
+
+# Functions (and Tensor methods of the same name) torch computes in its default float dtype for
+# an integer input, whose MindSpore 2.10 CPU kernel rejects integers (measured on int64 for each).
+FLOAT_KERNELS = frozenset(
+    """
+    acos acosh arccos arccosh arcsin arcsinh arctan arctanh asin asinh atan atanh cos cosh
+    deg2rad digamma erf erfc erfinv exp exp2 expm1 i0 lgamma log log10 log1p log2 logit
+    rad2deg rsqrt sigmoid sin sinh tan tanh
+    """.split()  # noqa: SIM905 - names as data, one block
+)
+INTEGER_DTYPES = frozenset(
+    f"torch.{name}" for name in "int8 int16 int32 int64 uint8 short int long".split()
+)
+_CREATION = frozenset(
+    f"torch.{name}"
+    for name in (
+        "tensor as_tensor zeros ones full empty arange randint randperm zeros_like "
+        "ones_like full_like empty_like randint_like"
+    ).split()
+)
+_INTEGER_CONSTRUCTORS = frozenset({"torch.LongTensor", "torch.IntTensor"})
+_INTEGER_DEFAULT = frozenset({"torch.randint", "torch.randperm"})
+_INTEGER_METHODS = frozenset({"long", "int", "short"})
+_INTEGER_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+_SCOPE_NAMES = "tm421.names"
+
+META = RuleMeta(
+    id="TM421",
+    title="An integer tensor given to a function computed in floats is cast to float32 first",
+    what="Rewrites `torch.log(x)` to `ops.log(x.float())` (and `x.log()` to `x.float().log()`) "
+    "for the functions torch computes in floats (log, exp, sin, sigmoid, erf, ...) where the "
+    "source shows `x` is an integer tensor: a tensor of integer literals, an integer `dtype=`, "
+    "`.long()`, or a name bound only to those.",
+    why="torch promotes an integer input to its default float dtype (float32); MindSpore 2.10's "
+    "CPU kernels of these functions take floats only ('Select CPU operator[Log] fail! "
+    "Unsupported data type!').",
+    use_instead="Cast integer tensors before these functions: `ops.log(x.float())`.",
+    examples=(
+        Example(
+            before="import torch\n\nx = torch.tensor([4, 10, 7])\ny = torch.log(x)\n"
+            "z = x.exp()\nw = torch.log(torch.rand(3))\n",
+            after="import mindspore\nfrom mindspore import ops\n\nx = mindspore.tensor([4, 10, 7])"
+            "\ny = ops.log(x.float())\nz = x.float().exp()\nw = ops.log(ops.rand(3))\n",
+        ),
+    ),
+    severity="note",
+    family="api",
+)
+
+
+def _integer_data(node: ast.AST) -> bool:
+    """Integer literals, in (nested) lists or tuples, at least one of them."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _integer_data(node.operand)
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(_integer_data(e) for e in node.elts)
+    return False
+
+
+def integer_tensor(node: ast.AST, qualify, names: frozenset[str]) -> bool:
+    """Whether the source shows ``node`` is an integer torch tensor."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _INTEGER_OPERATORS):
+        # an integer tensor with another or with an integer literal stays one
+        sides = (node.left, node.right)
+        return any(integer_tensor(s, qualify, names) for s in sides) and all(
+            integer_tensor(s, qualify, names) or _integer_data(s) for s in sides
+        )
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return integer_tensor(node.operand, qualify, names)
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute) and not _torch(func, qualify):
+        if func.attr in _INTEGER_METHODS and not node.args and not node.keywords:
+            return True
+        if func.attr == "to" and len(node.args) == 1 and not node.keywords:
+            return qualify(dotted(node.args[0]) or "") in INTEGER_DTYPES
+        return False
+    name = qualify(dotted(func) or "")
+    if name in _INTEGER_CONSTRUCTORS:
+        return True
+    if name not in _CREATION:
+        return False
+    dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    if dtype is not None:
+        return qualify(dotted(dtype) or "") in INTEGER_DTYPES
+    if any(k.arg is None for k in node.keywords) or any(
+        isinstance(a, ast.Starred) for a in node.args
+    ):
+        return False
+    if name in _INTEGER_DEFAULT:
+        return True
+    if name == "torch.arange":
+        return bool(node.args) and all(_integer_data(a) for a in node.args)
+    if name in ("torch.tensor", "torch.as_tensor"):
+        data = node.args[0] if node.args else None
+        data = next((k.value for k in node.keywords if k.arg == "data"), data)
+        return data is not None and _integer_data(data)
+    return False
+
+
+def _torch(func: ast.Attribute, qualify) -> bool:
+    return qualify(dotted(func) or "").startswith("torch.")
+
+
+def integer_names(scope: ast.AST, qualify) -> frozenset[str]:
+    """The names ``scope`` binds only to integer tensors (never a parameter, loop or augmented
+    target, never declared global)."""
+    bindings: dict[str, list[ast.AST | None]] = {}
+    for node in _own_nodes(scope):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                _bind(target, node.value, bindings)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+            _bind(node.target, getattr(node, "value", None), bindings)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            _bind(node.target, None, bindings)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            _bind(node.optional_vars, None, bindings)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bindings.setdefault(name, []).append(None)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bindings.setdefault(node.name, []).append(None)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bindings.setdefault(alias.asname or alias.name, []).append(None)
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        arguments = scope.args
+        for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+            bindings.setdefault(arg.arg, []).append(None)
+    found: frozenset[str] = frozenset()
+    while True:
+        now = frozenset(
+            name
+            for name, values in bindings.items()
+            if all(v is not None and integer_tensor(v, qualify, found) for v in values)
+        )
+        if now == found:
+            return found
+        found = now
+
+
+def _bind(target: ast.AST, value: ast.AST | None, bindings) -> None:
+    if isinstance(target, ast.Name):
+        bindings.setdefault(target.id, []).append(value)
+    elif isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
+        for element in ast.walk(target):
+            if isinstance(element, ast.Name):
+                bindings.setdefault(element.id, []).append(None)
+
+
+@register
+class IntegerInputRule(Rule):
+    meta = META
+    stage = API
+    order = 55
+    triggers = tuple(sorted(FLOAT_KERNELS))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
+        func = original.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in FLOAT_KERNELS:
+            return updated
+        qualified = ctx.qualname(func)
+        if qualified is not None:
+            if qualified != "torch." + func.attr.value:
+                return updated
+            position = next(
+                (i for i, a in enumerate(original.args) if a.keyword is None), None
+            )
+            if position is None:
+                position = next(
+                    (
+                        i
+                        for i, a in enumerate(original.args)
+                        if a.keyword is not None and a.keyword.value == "input"
+                    ),
+                    None,
+                )
+            if position is None or original.args[position].star:
+                return updated
+            if not self._integer(original.args[position].value, ctx):
+                return updated
+            args = list(updated.args)
+            args[position] = args[position].with_changes(
+                value=_float(args[position].value)
+            )
+            ctx.applied.add(META.id)
+            return updated.with_changes(args=args)
+        if ctx.on_imported(func) or not self._integer(func.value, ctx):
+            return updated
+        ctx.applied.add(META.id)
+        return updated.with_changes(
+            func=updated.func.with_changes(value=_float(updated.func.value))
+        )
+
+    def _integer(self, value: cst.BaseExpression, ctx: ModuleContext) -> bool:
+        if "set_default" in ctx.source:
+            return False  # torch's default float dtype may not be float32
+        code = cst.Module([]).code_for_node(value)
+        try:
+            node = ast.parse(f"({code})", mode="eval").body
+        except SyntaxError:
+            return False
+        names = (
+            self._names(ctx)
+            if any(isinstance(n, ast.Name) for n in ast.walk(node))
+            else frozenset()
+        )
+        return integer_tensor(node, lambda name: _qualify(name, ctx), names)
+
+    def _names(self, ctx: ModuleContext) -> frozenset[str]:
+        line = 0
+        for statement in reversed(ctx.stack):
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                info = ctx.statements.get(id(statement))
+                if info is None or isinstance(statement, cst.ClassDef):
+                    return frozenset()
+                line = info.line
+                break
+        by_scope = ctx.state.get(_SCOPE_NAMES)
+        if by_scope is None:
+            tree = ctx.state.get("ast")
+            by_scope = {}
+            if isinstance(tree, ast.Module):
+                for scope in scopes(tree):
+                    by_scope[scope_line(scope)] = integer_names(
+                        scope, lambda name: _qualify(name, ctx)
+                    )
+            ctx.state[_SCOPE_NAMES] = by_scope
+        return by_scope.get(line, frozenset())
+
+
+def _float(value: cst.BaseExpression) -> cst.Call:
+    if isinstance(
+        value, (cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation)
+    ):
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.Call(cst.Attribute(value, cst.Name("float")))
+
+
+def _qualify(name: str, ctx: ModuleContext) -> str:
+    head, _, rest = name.partition(".")
+    target = ctx.aliases.get(head)
+    if target is None:
+        return ""
+    return f"{target}.{rest}" if rest else target
