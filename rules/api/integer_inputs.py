@@ -34,14 +34,27 @@ FLOAT_KERNELS = frozenset(
     """.split()  # noqa: SIM905 - names as data, one block
 )
 INTEGER_DTYPES = frozenset(
-    f"torch.{name}" for name in "int8 int16 int32 int64 uint8 short int long".split()
+    f"torch.{name}"
+    for name in ["int8", "int16", "int32", "int64", "uint8", "short", "int", "long"]
 )
 _CREATION = frozenset(
     f"torch.{name}"
-    for name in (
-        "tensor as_tensor zeros ones full empty arange randint randperm zeros_like "
-        "ones_like full_like empty_like randint_like"
-    ).split()
+    for name in [
+        "tensor",
+        "as_tensor",
+        "zeros",
+        "ones",
+        "full",
+        "empty",
+        "arange",
+        "randint",
+        "randperm",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "empty_like",
+        "randint_like",
+    ]
 )
 _INTEGER_CONSTRUCTORS = frozenset({"torch.LongTensor", "torch.IntTensor"})
 _INTEGER_DEFAULT = frozenset({"torch.randint", "torch.randperm"})

@@ -61,7 +61,7 @@ def test_a_default_dtype_set_by_the_program_leaves_the_call() -> None:
 @pytest.mark.real
 @pytest.mark.parametrize("name", sorted(FLOAT_KERNELS))
 def test_integer_input_gives_torchs_float_values(name: str, fw) -> None:
-    torch, ms = fw
+    _torch, _ms = fw
     source = (
         "import torch\n"
         "x = torch.tensor([1, 2, 3])\n"
