@@ -26,7 +26,6 @@ from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 from .functional import _in_place, interpolate, rrelu
 from .parameters import _reset_layer
 
-
 _FLOAT_DTYPES = (mstype.float16, mstype.float32, mstype.float64, mstype.bfloat16)
 
 
