@@ -197,7 +197,7 @@ class IntegerInputRule(Rule):
     meta = META
     stage = API
     order = 55
-    triggers = tuple(sorted(FLOAT_KERNELS))
+    triggers = tuple(f".{name}(" for name in sorted(FLOAT_KERNELS))
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         func = original.func
