@@ -4,7 +4,8 @@ torch computes `torch.log(x)` of an integer tensor in its default float dtype (f
 MindSpore 2.10's CPU kernels for these functions take floats only: `ops.log` of an int64 tensor
 raises 'Select CPU operator[Log] fail! Unsupported data type!'. Where the source shows that the
 input is an integer tensor, the conversion casts it first, `x.float()`, which means the same in
-both frameworks. The input is shown to be one when it is:
+both frameworks (for `atan2` and `xlogy`, each of the two inputs that is one). The input is
+shown to be one when it is:
 
 - `torch.tensor(...)` / `torch.as_tensor(...)` of integer literals with no `dtype=`;
 - `torch.arange` of integer literals, `torch.randint`, `torch.randperm` with no `dtype=`;
@@ -30,9 +31,11 @@ FLOAT_KERNELS = frozenset(
     """
     acos acosh arccos arccosh arcsin arcsinh arctan arctanh asin asinh atan atanh cos cosh
     deg2rad digamma erf erfc erfinv exp exp2 expm1 i0 lgamma log log10 log1p log2 logit
-    rad2deg rsqrt sigmoid sin sinh tan tanh
+    rad2deg rsqrt sigmoid sin sinh tan tanh atan2 arctan2 xlogy
     """.split()  # noqa: SIM905 - names as data, one block
 )
+# Those of them that take two tensors, `input` and `other`: each integer one is cast.
+TWO_INPUTS = frozenset({"atan2", "arctan2", "xlogy"})
 INTEGER_DTYPES = frozenset(
     f"torch.{name}"
     for name in ["int8", "int16", "int32", "int64", "uint8", "short", "int", "long"]
@@ -203,38 +206,31 @@ class IntegerInputRule(Rule):
         func = original.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in FLOAT_KERNELS:
             return updated
+        name = func.attr.value
         qualified = ctx.qualname(func)
-        if qualified is not None:
-            if qualified != "torch." + func.attr.value:
-                return updated
-            position = next(
-                (i for i, a in enumerate(original.args) if a.keyword is None), None
+        if qualified is not None and qualified != "torch." + name:
+            return updated
+        method = qualified is None
+        if method and ctx.on_imported(func):
+            return updated
+        # torch's parameters holding tensors, in order; a method's receiver is the first.
+        params = ("input", "other") if name in TWO_INPUTS else ("input",)
+        args = list(updated.args)
+        changed = False
+        for index in _positions(original, params[1:] if method else params):
+            if self._integer(original.args[index].value, ctx):
+                args[index] = args[index].with_changes(value=_float(args[index].value))
+                changed = True
+        result = updated.with_changes(args=args)
+        if method and self._integer(func.value, ctx):
+            result = result.with_changes(
+                func=updated.func.with_changes(value=_float(updated.func.value))
             )
-            if position is None:
-                position = next(
-                    (
-                        i
-                        for i, a in enumerate(original.args)
-                        if a.keyword is not None and a.keyword.value == "input"
-                    ),
-                    None,
-                )
-            if position is None or original.args[position].star:
-                return updated
-            if not self._integer(original.args[position].value, ctx):
-                return updated
-            args = list(updated.args)
-            args[position] = args[position].with_changes(
-                value=_float(args[position].value)
-            )
-            ctx.applied.add(META.id)
-            return updated.with_changes(args=args)
-        if ctx.on_imported(func) or not self._integer(func.value, ctx):
+            changed = True
+        if not changed:
             return updated
         ctx.applied.add(META.id)
-        return updated.with_changes(
-            func=updated.func.with_changes(value=_float(updated.func.value))
-        )
+        return result
 
     def _integer(self, value: cst.BaseExpression, ctx: ModuleContext) -> bool:
         if "set_default" in ctx.source:
@@ -271,6 +267,25 @@ class IntegerInputRule(Rule):
                     )
             ctx.state[_SCOPE_NAMES] = by_scope
         return by_scope.get(line, frozenset())
+
+
+def _positions(call: cst.Call, params: tuple[str, ...]) -> list[int]:
+    """Where the call passes each of ``params`` (by position, then by keyword); none when an
+    argument is spread."""
+    if any(a.star for a in call.args):
+        return []
+    positional = [i for i, a in enumerate(call.args) if a.keyword is None]
+    found = []
+    for number, param in enumerate(params):
+        if number < len(positional):
+            found.append(positional[number])
+            continue
+        found.extend(
+            i
+            for i, a in enumerate(call.args)
+            if a.keyword is not None and a.keyword.value == param
+        )
+    return found
 
 
 def _float(value: cst.BaseExpression) -> cst.Call:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import convert_checked
-from torch2ms.rules.api.integer_inputs import FLOAT_KERNELS
+from torch2ms.rules.api.integer_inputs import FLOAT_KERNELS, TWO_INPUTS
 
 
 @pytest.mark.parametrize(
@@ -27,6 +27,14 @@ from torch2ms.rules.api.integer_inputs import FLOAT_KERNELS
         ),
         ("y = torch.sigmoid(x.long())", "y = ops.sigmoid(x.long().float())"),
         ("y = torch.log(input=torch.randint(1, 5, (3,)))", ".float())"),
+        (
+            "y = torch.atan2(torch.arange(3), x)",
+            "y = ops.atan2(ops.arange(3).float(), x)",
+        ),
+        (
+            "y = torch.tensor([1, 2]).xlogy(other=torch.tensor([3, 4]))",
+            ".float().xlogy(other=mindspore.tensor([3, 4]).float())",
+        ),
         # a float input, or one whose dtype the source does not show, keeps the plain call
         (
             "y = torch.log(torch.tensor([4., 10.]))",
@@ -61,12 +69,15 @@ def test_a_default_dtype_set_by_the_program_leaves_the_call() -> None:
 @pytest.mark.real
 @pytest.mark.parametrize("name", sorted(FLOAT_KERNELS))
 def test_integer_input_gives_torchs_float_values(name: str, fw) -> None:
-    _torch, _ms = fw
+    # `fw`: both frameworks importable (the snippets import them)
+    other, more = (
+        ("", "") if name not in TWO_INPUTS else (", x", "torch.tensor([2, 1, 0])")
+    )
     source = (
         "import torch\n"
         "x = torch.tensor([1, 2, 3])\n"
-        f"a = torch.{name}(x)\n"
-        f"b = torch.tensor([1, 2, 3], dtype=torch.int32).{name}()\n"
+        f"a = torch.{name}(x{other})\n"
+        f"b = torch.tensor([1, 2, 3], dtype=torch.int32).{name}({more})\n"
     )
     expected: dict = {}
     exec(compile(source, "original.py", "exec"), expected)  # noqa: S102 - our snippet
