@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from conftest import convert_checked
+from torch2ms.rules.companion import assemble
 
 
 def _rules(result) -> list[tuple[str, int]]:
@@ -78,3 +81,38 @@ def test_dtypes_with_kernels_are_not_reported(line: str) -> None:
         f"import torch\nimport torch.nn as nn\nx = torch.ones(2)\n{line}\n"
     )
     assert "TM960" not in [rule for rule, _ in _rules(result)]
+
+
+@pytest.mark.parametrize("cast", ["double", "half", "float"])
+def test_a_layer_rebound_to_its_own_cast_is_cast_as_a_module(cast: str) -> None:
+    source = (
+        f"import torch.nn as nn\nh = nn.Linear(3, 2)\nh = h.{cast}()\nh = h.to('cpu')\n"
+    )
+    result = convert_checked(source)
+    assert f'h = ms_aux.module_cast(h, "{cast}")' in result.code, result.code
+
+
+@pytest.mark.real
+def test_cast_layers_compute_in_their_dtype(fw, tmp_path) -> None:
+    _, ms = fw
+    source = (
+        "import torch\nimport torch.nn as nn\n"
+        "h = nn.Linear(3, 2)\nh = h.double()\n"
+        "g = nn.Linear(3, 2).half()\n"
+        "y = h(torch.ones(4, 3, dtype=torch.float64))\n"
+    )
+    result = convert_checked(source)
+    (tmp_path / "ms_aux.py").write_text(
+        assemble(sorted(result.companion)), encoding="utf-8"
+    )
+    sys.path.insert(0, str(tmp_path))
+    sys.modules.pop("ms_aux", None)
+    try:
+        space: dict = {}
+        exec(compile(result.code, "converted.py", "exec"), space)  # noqa: S102 - our snippet
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("ms_aux", None)
+    assert space["h"].weight.dtype == ms.float64
+    assert space["g"].weight.dtype == ms.float16
+    assert space["y"].dtype == ms.float64
