@@ -64,6 +64,8 @@ _INTEGER_DEFAULT = frozenset({"torch.randint", "torch.randperm"})
 _INTEGER_METHODS = frozenset({"long", "int", "short"})
 _INTEGER_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 _SCOPE_NAMES = "tm421.names"
+# Calls that change torch's default float dtype from float32.
+_DEFAULT_SETTERS = ("set_default_dtype", "set_default_tensor_type")
 
 META = RuleMeta(
     id="TM421",
@@ -233,7 +235,7 @@ class IntegerInputRule(Rule):
         return result
 
     def _integer(self, value: cst.BaseExpression, ctx: ModuleContext) -> bool:
-        if "set_default" in ctx.source:
+        if any(name in ctx.source for name in _DEFAULT_SETTERS):
             return False  # torch's default float dtype may not be float32
         code = cst.Module([]).code_for_node(value)
         try:

@@ -91,3 +91,11 @@ def test_integer_input_gives_torchs_float_values(name: str, fw) -> None:
         np.testing.assert_allclose(
             have, want.numpy(), rtol=1e-5, atol=1e-6, err_msg=key
         )
+
+
+def test_other_defaults_set_by_the_program_change_nothing() -> None:
+    source = (
+        "import argparse\nimport torch\nparser = argparse.ArgumentParser()\n"
+        "parser.set_defaults(lr=0.1)\ny = torch.log(torch.tensor([4, 10]))\n"
+    )
+    assert "ops.log(mindspore.tensor([4, 10]).float())" in convert_checked(source).code
