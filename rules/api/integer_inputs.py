@@ -18,6 +18,7 @@ An input that is a float, or whose dtype the source does not show, keeps the pla
 from __future__ import annotations
 
 import ast
+import bisect
 
 import libcst as cst
 
@@ -64,6 +65,12 @@ _INTEGER_DEFAULT = frozenset({"torch.randint", "torch.randperm"})
 _INTEGER_METHODS = frozenset({"long", "int", "short"})
 _INTEGER_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 _SCOPE_NAMES = "tm421.names"
+# Words one of which the text making an integer tensor holds (see `integer_tensor`).
+_INTEGER_WORDS = (
+    *("arange", "randint", "randperm", "LongTensor", "IntTensor", "tensor("),
+    *("long", "short", "int8", "int16", "int32", "int64", ".int("),
+)
+_SCOPES = "tm421.scopes"
 # Calls that change torch's default float dtype from float32.
 _DEFAULT_SETTERS = ("set_default_dtype", "set_default_tensor_type")
 
@@ -250,25 +257,47 @@ class IntegerInputRule(Rule):
         return integer_tensor(node, lambda name: _qualify(name, ctx), names)
 
     def _names(self, ctx: ModuleContext) -> frozenset[str]:
-        line = 0
+        line, end = 0, None
         for statement in reversed(ctx.stack):
             if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
                 info = ctx.statements.get(id(statement))
                 if info is None or isinstance(statement, cst.ClassDef):
                     return frozenset()
-                line = info.line
+                line, end = info.line, info.end_line
                 break
-        by_scope = ctx.state.get(_SCOPE_NAMES)
-        if by_scope is None:
-            tree = ctx.state.get("ast")
-            by_scope = {}
-            if isinstance(tree, ast.Module):
-                for scope in scopes(tree):
-                    by_scope[scope_line(scope)] = integer_names(
-                        scope, lambda name: _qualify(name, ctx)
-                    )
-            ctx.state[_SCOPE_NAMES] = by_scope
-        return by_scope.get(line, frozenset())
+        if not self._makes_integers(ctx, line, end):
+            return frozenset()
+        # Worked out only for the scopes that call one of the functions with a name in it.
+        found: dict[int, frozenset[str]] = ctx.state.setdefault(_SCOPE_NAMES, {})
+        if line not in found:
+            by_line = ctx.state.get(_SCOPES)
+            if by_line is None:
+                tree = ctx.state.get("ast")
+                by_line = ctx.state[_SCOPES] = (
+                    {scope_line(scope): scope for scope in scopes(tree)}
+                    if isinstance(tree, ast.Module)
+                    else {}
+                )
+            scope = by_line.get(line)
+            found[line] = (
+                integer_names(scope, lambda name: _qualify(name, ctx))
+                if scope is not None
+                else frozenset()
+            )
+        return found[line]
+
+    @staticmethod
+    def _makes_integers(ctx: ModuleContext, line: int, end: int | None) -> bool:
+        """Whether the scope's text (lines ``line`` to ``end``, the module for None) names
+        anything that makes an integer tensor: no name of it is bound to one otherwise."""
+        for word in _INTEGER_WORDS:
+            lines = ctx.lines_with(word)
+            if lines is None:
+                return True
+            i = bisect.bisect_left(lines, line)
+            if i < len(lines) and (end is None or lines[i] <= end):
+                return True
+        return False
 
 
 def _positions(call: cst.Call, params: tuple[str, ...]) -> list[int]:
