@@ -31,6 +31,16 @@ from .docs import (
     NO_MAPPING,
     UNSAFE_ARGUMENT,
 )
+from .float64_layers import (
+    FLOAT8,
+    FLOAT64_COMPANIONS,
+    NO_DTYPE_KERNEL,
+    NO_FLOAT64_KERNEL,
+    cast_receiver,
+    made_float64,
+    report_float8,
+    report_float64,
+)
 from .inplace_chain import PRODUCED, item_chain, rebound_chain, writes_grad_state
 from .inplace_result import drop_rebound_inplace, writes_into_a_slice
 from .known_leaf import LEAF, detach_receiver
@@ -324,6 +334,7 @@ class ApiTableRule(Rule):
         NO_KERNEL,
         CALL_RESULT,
         VIEW_UPDATE,
+        NO_DTYPE_KERNEL,
     )
     stage = API
     order = 100
@@ -387,6 +398,8 @@ class ApiTableRule(Rule):
         self.bases: set[int] = set()
         # The heads of attribute chains (`torch` in `torch.device`): not names of their own.
         self.inner: set[int] = set()
+        # Layer constructions cast to float64 where they stand (`nn.Conv2d(...).double()`).
+        self.float64_cast: set[int] = set()
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         self._ctx = ctx
@@ -475,6 +488,9 @@ class ApiTableRule(Rule):
     # -- where a name stands ------------------------------------------------------------------
     def visit_Call(self, node: cst.Call, ctx: ModuleContext) -> None:
         self.skip.add(id(node.func))
+        cast = cast_receiver(node, ctx)
+        if cast is not None:
+            self.float64_cast.add(id(cast))
         if (
             isinstance(node.func, cst.Name)
             and node.func.value in _TYPE_CHECKS
@@ -587,6 +603,8 @@ class ApiTableRule(Rule):
         if id(original) in self.skip:
             return updated
         qualified = ctx.qualname(original)
+        if qualified in FLOAT8 and ctx.options.target == "cpu":
+            report_float8(qualified, ctx)
         mint = self._mint_class(qualified or "", ctx)
         if mint:
             ctx.applied.add(API_META.id)
@@ -1097,7 +1115,9 @@ class ApiTableRule(Rule):
                     else None
                 ) or updated
             else:
-                result = self._function(mapping, updated, ctx, original)
+                result = self._float64_layer(
+                    mapping, original, updated, ctx
+                ) or self._function(mapping, updated, ctx, original)
             if (
                 self.swapped
                 and isinstance(result, cst.Call)
@@ -1131,6 +1151,19 @@ class ApiTableRule(Rule):
                     ctx.keep.append(result)
                 return result
         return updated
+
+    def _float64_layer(self, mapping, original, updated, ctx: ModuleContext):
+        """A layer made in float64 (see float64_layers): the companion class where it computes
+        float64, a TM960 finding where no CPU kernel does."""
+        if mapping.kind != "class" or not made_float64(
+            original, self.float64_cast, ctx
+        ):
+            return None
+        if mapping.torch in NO_FLOAT64_KERNEL and ctx.options.target == "cpu":
+            report_float64(mapping.torch, ctx)
+        if mapping.torch in FLOAT64_COMPANIONS:
+            return self._companion_call(mapping.torch, without_out_none(updated), ctx)
+        return None
 
     def _on_imported(self, func: cst.Attribute) -> bool:
         """Whether ``func`` is reached from an imported module or object (`re.sub`, `np.dot`),

@@ -40,6 +40,19 @@ RENAMED_ATTRIBUTES = frozenset(
 PASS_THROUGH = frozenset(
     {"to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"}
 )
+
+
+def _passed_through(value: ast.AST | None, name: str) -> bool:
+    """`name.<method>(...)` for a method that returns its Module receiver."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in PASS_THROUGH
+        and isinstance(value.func.value, ast.Name)
+        and value.func.value.id == name
+    )
+
+
 _DEVICE_STRING = re.compile(r"^(cpu|cuda|mps|xpu|npu)(:\d+)?$")
 DATASET_BASES = frozenset(
     {
@@ -338,6 +351,8 @@ class _Analyser:
     def _name_kinds(self) -> dict[str, str]:
         kinds = {}
         for name, values in self.bindings.items():
+            # `model = model.to(device)`, `h = h.half()`: the value keeps the name's kind.
+            values = [v for v in values if not _passed_through(v, name)] or values
             found = {self.kind(v) if v is not None else None for v in values}
             if len(found) == 1 and None not in found:
                 kinds[name] = found.pop()

@@ -10,6 +10,7 @@ from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
 from .common import GUESSED, KNOWN, method, module_receiver, receiver_kind, split_args
 from .facts import facts
 from .hooks import HOOK_ARGUMENTS, HOOKS, hook_call
+from .layers import is_layer
 
 GUESS = define(
     "TM932",
@@ -126,6 +127,14 @@ RESET = define(
 
 # Module methods that cast every floating-point parameter and buffer (tensors have them too).
 _CASTS = frozenset({"float", "half", "double", "bfloat16"})
+
+
+def _constructed_layer(call: cst.Call, ctx: ModuleContext) -> bool:
+    """`nn.Linear(3, 1).double()`: the method's receiver is a torch layer built right there."""
+    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+    return isinstance(receiver, cst.Call) and is_layer(
+        ctx.qualname(receiver.func) or ""
+    )
 
 
 @register
@@ -253,6 +262,8 @@ class ParametersRule(Rule):
         ):
             return updated  # the companion's own function (`ms_aux.register_parameter`)
         certainty = module_receiver(receiver, ctx)
+        if certainty is None and name in _CASTS and _constructed_layer(original, ctx):
+            certainty = KNOWN  # `nn.ConvTranspose1d(4, 5, 3).double()`
         if certainty is None and name in _MODULE_ONLY:
             certainty = GUESSED  # a method only torch's Module has
         if certainty is None and name == "eval" and not updated.args:

@@ -148,6 +148,8 @@ def test_assembled_module_holds_what_the_classes_need() -> None:
     # `reset_parameters()` brings torch's initialisation (library/parameters.py) along.
     assert closure(["BatchNorm2d"]) == [
         "calculate_fan_in_and_fan_out",
+        "_FLOAT_DTYPES",
+        "_parameters_in",
         "_constant",
         "_TorchNames",
         "_TorchBatchNorm",

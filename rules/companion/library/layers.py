@@ -9,8 +9,10 @@ written for torch reads them (`self.weight`, `m.weight.set_data(...)`), and assi
 to one assigns the MindSpore name (tied weights); assigning any other value to one of those names
 raises AttributeError: assign the MindSpore name, or `set_data` through torch's. A parameter torch
 does not have (`affine=False`, `bias=False`, `track_running_stats=False`) is a plain constant
-tensor here, so it is neither trained nor written to a checkpoint. `inplace`, `device` and
-`dtype` are accepted and change nothing. Like every Cell, these start with `training=False`:
+tensor here, so it is neither trained nor written to a checkpoint. `inplace` and `device` are
+accepted and change nothing; `dtype` is the dtype of Linear's and BatchNorm's floating-point
+parameters (a float64 BatchNorm computes from reductions, which have float64 kernels where
+MindSpore's BatchNorm has none), and is accepted by the other layers. Like every Cell, these start with `training=False`:
 `set_train()` selects torch's training behaviour, and `self.training` reads it.
 """
 
@@ -24,6 +26,21 @@ from mindspore.nn.layer.normalization import _BatchNorm as _MindSporeBatchNorm
 from .functional import _in_place, interpolate, rrelu
 from .parameters import _reset_layer
 from .unpooling import _frequency_scaled
+
+_FLOAT_DTYPES = (mstype.float16, mstype.float32, mstype.float64, mstype.bfloat16)
+
+
+def _parameters_in(cell, dtype):
+    """torch's `dtype=` of a layer: its floating-point parameters made in that dtype."""
+    if dtype is None or dtype == mstype.float32:
+        return
+    for param in cell.get_parameters():
+        if param.dtype in _FLOAT_DTYPES:
+            param.set_dtype(dtype)
+    for name in ("moving_mean", "moving_variance", "gamma", "beta"):
+        value = cell.__dict__.get(name)
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            setattr(cell, name, value.astype(dtype))
 
 
 def _pair(value):
@@ -138,6 +155,7 @@ class _TorchBatchNorm(_TorchNames):
             del self.moving_mean, self.moving_variance
             self.moving_mean = _constant(0.0, (num_features,))
             self.moving_variance = _constant(1.0, (num_features,))
+        _parameters_in(self, dtype)
 
     @property
     def weight(self):
@@ -169,6 +187,8 @@ class _TorchBatchNorm(_TorchNames):
         self._uncounted = 0
 
     def construct(self, x):
+        if x.dtype == mstype.float64:
+            return self._composed(x)
         if self.training and self.track_running_stats:
             self._uncounted += 1
             if self.momentum is None:
@@ -184,6 +204,42 @@ class _TorchBatchNorm(_TorchNames):
                     self.eps,
                 )
         return super().construct(x)
+
+    def _composed(self, x):
+        """torch's batch norm from reductions in the input's dtype (float64, which MindSpore
+        2.10's CPU BatchNorm kernel does not take). Python numbers become tensors of that dtype
+        first: MindSpore would take them as float32."""
+        dtype = x.dtype
+        axes = (0, *range(2, x.ndim))
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        if self.training or not self.track_running_stats:
+            mean = x.mean(axis=axes)
+            var = ((x - mean.reshape(shape)) ** 2).mean(axis=axes)
+            if self.training and self.track_running_stats:
+                self._uncounted += 1
+                count = x.size // x.shape[1]
+                factor = (
+                    1.0 / float(self.num_batches_tracked)
+                    if self.momentum is None
+                    else self.momentum
+                )
+                unbiased = var * Tensor(count / max(count - 1, 1), dtype)
+                for stat, value in (
+                    (self.moving_mean, mean),
+                    (self.moving_variance, unbiased),
+                ):
+                    kept = Tensor(1.0 - factor, stat.dtype)
+                    ops.assign(
+                        stat, stat * kept + value.astype(stat.dtype) * (1.0 - kept)
+                    )
+        else:
+            mean = self.moving_mean.astype(dtype)
+            var = self.moving_variance.astype(dtype)
+        y = (x - mean.reshape(shape)) / ops.sqrt(
+            var.reshape(shape) + Tensor(self.eps, dtype)
+        )
+        gamma = self.gamma.astype(dtype).reshape(shape)
+        return y * gamma + self.beta.astype(dtype).reshape(shape)
 
     def extend_repr(self):
         return (
@@ -352,6 +408,7 @@ class Linear(nn.Dense):
         super().__init__(in_features, out_features, has_bias=bias)
         self.in_features = in_features
         self.out_features = out_features
+        _parameters_in(self, dtype)
 
     def reset_parameters(self):
         """torch's `reset_parameters()` of this layer (see `_reset_layer`)."""

@@ -17,6 +17,11 @@ def _stft_window(window, win_length, n_fft, dtype):
     return window
 
 
+def _as_complex(x):
+    """A real tensor as the complex one with no imaginary part."""
+    return ops.Complex()(x, ops.zeros_like(x))
+
+
 def stft(
     input,
     n_fft,
@@ -57,7 +62,14 @@ def stft(
     frames = ops.stack(
         [x[:, i * hop : i * hop + n_fft] for i in range(frames_count)], axis=-1
     )
-    frames = frames * _stft_window(window, win_length, n_fft, x.dtype).reshape(-1, 1)
+    real_dtype = ops.real(x).dtype if x.is_complex() else x.dtype
+    window = _stft_window(window, win_length, n_fft, real_dtype)
+    # MindSpore's CPU Mul takes one dtype: a real factor of a complex one is made complex.
+    if frames.is_complex() and not window.is_complex():
+        window = _as_complex(window)
+    elif window.is_complex() and not frames.is_complex():
+        frames = _as_complex(frames)
+    frames = frames * window.reshape(-1, 1)
     if onesided is None:
         onesided = not complex_input
     if onesided:
