@@ -21,6 +21,7 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import define
+from ..common.ast_nodes import nodes
 
 # torch methods and attributes whose result may share the receiver's storage.
 VIEW_METHODS = frozenset(
@@ -113,13 +114,10 @@ def view_names(ctx: ModuleContext) -> dict[tuple[str, tuple[int, int]], bool]:
     if isinstance(tree, ast.Module):
         scopes = [
             (node.lineno, node.end_lineno or node.lineno)
-            for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            for node in nodes(ctx, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
         ]
         found[("", (0, 0))] = scopes
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Assign):
-                continue
+        for node in nodes(ctx, ast.Assign):
             base = _viewed(node.value)
             if base is None:
                 continue
