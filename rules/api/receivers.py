@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import ast
-
 import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.engine import visit
-from ..common.ast_nodes import statements, walk_order
 from . import METHODS
 from .spec import CallTranslation, Refusal
 
 _PLACEMENT_KEYS = frozenset({"device", "dtype"})
 
 
-def placement_dicts(
-    function: cst.FunctionDef, ctx: ModuleContext | None = None
-) -> frozenset[str]:
-    """Names the function binds, at its top level, to a dict of device/dtype entries only.
-    With ``ctx``, a function still as the parse made it is read on the ``ast`` tree."""
+def placement_dicts(function: cst.FunctionDef) -> frozenset[str]:
+    """Names the function binds, at its top level, to a dict of device/dtype entries only."""
     names = set()
     body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
     for statement in body:
@@ -54,70 +48,8 @@ def placement_dicts(
     if not names:
         return frozenset()
     # A name rebound anywhere else in the function is not certain.
-    source = _source_function(function, ctx) if ctx is not None else None
-    if source is not None:
-        counts = _source_bindings(source, names)
-    else:
-        counts = _bindings(function, names)
+    counts = _bindings(function, names)
     return frozenset(name for name in names if counts[name] == 1)
-
-
-_FUNCTIONS = "receivers.functions"
-
-
-def _source_function(
-    function: cst.FunctionDef, ctx: ModuleContext
-) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The ``ast`` node of a function the rules have not changed, by its position."""
-    if id(function) not in ctx.parsed:
-        return None
-    info = ctx.statements.get(id(function))
-    if info is None:
-        return None
-    table = ctx.state.get(_FUNCTIONS)
-    if table is None:
-        table = ctx.state[_FUNCTIONS] = {
-            (
-                min([node.lineno] + [d.lineno for d in node.decorator_list]),
-                node.col_offset,
-            ): node
-            for node in statements(ctx, ast.FunctionDef, ast.AsyncFunctionDef)
-        }
-    found = table.get((info.line, info.column))  # type: ignore[union-attr]
-    if found is None or found.name != function.name.value:
-        return None
-    return found
-
-
-def _source_bindings(function: ast.AST, names: set[str]) -> dict[str, int]:
-    """``_bindings`` on the ``ast`` tree of the same source: each ``Name``-valued
-    ``Attribute`` or ``Subscript`` (the dotted module names of imports are ``Attribute``s for
-    LibCST) counts two, each plain assignment target one, each augmented assignment two."""
-    counts = dict.fromkeys(names, 0)
-    for node in walk_order(function):
-        cls = node.__class__
-        if cls is ast.Attribute or cls is ast.Subscript:
-            value = node.value
-            if value.__class__ is ast.Name and value.id in counts:
-                counts[value.id] += 2
-        elif cls is ast.Assign:
-            for target in node.targets:
-                if target.__class__ is ast.Name and target.id in counts:
-                    counts[target.id] += 1
-        elif cls is ast.AugAssign:
-            target = node.target
-            if target.__class__ is ast.Name and target.id in counts:
-                counts[target.id] += 2
-        elif cls is ast.Import:
-            for alias in node.names:
-                head, dot, _ = alias.name.partition(".")
-                if dot and head in counts:
-                    counts[head] += 2
-        elif cls is ast.ImportFrom and node.module:
-            head, dot, _ = node.module.partition(".")
-            if dot and head in counts:
-                counts[head] += 2
-    return counts
 
 
 class _Bindings(cst.CSTVisitor):
