@@ -13,6 +13,9 @@ from .findings import ERROR, Finding
 from .index import Census, StatementInfo
 from .tree import FileFacts
 
+_NAME = cst.Name
+_ATTRIBUTE = cst.Attribute
+
 # ``ctx.state`` key: ids of the calls a rule converted although their method name is among the
 # torch-only ones (`x.squeeze(dim=0)` → `x.squeeze(axis=0)`); the import rule leaves them alone.
 CONVERTED_CALLS = "converted_calls"
@@ -74,31 +77,39 @@ class ModuleContext:
     @staticmethod
     def dotted(node: cst.CSTNode) -> str | None:
         """``a.b.c`` for a Name/Attribute chain."""
-        if node.__class__ is cst.Name:
+        cls = node.__class__
+        if cls is _NAME:
             return node.value
         parts = []
-        while isinstance(node, cst.Attribute):
+        while cls is _ATTRIBUTE:
             parts.append(node.attr.value)
             node = node.value
-        if not isinstance(node, cst.Name):
+            cls = node.__class__
+        if cls is not _NAME:
             return None
         parts.append(node.value)
-        return ".".join(reversed(parts))
+        parts.reverse()
+        return ".".join(parts)
 
     def qualname(self, node: cst.CSTNode) -> str | None:
         """The qualified torch name a Name/Attribute chain refers to (``F.relu`` → ``torch.nn.functional.relu``)."""
-        if node.__class__ is cst.Name:
+        cls = node.__class__
+        if cls is _NAME:
             return self.aliases.get(node.value)
-        name = self.dotted(node)
-        if name is None:
+        # The head first: most chains (`self.x.y`) start at a name no torch import binds.
+        parts = []
+        while cls is _ATTRIBUTE:
+            parts.append(node.attr.value)
+            node = node.value
+            cls = node.__class__
+        if cls is not _NAME or not parts:
             return None
-        head, _, rest = name.partition(".")
-        target = self.aliases.get(head)
+        target = self.aliases.get(node.value)
         if target is None:
             return None
-        if not rest:
-            return target
-        return self_reference_dropped(f"{target}.{rest}")
+        parts.append(target)
+        parts.reverse()
+        return self_reference_dropped(".".join(parts))
 
     def imported_name(self, node: cst.CSTNode) -> str | None:
         """The qualified name a Name/Attribute chain refers to through the module's imports of

@@ -359,7 +359,7 @@ class ImportsRule(Rule):
         )
         self.package_names = package_aliases(ctx.aliases)
         if self.package_names:
-            self.package_names_used = package_names_in_use(node, ctx.aliases)
+            self.package_names_used = package_names_in_use(node, ctx.aliases, ctx)
         companion = ctx.companion_import.module
         for statement in node.body:
             if not isinstance(statement, cst.SimpleStatementLine):

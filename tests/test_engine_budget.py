@@ -23,6 +23,8 @@ MODELS = (
     "425_device_agnostic_script",
     "429_shuffled_evaluation",
     "431_dataset_statistics_collate",
+    # torchvision names still in use after the rule passes (read by the import rule).
+    "340_torchvision_transforms",
 )
 # Files with training steps (`.is_cuda`, formats and companion entries too), whose analyses
 # (gradient stage) still read the scope that holds a step.
@@ -73,6 +75,36 @@ def test_model_files_are_parsed_once_and_never_walked_whole(tmp_path):
     assert set(profile.module_prints) <= {"migrator/convert.py:convert_source"}
     assert sum(profile.module_prints.values()) <= files
     assert sum(profile.stage_runs.values()) <= 3 * files
+
+
+# A module whose text names `Function` without defining a `torch.autograd.Function` class, and
+# that keeps a torchvision import in use: which classes convert and which torchvision names are
+# read are facts of the module, found without walking it.
+_FACTS = """import torch
+import torchvision
+from torch import nn
+
+
+class Function(nn.Module):  # a Function of the model, not of autograd
+    def forward(self, x):
+        return torch.relu(x)
+
+
+def augment(size):
+    return torchvision.transforms.RandomCrop(size)
+"""
+
+
+def test_module_facts_come_without_a_walk(tmp_path):
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "facts.py").write_text(_FACTS)
+    profile = Profile()
+    with instrumented(profile):
+        result = run(plan([str(source)], str(tmp_path / "out")), Options(), 1)
+    assert [outcome.changed for outcome in result.outcomes] == [True]
+    assert profile.parses == 1
+    assert dict(profile.module_walks) == {}
 
 
 def test_training_files_walk_only_through_the_step_analyses(tmp_path):

@@ -11,29 +11,39 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ...migrator.engine import visit
 
 _LISTS = (cst.List, cst.ListComp)
 
 
-class _ListBindings(cst.CSTVisitor):
-    """Names assigned a list display or comprehension, outside nested functions and classes."""
+def _list_bindings(node: cst.CSTNode, names: set[str]) -> None:
+    """Add the names assigned a list display or comprehension in ``node`` (a block, a statement
+    or a clause), outside nested functions and classes. Only statements are entered: no
+    assignment lies inside an expression."""
+    cls = node.__class__
+    if cls is cst.SimpleStatementLine or cls is cst.SimpleStatementSuite:
+        for small in node.body:
+            if small.__class__ is cst.Assign and isinstance(small.value, _LISTS):
+                for target in small.targets:
+                    if isinstance(target.target, cst.Name):
+                        names.add(target.target.value)
+        return
+    if cls is cst.FunctionDef or cls is cst.ClassDef:
+        return
+    if cls is cst.IndentedBlock:
+        for statement in node.body:
+            _list_bindings(statement, names)
+        return
+    for name in _CLAUSES:
+        value = getattr(node, name, None)
+        if isinstance(value, (tuple, list)):
+            for item in value:
+                _list_bindings(item, names)
+        elif isinstance(value, cst.CSTNode):
+            _list_bindings(value, names)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: set[str] = set()
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if isinstance(node.value, _LISTS):
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    self.names.add(target.target.value)
+# The fields of compound statements and their clauses that hold statements.
+_CLAUSES = ("body", "handlers", "orelse", "finalbody", "cases")
 
 
 def _function_lists(ctx: ModuleContext) -> set[str]:
@@ -42,9 +52,9 @@ def _function_lists(ctx: ModuleContext) -> set[str]:
             cache = ctx.state.setdefault(__name__, {})
             found = cache.get(id(node))
             if found is None:
-                visitor = _ListBindings()
-                visit(node.body, visitor)
-                found = cache[id(node)] = (node, visitor.names)
+                names: set[str] = set()
+                _list_bindings(node.body, names)
+                found = cache[id(node)] = (node, names)
             return found[1]
     return set()
 

@@ -20,6 +20,7 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
+from ..common.ast_nodes import nodes
 from ..nn.layers import is_layer
 from . import BY_TORCH_NAME, METHODS
 from .tensor_flow import module_tensors
@@ -80,6 +81,7 @@ class NumberFormatRule(Rule):
         self.possible: dict[int, frozenset[str]] = {}
         self.kinds: Kinds | None = None
         self.tree: ast.Module | None = None
+        self.ctx: ModuleContext | None = None
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         tree = ctx.state.get("ast")
@@ -87,6 +89,7 @@ class NumberFormatRule(Rule):
         if not isinstance(tree, ast.Module) or not ctx.census.formats:
             return
         self.tree = tree
+        self.ctx = ctx
         self.kinds = Kinds(
             lambda name: _torch_function(_qualify(name, ctx)),
             lambda method: method in _TENSOR_ONLY_METHODS,
@@ -96,7 +99,7 @@ class NumberFormatRule(Rule):
 
     def _tensors(self) -> tuple[dict, dict]:
         if self.names is None:
-            found = module_tensors(self.tree, self.kinds)
+            found = module_tensors(self.tree, self.kinds, nodes(self.ctx, ast.Name))
             self.names, self.possible = found.certain, found.possible
         return self.names, self.possible
 

@@ -16,6 +16,7 @@ import ast
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ..common.ast_nodes import nodes
 from .inplace_chain import fresh_before
 
 # torch's shape-changing in-place methods -> their out-of-place method.
@@ -36,6 +37,19 @@ _HANDING_ON = (
     ast.Return,
     ast.Yield,
     ast.YieldFrom,
+)
+# The other nodes the scan reads.
+_HOLDING = (
+    ast.Tuple,
+    ast.List,
+    ast.Set,
+    ast.Dict,
+    ast.For,
+    ast.AsyncFor,
+    ast.Global,
+    ast.Nonlocal,
+    ast.comprehension,
+    ast.Lambda,
 )
 
 
@@ -59,7 +73,7 @@ def shared_names(ctx: ModuleContext) -> frozenset[str]:
     tree = ctx.state.get("ast")
     found: set[str] = set()
     if isinstance(tree, ast.Module):
-        for node in ast.walk(tree):
+        for node in nodes(ctx, *_HANDING_ON, *_HOLDING):
             if isinstance(node, _HANDING_ON) and node.value is not None:
                 found |= _held(node.value)
             elif isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):

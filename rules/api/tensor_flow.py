@@ -24,11 +24,18 @@ class ModuleTensors:
     possible: dict[int, frozenset[str]]
 
 
-def module_tensors(tree: ast.Module, kinds: Kinds) -> ModuleTensors:
+def module_tensors(
+    tree: ast.Module, kinds: Kinds, names: list[ast.Name] | None = None
+) -> ModuleTensors:
+    """``names``: the module's ``ast.Name`` nodes, where the caller has them listed."""
     all_scopes = scopes(tree)
-    calls = _call_sites(tree, all_scopes)
-    certain = _solve(all_scopes, calls, kinds, optimistic=False)
-    possible = _solve(all_scopes, calls, kinds, optimistic=True)
+    # Each scope's own nodes, listed once for every round of both solutions.
+    own = {scope: _own_nodes(scope) for scope in all_scopes}
+    if names is None:
+        names = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
+    calls = _call_sites(tree, all_scopes, own, names)
+    certain = _solve(all_scopes, calls, kinds, False, own)
+    possible = _solve(all_scopes, calls, kinds, True, own)
     return ModuleTensors(
         certain,
         {line: possible[line] | certain[line] for line in possible},
@@ -40,6 +47,7 @@ def _solve(
     calls: dict[ast.FunctionDef, list[tuple[ast.Call, ast.AST]]],
     kinds: Kinds,
     optimistic: bool,
+    own: dict[ast.AST, list[ast.AST]],
 ) -> dict[int, frozenset[str]]:
     arguments: dict[ast.AST, frozenset[str]] = {}
     names: dict[ast.AST, frozenset[str]] = {}
@@ -52,7 +60,9 @@ def _solve(
             key = (scope, arguments.get(scope, frozenset()))
             found = known.get(key)
             if found is None:
-                found = known[key] = tensor_names(scope, kinds, key[1], optimistic)
+                found = known[key] = tensor_names(
+                    scope, kinds, key[1], optimistic, own[scope]
+                )
             names[scope] = found
         passed = {
             function: _tensor_parameters(function, sites, kinds, names, optimistic)
@@ -113,7 +123,10 @@ def _passed(
 
 
 def _call_sites(
-    tree: ast.Module, all_scopes: list[ast.AST]
+    tree: ast.Module,
+    all_scopes: list[ast.AST],
+    own: dict[ast.AST, list[ast.AST]],
+    names: list[ast.Name],
 ) -> dict[ast.FunctionDef, list[tuple[ast.Call, ast.AST]]]:
     """For each module-level function called only by name, with plain arguments: its calls, each
     with the scope it is in."""
@@ -126,15 +139,15 @@ def _call_sites(
                 functions[node.name] = node
     functions = {n: f for n, f in functions.items() if defined[n] == 1}
     references: dict[str, int] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in functions:
+    for node in names:
+        if node.id in functions:
             if not isinstance(node.ctx, ast.Load):
                 functions.pop(node.id)  # rebound somewhere
             else:
                 references[node.id] = references.get(node.id, 0) + 1
     sites: dict[str, list[tuple[ast.Call, ast.AST]]] = {n: [] for n in functions}
     for scope in all_scopes:
-        for node in _own_nodes(scope):
+        for node in own[scope]:
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)

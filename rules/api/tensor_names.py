@@ -75,16 +75,34 @@ def scope_line(node: ast.AST) -> int:
     return min(lines)
 
 
-def _own_nodes(scope: ast.AST):
-    """The nodes of a scope, not of the functions and classes nested in it."""
-    stack = list(ast.iter_child_nodes(scope))
+_NESTED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
+_AST = ast.AST
+
+
+def _push_children(node: ast.AST, stack: list) -> None:
+    """``stack.extend(ast.iter_child_nodes(node))``, without the generators."""
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, _AST):
+            stack.append(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, _AST):
+                    stack.append(item)
+
+
+def _own_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of a scope, not of the functions and classes nested in it (depth first, the
+    last child first)."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = []
+    _push_children(scope, stack)
     while stack:
         node = stack.pop()
-        yield node
-        if not isinstance(
-            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-        ):
-            stack.extend(ast.iter_child_nodes(node))
+        out.append(node)
+        if node.__class__ not in _NESTED:
+            _push_children(node, stack)
+    return out
 
 
 def tensor_names(
@@ -92,12 +110,13 @@ def tensor_names(
     kinds: Kinds,
     tensor_parameters: frozenset[str] = frozenset(),
     optimistic: bool = False,
+    own: list[ast.AST] | None = None,
 ) -> frozenset[str]:
     """The names of ``scope`` that are tensors (``tensor_parameters``: its parameters known to be); with
-    ``optimistic``, those that may be."""
+    ``optimistic``, those that may be. ``own``: ``_own_nodes(scope)``, where the caller has it."""
     bindings: dict[str, list[ast.AST | None]] = {}
     backward: set[str] = set()
-    for node in _own_nodes(scope):
+    for node in _own_nodes(scope) if own is None else own:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 _bind(target, node.value, bindings)

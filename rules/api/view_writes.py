@@ -21,6 +21,7 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import define
+from ..common.ast_nodes import nodes
 from .inplace_chain import fresh_before
 from .inplace_grad import report_grad_assign
 from .shape_rebind import rebound
@@ -116,13 +117,10 @@ def view_names(ctx: ModuleContext) -> dict[tuple[str, tuple[int, int]], bool]:
     if isinstance(tree, ast.Module):
         scopes = [
             (node.lineno, node.end_lineno or node.lineno)
-            for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            for node in nodes(ctx, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
         ]
         found[("", (0, 0))] = scopes
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Assign):
-                continue
+        for node in nodes(ctx, ast.Assign):
             base = _viewed(node.value)
             if base is None:
                 continue

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ...migrator.aliases import dotted, resolve
 from ...migrator.context import ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import WARNING
 from ...migrator.rule import GRADIENT, Example, Rule, RuleMeta, register
+from ..common.ast_nodes import statements
 from . import findings as tm9
 from .names import binds, is_simple_assignment, reads
 
@@ -297,6 +300,20 @@ def _drop_self_assignments(body: list) -> list:
     return kept or [cst.SimpleStatementLine([cst.Pass()])]
 
 
+def _function_classes(ctx: ModuleContext) -> bool:
+    """Whether a class of the source derives from a Function base (as ``plan`` reads bases)."""
+    for cls in statements(ctx, ast.ClassDef):
+        for base in cls.bases:
+            if base.__class__ is ast.Name:
+                name = ctx.aliases.get(base.id)
+            else:
+                written = dotted(base)
+                name = resolve(written, ctx.aliases) if written else None
+            if name in FUNCTION_BASES:
+                return True
+    return False
+
+
 class _Classes(cst.CSTVisitor):
     """Collects the Function classes that convert."""
 
@@ -370,9 +387,10 @@ class CustomFunctionRule(Rule):
 
     def visit_Module(self, node: cst.Module, ctx: ModuleContext) -> None:
         # A Function base is spelled `Function`, or bound to another name by an alias.
-        if "Function" in ctx.source or any(
-            target in FUNCTION_BASES for target in ctx.aliases.values()
-        ):
+        if (
+            "Function" in ctx.source
+            or any(target in FUNCTION_BASES for target in ctx.aliases.values())
+        ) and _function_classes(ctx):
             visit(node, _Classes(self.convertible, ctx))
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):

@@ -11,6 +11,7 @@ from ...migrator.aliases import dotted, resolve
 from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ..common.ast_nodes import statements, tree_nodes, tree_statements
 from ..common.tree import module_tree
 from ..nn.common import GUESSED, module_receiver, string_value, tidy_args
 
@@ -281,8 +282,8 @@ def _own_state(name: str, receiver: cst.BaseExpression, ctx: ModuleContext) -> b
     own state (MindSpore's names, `parameters_dict()`), loaded back into it."""
     text = cst.Module([]).code_for_node(receiver)
     found = False
-    for node in ast.walk(module_tree(ctx)):
-        for target in node.targets if isinstance(node, ast.Assign) else ():
+    for node in statements(ctx, ast.Assign):
+        for target in node.targets:
             if not (isinstance(target, ast.Name) and target.id == name):
                 continue
             value = node.value
@@ -401,9 +402,8 @@ def _loaded_names(
     """(names that only carry a state_dict from `torch.load` to `load_state_dict`, all names
     bound to a `torch.load` result)."""
     bound: dict[str, bool] = {}
-    for node in ast.walk(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        for target in targets:
+    for node in tree_statements(tree, ast.Assign):
+        for target in node.targets:
             if isinstance(target, ast.Name):
                 is_load = (
                     isinstance(node.value, ast.Call)
@@ -412,20 +412,12 @@ def _loaded_names(
                 bound[target.id] = bound.get(target.id, True) and is_load
     fed: dict[str, bool] = {}
     feeding: set[int] = set()
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "load_state_dict"
-        ):
+    for node in tree_nodes(tree, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict":
             for arg in node.args[:1]:
                 feeding.add(id(arg))
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Name)
-            and isinstance(node.ctx, ast.Load)
-            and node.id in bound
-        ):
+    for node in tree_nodes(tree, ast.Name):
+        if isinstance(node.ctx, ast.Load) and node.id in bound:
             fed[node.id] = fed.get(node.id, True) and id(node) in feeding
     loaded = {name for name, only_load in bound.items() if only_load}
     return {name for name in loaded if fed.get(name)}, loaded

@@ -155,11 +155,21 @@ def _free_names(node: ast.stmt) -> frozenset[str]:
     """The names an entry reads that it does not bind itself: a function's parameters and
     local variables (`mode`, `dim`) are not the entries of those names."""
     read, local = set(), set()
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name):
-            (read if isinstance(inner.ctx, ast.Load) else local).add(inner.id)
-        elif isinstance(inner, ast.arg):
+    # Every node under ``node``, as ``ast.walk`` sees them (the order is of no matter).
+    stack: list[ast.AST] = [node]
+    while stack:
+        inner = stack.pop()
+        if inner.__class__ is ast.Name:
+            (read if inner.ctx.__class__ is ast.Load else local).add(inner.id)
+            continue
+        if inner.__class__ is ast.arg:
             local.add(inner.arg)
+        for name in inner._fields:
+            value = getattr(inner, name, None)
+            if value.__class__ is list:
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
     return frozenset(read - (local - set(_bound(node))))
 
 

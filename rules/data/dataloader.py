@@ -10,6 +10,7 @@ from ...migrator.aliases import dotted
 from ...migrator.context import ModuleContext
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ..common.ast_nodes import tree_nodes
 from ..nn.common import keyword, literal_bool, tidy_args
 from ..nn.facts import DATASET_BASES, facts
 
@@ -382,8 +383,8 @@ class DataLoaderRule(Rule):
         if known is None:
             found = set()
             tree = ctx.state.get("ast")
-            for node in ast.walk(tree) if tree is not None else ():
-                if isinstance(node, ast.Attribute) and node.attr in LOADER_ATTRIBUTES:
+            for node in tree_nodes(tree, ast.Attribute) if tree is not None else ():
+                if node.attr in LOADER_ATTRIBUTES:
                     base = dotted(node.value)
                     if base is not None:
                         found.add(base)
@@ -424,12 +425,24 @@ PIPELINE_DATASETS = frozenset(
 )
 
 
+# The nodes that bind names (``_bindings``).
+_BINDING = (
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+    ast.NamedExpr,
+    ast.For,
+    ast.With,
+    ast.comprehension,
+)
+
+
 def _bindings(ctx: ModuleContext) -> dict[str, bool]:
     """Each name the module assigns: True when its only binding is a torchvision dataset call
     that converts to a mindspore.dataset pipeline."""
     found: dict[str, bool] = {}
     tree = ctx.state.get("ast")
-    for node in ast.walk(tree) if tree is not None else ():
+    for node in tree_nodes(tree, *_BINDING) if tree is not None else ():
         targets: list[ast.expr] = []
         value = None
         if isinstance(node, ast.Assign):

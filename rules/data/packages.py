@@ -11,6 +11,8 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.aliases import RESOLVED_PACKAGES, resolved_root
+from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 
 
 def package_aliases(aliases: dict[str, str]) -> frozenset[str]:
@@ -56,11 +58,28 @@ class _Uses(cst.CSTVisitor):
             self.used.add(node.value)
 
 
-def package_names_in_use(module: cst.Module, aliases: dict[str, str]) -> frozenset[str]:
-    """The torchvision-bound names that ``module`` still reads outside its import statements."""
+def package_names_in_use(
+    module: cst.Module, aliases: dict[str, str], ctx: ModuleContext | None = None
+) -> frozenset[str]:
+    """The torchvision-bound names that ``module`` still reads outside its import statements.
+
+    With ``ctx``, the module's statements the rules left as the parse made them are not entered
+    where no line of theirs holds one of the names."""
     names = package_aliases(aliases)
     if not names:
         return frozenset()
+    skip: frozenset[int] = frozenset()
+    if ctx is not None:
+        lines: set[int] = set()
+        for name in names:
+            found = ctx.lines_with(name)
+            if found is None:
+                break
+            lines.update(found)
+        else:
+            skip = ctx.untouched(map(id, module.body), sorted(lines))
     visitor = _Uses(names)
-    module.visit(visitor)
+    for statement in module.body:
+        if id(statement) not in skip:
+            visit(statement, visitor)
     return frozenset(visitor.used)

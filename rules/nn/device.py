@@ -11,7 +11,7 @@ from ...migrator.context import COMPANION, ModuleContext
 from ...migrator.engine import companion_reads, visit, visit_statements
 from ...migrator.findings import NOTE
 from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
-from ..common.tree import module_tree
+from ..common.ast_nodes import nodes
 from .common import string_value, tidy_args
 from .facts import facts
 
@@ -240,10 +240,8 @@ def _read_in_source(ctx: ModuleContext, names: set[str]) -> set[str]:
     """Those of ``names`` the source as written reads somewhere."""
     return {
         node.id
-        for node in ast.walk(module_tree(ctx))
-        if isinstance(node, ast.Name)
-        and isinstance(node.ctx, ast.Load)
-        and node.id in names
+        for node in nodes(ctx, ast.Name)
+        if isinstance(node.ctx, ast.Load) and node.id in names
     }
 
 

@@ -171,6 +171,33 @@ def facts(ctx: ModuleContext) -> Facts:
 # -- the ast pass ---------------------------------------------------------------------------
 # Nodes the scan has nothing to do with and that hold no node it would look at.
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
+# The classes of the nodes the scan reads (the others it only walks through).
+_SCANNED = frozenset(
+    {
+        ast.Assign,
+        ast.AnnAssign,
+        ast.AugAssign,
+        ast.For,
+        ast.AsyncFor,
+        ast.comprehension,
+        ast.withitem,
+        ast.NamedExpr,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.Attribute,
+        ast.Call,
+        ast.arg,
+        ast.Import,
+        ast.ImportFrom,
+    }
+)
+# Nodes that may freeze parameters (`_freezes`), and the members of a class (with the
+# `self.training` reads that make it mode-dependent).
+_FREEZING = frozenset({ast.keyword, ast.Assign, ast.Call})
+_MEMBERS = frozenset(
+    {ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Call, ast.Attribute}
+)
 
 
 def _qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
@@ -226,10 +253,13 @@ class _Analyser:
         targets: list[int] = []
         forward_reads: list[tuple[str, int]] = []
         module_classes: set[str] = set()
+        pop = stack.pop
         while stack:
-            node, owner = stack.pop()
+            node, owner = pop()
             kind = type(node)
-            if kind is ast.Assign:
+            if kind not in _SCANNED:
+                pass  # nothing below applies to it but the walk into its children
+            elif kind is ast.Assign:
                 for target in node.targets:
                     bind(target, node.value)
             elif kind is ast.AnnAssign or kind is ast.AugAssign:
@@ -272,14 +302,10 @@ class _Analyser:
                     self.bindings.setdefault(
                         (alias.asname or alias.name).split(".")[0], []
                     ).append(None)
-            if (
-                not self.facts.freezes
-                and kind in (ast.keyword, ast.Assign, ast.Call)
-                and _freezes(node)
-            ):
+            if kind in _FREEZING and not self.facts.freezes and _freezes(node):
                 self.facts.freezes = True
-            if owner is not None:
-                if kind in (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Call):
+            if owner is not None and kind in _MEMBERS:
+                if kind is not ast.Attribute:
                     self.members[owner].append(node)
                 if kind is ast.Call or (
                     kind is ast.Attribute and node.attr == "training"

@@ -12,6 +12,7 @@ import libcst as cst
 
 from ...migrator.aliases import dotted, resolve
 from ...migrator.context import PARSED, ModuleContext
+from ..common.ast_nodes import tree_nodes
 from ..common.dataflow import fresh_name
 from ..common.tree import module_tree
 from .events import (
@@ -650,10 +651,9 @@ def _unscaled(plan: Plan, key: int, pset: str, seen: set) -> set[bool]:
 def step_closures(tree: ast.Module) -> set[str]:
     """Names of functions passed to ``optimizer.step(closure)``."""
     names = set()
-    for node in ast.walk(tree):
+    for node in tree_nodes(tree, ast.Call):
         if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
+            isinstance(node.func, ast.Attribute)
             and node.func.attr == "step"
             and len(node.args) == 1
             and isinstance(node.args[0], ast.Name)

@@ -7,6 +7,7 @@ import ast
 from dataclasses import dataclass, field
 
 from ...migrator.aliases import dotted, resolve, statements
+from ..common.ast_nodes import tree_nodes, tree_statements
 
 # Modules whose functions compute on data only (never on model parameters).
 DATA_MODULES = frozenset({"numpy", "random", "math"})
@@ -267,17 +268,16 @@ def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
             facts.data_sources.update(
                 alias.asname or alias.name for alias in node.names
             )
-    for node in ast.walk(tree):
+    for node in tree_statements(tree, ast.Assign):
         if (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call)
+            isinstance(node.value, ast.Call)
             and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
         ):
             callee = dotted(node.value.func)
             if callee and callee.split(".")[0] in facts.data_sources:
                 facts.data_sources.add(node.targets[0].id)
-    for node in ast.walk(tree):
+    for node in tree_nodes(tree, ast.Assign, ast.AnnAssign, ast.Call):
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(
             node.value, ast.Call
         ):
@@ -304,12 +304,8 @@ def collect(tree: ast.Module, aliases: dict[str, str]) -> ModuleFacts:
             }:
                 facts.hooks.append((node.lineno, node.col_offset, attr))
     # ``x.zero_grad()`` on a name that is no optimizer is a model.
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "zero_grad"
-        ):
+    for node in tree_nodes(tree, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "zero_grad":
             receiver = dotted(node.func.value)
             if (
                 receiver

@@ -13,6 +13,7 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.findings import ERROR, NOTE, WARNING
 from ...migrator.rule import GRADIENT, Rule, RuleMeta, register
+from ..common.ast_nodes import nodes
 from ..common.tree import module_tree
 from . import examples, findings, helper_examples, step_calls
 from .analysis import Plan, analyze, scope_body, step_closures
@@ -370,10 +371,8 @@ def _backward_lines(ctx: ModuleContext) -> list[int]:
         return []
     return sorted(
         node.lineno
-        for node in ast.walk(module_tree(ctx))
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "backward"
+        for node in nodes(ctx, ast.Call)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "backward"
     )
 
 

@@ -115,6 +115,14 @@ class _Wrap(cst.CSTTransformer):
         # loop names over the groups of an optimizer the file builds (None for another's)
         self.own_groups: list[str | None] = []
         self.changed = False
+        # Statements left as the parse made them whose text never names param_groups: outside a
+        # loop over an optimizer's groups they hold no learning rate read, and are not entered.
+        self.skip: frozenset[int] = frozenset()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.skip and not self.groups:
+            return False
+        return super().on_visit(node)
 
     def _lr(self, node: cst.BaseExpression) -> bool:
         return _lr_item(node, self.ctx, self.optimizers, self.groups)
@@ -273,10 +281,12 @@ class LearningRateReadRule(Rule):
         if "param_groups" not in ctx.source:
             return updated  # no rule writes it: a module whose source never names it has none
         wrap = _Wrap(ctx, self.optimizers)
-        # Top-level statements the rules left alone whose text never names param_groups hold no
-        # learning rate read: they are not entered.
-        skip = ctx.untouched(map(id, updated.body), ctx.lines_with("param_groups"))
-        result = visit_statements(updated, wrap, skip)
+        # Statements the rules left alone whose text never names param_groups hold no learning
+        # rate read: the top-level ones are not entered, nor the nested ones outside a loop
+        # over an optimizer's groups.
+        wrap.skip = ctx.untouched(ctx.parsed, ctx.lines_with("param_groups"))
+        top = frozenset(id(statement) for statement in updated.body) & wrap.skip
+        result = visit_statements(updated, wrap, top)
         if not wrap.changed:
             return updated
         ctx.applied.add(META.id)

@@ -535,15 +535,14 @@ def assignment_lines(tree, names: set[str]) -> set[int]:
     import ast
 
     from ...migrator.aliases import dotted
+    from ..common.ast_nodes import tree_statements
 
     lines: set[int] = set()
     if not names:
         return lines
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call)
-            and any(dotted(t) in names for t in node.targets)
+    for node in tree_statements(tree, ast.Assign):
+        if isinstance(node.value, ast.Call) and any(
+            dotted(t) in names for t in node.targets
         ):
             lines.add(node.value.lineno)
     return lines
