@@ -26,6 +26,7 @@ from libcst._nodes import op as _op_nodes
 from libcst._nodes import whitespace as _whitespace_nodes
 
 from .context import ModuleContext
+from .opaque import OpaqueLeak
 from .rule import Rule
 
 _STATEMENT_TYPES = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
@@ -300,12 +301,7 @@ def _keep_parentheses(updated, result):
     """A rule's replacement keeps the parentheses of the expression it replaces
     (`(x\n.reshape(-1)\n.to(d))` → `(x\n.reshape(-1))`): they may hold it over several lines."""
     lpar = getattr(updated, "lpar", None)
-    if (
-        not lpar
-        or not _is_node(result)
-        or not hasattr(result, "lpar")
-        or result.lpar
-    ):
+    if not lpar or not _is_node(result) or not hasattr(result, "lpar") or result.lpar:
         return result
     return result.with_changes(lpar=lpar, rpar=updated.rpar)
 
@@ -580,9 +576,16 @@ class StageTransformer(cst.CSTTransformer):
 
 
 class _Splice:
-    def __init__(self, source: str, lines: dict[int, tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        source: str,
+        lines: dict[int, tuple[int, int]],
+        placeholders: frozenset[int] = frozenset(),
+    ) -> None:
         self.source = source
         self.lines = lines
+        self.placeholders = placeholders
+        self.written: set[int] = set()  # placeholders written as their statement's text
         starts = [0]
         find = source.find
         at = find("\n")
@@ -594,6 +597,14 @@ class _Splice:
         self.starts = starts
 
     def emit(self, node: cst.SimpleStatementLine, state) -> bool:
+        if id(node) in self.placeholders:
+            if not self._emit(node, state) or id(node) in self.written:
+                raise OpaqueLeak("a placeholder was copied or moved")
+            self.written.add(id(node))
+            return True
+        return self._emit(node, state)
+
+    def _emit(self, node: cst.SimpleStatementLine, state) -> bool:
         span = self.lines.get(id(node))
         if span is None:
             return False
@@ -641,15 +652,27 @@ def module_code(
     parsed: cst.Module,
     source: str,
     lines: dict[int, tuple[int, int]],
+    placeholders: frozenset[int] = frozenset(),
 ) -> str:
     """``module.code``, with the statement lines of ``parsed`` that survived unchanged copied from
-    ``source`` (``lines``: their first and last line, from ``index_statements``)."""
+    ``source`` (``lines``: their first and last line, from ``index_statements``).
+
+    ``placeholders`` are the statements that stand for opaque ones (``migrator.opaque``): each is
+    written as its statement's text, and must be so exactly once, at the indentation it was
+    parsed at; otherwise ``OpaqueLeak`` is raised (a rule replaced, removed, copied or moved one).
+    """
     if module is parsed:
         return source
     if "\r" in source.replace("\r\n", ""):
+        if placeholders:
+            raise OpaqueLeak("lone CR newlines: placeholders cannot be written back")
         return module.code  # lone CR newlines: lines would not line up with ast's
-    _ACTIVE.append(_Splice(source, lines))
+    splice = _Splice(source, lines, placeholders)
+    _ACTIVE.append(splice)
     try:
-        return module.code
+        code = module.code
     finally:
         _ACTIVE.pop()
+    if len(splice.written) != len(placeholders):
+        raise OpaqueLeak("a rule removed or replaced a placeholder")
+    return code
