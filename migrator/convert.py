@@ -245,9 +245,22 @@ def _run_stages(
     ctx.state["ast"] = (
         tree  # shared with the rules that analyse the original source (read only)
     )
+    from_tree = inherited or coupled or module_classes
+    stages = [
+        [
+            c
+            for c in classes
+            if c.stage == stage and _active(c, source, torch_free, from_tree)
+        ]
+        for stage in STAGES
+    ]
     reduced = None
-    if opaque:
-        needs_nodes = NeedsNodes(tree, aliases, uses, nn_facts(ctx).targets)
+    # A file coupled to step helpers of other files: the training rules read its statements.
+    if opaque and not coupled:
+        words = {word for active in stages for cls in active for word in cls.triggers}
+        needs_nodes = NeedsNodes(
+            source, tree, aliases, uses, words, nn_facts(ctx).targets
+        )
         reduced = reduce_source(source, tree, uses, needs_nodes)
     if reduced:
         try:
@@ -268,16 +281,10 @@ def _run_stages(
     # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
     # node's id could be reused by a new node that would then inherit a stale entry.
     trees = [module]
-    for stage in STAGES:
-        active = [
-            cls()
-            for cls in classes
-            if cls.stage == stage
-            and _active(cls, source, torch_free, inherited or coupled or module_classes)
-        ]
+    for active in stages:
         if active:
             ctx.stack.clear()
-            module = run_stage(module, ctx, active)
+            module = run_stage(module, ctx, [cls() for cls in active])
             trees.append(module)
     code = module_code(module, trees[0], source, spans, placeholders)
     if (

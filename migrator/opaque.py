@@ -19,7 +19,9 @@ removed, copied or moved to another indentation is detected when the module is w
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+import bisect
+import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .aliases import dotted, resolve
@@ -40,6 +42,10 @@ _KEPT = (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)
 _GRADIENT_STATE = frozenset(
     {".backward", "torch.autograd.grad", "torch.autograd.backward"}
 )
+
+
+# Methods ``rules.nn.cell.module_method`` rewrites by name, body included.
+_REWRITTEN_METHODS = frozenset({"__setstate__", "get_extra_state", "set_extra_state"})
 
 
 class OpaqueLeak(Exception):
@@ -122,12 +128,13 @@ def opaque_statements(
     lines: list[str],
     census: Census,
     needs_nodes: Callable[[int, int], bool],
-    min_lines: int = MIN_LINES,
+    min_lines: int | None = None,
 ) -> Iterator[tuple[ast.stmt, int, str]]:
     """The maximal statements of ``tree`` that need no LibCST nodes, with their first line and
     indentation: the census marks them irrelevant, they span at least ``min_lines`` whole lines,
     and ``needs_nodes(first, last)`` (what a rule reads from statements it does not enter) is
     False. Statements inside a relevant one are looked at in turn."""
+    min_lines = MIN_LINES if min_lines is None else min_lines
     stack = [tree.body]
     while stack:
         for node in stack.pop():
@@ -152,7 +159,7 @@ def reduce_source(
     tree: ast.Module,
     census: Census,
     needs_nodes: Callable[[int, int], bool],
-    min_lines: int = MIN_LINES,
+    min_lines: int | None = None,
 ) -> Reduced:
     """``source`` with each opaque statement's lines replaced by a placeholder line."""
     if "\r" in source.replace("\r\n", ""):
@@ -189,24 +196,36 @@ class NeedsNodes:
       a Dataset, an Optimizer): its rule reads each of its methods;
     - a function with a torch value as a parameter default (`act_layer=nn.ReLU`): the API rule
       reads how its body uses the parameter;
+    - a `with` over a torch context (`torch.no_grad()`, autocast): the rules may unwrap it, which
+      moves its statements to another indentation;
+    - a loop or `with` whose header holds a trigger word (below): a rule may follow the name it
+      binds (`for group in optimizer.param_groups`) through its body;
+    - a method whose body a rule rewrites by its name (``_REWRITTEN_METHODS``);
+    - a line that holds a trigger word of a rule that runs on the file (``Rule.triggers``:
+      `param_groups`, `.size(`, `torch` in a string): a rule may look for it in statements the
+      census does not mark;
     - the lines ``extra`` names (``rules.nn.facts``: the attributes and methods the nn rules
       rename in statements they are not entered in).
     """
 
     def __init__(
         self,
+        source: str,
         tree: ast.Module,
         aliases: dict[str, str],
         census: Census,
+        words: Iterable[str] = (),
         extra: Callable[[int, int], bool] = lambda first, last: False,
     ) -> None:
         self.extra = extra
         self.everything = any(use.name in _GRADIENT_STATE for use in census.uses)
         self.spans: list[tuple[int, int]] = []
+        self.lines: list[int] = []
         if not self.everything:
-            self._scan(tree, aliases)
+            self.lines = _lines_with(source, words)
+            self._scan(tree, aliases, census)
 
-    def _scan(self, tree: ast.Module, aliases: dict[str, str]) -> None:
+    def _scan(self, tree: ast.Module, aliases: dict[str, str], census: Census) -> None:
         def torch_name(node: ast.AST) -> str | None:
             name = dotted(node)
             return resolve(name, aliases) if name else None
@@ -222,8 +241,41 @@ class NeedsNodes:
                 defaults = [*node.args.defaults, *node.args.kw_defaults]
                 if any(d is not None and torch_name(d) for d in defaults):
                     self.spans.append((_first_line(node), node.end_lineno or 0))
+                if node.name in _REWRITTEN_METHODS:
+                    self.spans.append((_first_line(node), node.end_lineno or 0))
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                header = max(i.context_expr.end_lineno or 0 for i in node.items)
+                if census.relevant(node.lineno, header) or self._holds_word(
+                    node.lineno, header
+                ):
+                    self.spans.append((node.lineno, node.end_lineno or 0))
+            elif isinstance(node, (ast.For, ast.AsyncFor)) and self._holds_word(
+                node.lineno, node.iter.end_lineno or node.lineno
+            ):
+                self.spans.append((node.lineno, node.end_lineno or 0))
+
+    def _holds_word(self, first: int, last: int) -> bool:
+        i = bisect.bisect_left(self.lines, first)
+        return i < len(self.lines) and self.lines[i] <= last
 
     def __call__(self, first: int, last: int) -> bool:
         if self.everything or self.extra(first, last):
             return True
+        if self._holds_word(first, last):
+            return True
         return any(a <= last and first <= b for a, b in self.spans)
+
+
+def _lines_with(source: str, words: Iterable[str]) -> list[int]:
+    """The lines (1-based, sorted) whose text holds one of ``words``."""
+    pattern = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    if not pattern:
+        return []
+    found: list[int] = []
+    line, at = 1, 0
+    for match in re.finditer(pattern, source):
+        line += source.count("\n", at, match.start())
+        at = match.start()
+        if not found or found[-1] != line:
+            found.append(line)
+    return found
