@@ -16,7 +16,7 @@ from .engine import module_code, run_stage
 from .findings import ERROR, Finding
 from .index import Census, Opaque, census, index_statements
 from .opaque import PLACEHOLDER, NeedsNodes, OpaqueLeak, reduce_source
-from .rule import STAGES, define, rule_classes
+from .rule import GRADIENT, STAGES, define, rule_classes
 from .tree import FileFacts
 
 # ``ctx.state`` key the training rules record coupled keys under (``rules.training.tree_steps``).
@@ -258,8 +258,9 @@ def _run_stages(
     # A file coupled to step helpers of other files: the training rules read its statements.
     if opaque and not coupled:
         words = {word for active in stages for cls in active for word in cls.triggers}
+        gradient = {w for c in stages[STAGES.index(GRADIENT)] for w in c.triggers}
         needs_nodes = NeedsNodes(
-            source, tree, aliases, uses, words, nn_facts(ctx).targets
+            source, tree, aliases, uses, words, gradient, nn_facts(ctx).targets
         )
         reduced = reduce_source(source, tree, uses, needs_nodes)
     if reduced:

@@ -192,6 +192,9 @@ class NeedsNodes:
     irrelevant, taken from the ``ast`` tree:
 
     - a file that runs a backward: the training rules read every statement around it;
+    - the function around a line that holds a trigger word of a gradient rule (``scope_words``:
+      `requires_grad`, `.grad`, `no_grad`): those rules follow the gradient state along its
+      statements (the whole file where such a line is outside any function);
     - a class derived from a torch class other than ``torch.nn``'s (`torch.autograd.Function`,
       a Dataset, an Optimizer): its rule reads each of its methods;
     - a function with a torch value as a parameter default (`act_layer=nn.ReLU`): the API rule
@@ -215,6 +218,7 @@ class NeedsNodes:
         aliases: dict[str, str],
         census: Census,
         words: Iterable[str] = (),
+        scope_words: Iterable[str] = (),
         extra: Callable[[int, int], bool] = lambda first, last: False,
     ) -> None:
         self.extra = extra
@@ -224,6 +228,31 @@ class NeedsNodes:
         if not self.everything:
             self.lines = _lines_with(source, words)
             self._scan(tree, aliases, census)
+        scoped = _lines_with(source, scope_words) if not self.everything else []
+        if scoped:
+            self._scopes(tree, scoped, source.split("\n"))
+
+    def _scopes(self, tree: ast.Module, scoped: list[int], lines: list[str]) -> None:
+        """The innermost function around each of the lines ``scoped`` (module-level strings and
+        comments aside) needs nodes; a line outside any function, the whole file."""
+        functions: list[tuple[int, int]] = []
+        strings = [(n.lineno, n.end_lineno or 0) for n in tree.body if _docstring(n)]
+        stack = [tree.body]
+        while stack:
+            for node in stack.pop():
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    functions.append((_first_line(node), node.end_lineno or 0))
+                stack.extend(_blocks(node, lines))
+        for line in scoped:
+            if lines[line - 1].lstrip().startswith("#") or any(
+                a <= line <= b for a, b in strings
+            ):
+                continue
+            around = [(a, b) for a, b in functions if a <= line <= b]
+            if not around:
+                self.everything = True
+                return
+            self.spans.append(max(around))  # the innermost: the latest to start
 
     def _scan(self, tree: ast.Module, aliases: dict[str, str], census: Census) -> None:
         def torch_name(node: ast.AST) -> str | None:
