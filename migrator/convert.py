@@ -149,17 +149,26 @@ def convert_source(
     uses = _census(tree, aliases, classes)
     run = (tree, aliases, classes, companion_import, facts, module_classes, inherited)
     try:
-        try:
-            converted = _run_stages(
-                source, path, options, uses, *run, coupled, torch_free, opaque=True
-            )
-        except OpaqueLeak:
-            # A rule replaced, removed or moved a statement it was not meant to see: convert
-            # the file again from a full parse (and a new census: its uses record claims).
-            uses = _census(tree, aliases, classes)
-            converted = _run_stages(
-                source, path, options, uses, *run, coupled, torch_free, opaque=False
-            )
+        for opaque in (True, False):
+            try:
+                ctx, (module, parsed, spans, placeholders) = _run_stages(
+                    source,
+                    path,
+                    options,
+                    uses,
+                    *run,
+                    coupled,
+                    torch_free,
+                    opaque=opaque,
+                )
+                code = module_code(module, parsed, source, spans, placeholders)
+                _no_placeholder_text(code, ctx, source, placeholders)
+                break
+            except OpaqueLeak:
+                # A rule replaced, removed or moved a statement it was not meant to see:
+                # convert the file again from a full parse (with a new census: its uses
+                # record claims). Without placeholders there is nothing to leak.
+                uses = _census(tree, aliases, classes)
     except cst.ParserSyntaxError as error:
         result.failed = True
         result.findings.append(
@@ -174,7 +183,6 @@ def convert_source(
             )
         )
         return result
-    ctx, code = converted
     result.api_total = len(uses.uses)
     result.api_converted = max(0, result.api_total - int(ctx.state.get("leftovers", 0)))
     result.findings = sorted(ctx.findings, key=lambda f: (f.line, f.column, f.rule))
@@ -227,9 +235,10 @@ def _run_stages(
     coupled: bool,
     torch_free: bool,
     opaque: bool,
-) -> tuple[ModuleContext, str]:
-    """Parse ``source`` with LibCST (with its opaque statements as placeholders when ``opaque``),
-    run the rule stages and write the module back: the context and the converted code."""
+) -> tuple[ModuleContext, tuple]:
+    """Parse ``source`` with LibCST (with its opaque statements as placeholders when ``opaque``)
+    and run the rule stages: the context, and what ``module_code`` writes the module from (the
+    last stage's module, the parsed one, the statements' lines, the placeholders)."""
     ctx = ModuleContext(
         path,
         source,
@@ -259,6 +268,8 @@ def _run_stages(
     if opaque and not coupled:
         words = {word for active in stages for cls in active for word in cls.triggers}
         gradient = {w for c in stages[STAGES.index(GRADIENT)] for w in c.triggers}
+        # An in-place call's result is rewritten after the reads of its input that follow it.
+        gradient.add("inplace")
         needs_nodes = NeedsNodes(
             source, tree, aliases, uses, words, gradient, nn_facts(ctx).targets
         )
@@ -287,14 +298,19 @@ def _run_stages(
             ctx.stack.clear()
             module = run_stage(module, ctx, [cls() for cls in active])
             trees.append(module)
-    code = module_code(module, trees[0], source, spans, placeholders)
+    return ctx, (module, trees[0], spans, placeholders)
+
+
+def _no_placeholder_text(
+    code: str, ctx: ModuleContext, source: str, placeholders: frozenset[int]
+) -> None:
+    """``OpaqueLeak`` where a placeholder's text reached the code or a finding's message."""
     if (
         placeholders
         and (PLACEHOLDER in code or any(PLACEHOLDER in f.message for f in ctx.findings))
         and PLACEHOLDER not in source
     ):
         raise OpaqueLeak("a placeholder's text reached the output")
-    return ctx, code
 
 
 _TORCH_IMPORT = re.compile(

@@ -45,6 +45,8 @@ _GRADIENT_STATE = frozenset(
 )
 
 
+_IMPORTS = (ast.Import, ast.ImportFrom)
+
 # Methods ``rules.nn.cell.module_method`` rewrites by name, body included.
 _REWRITTEN_METHODS = frozenset({"__setstate__", "get_extra_state", "set_extra_state"})
 
@@ -94,6 +96,23 @@ def _elif(block: list[ast.stmt], lines: list[str]) -> bool:
         and isinstance(block[0], ast.If)
         and lines[block[0].lineno - 1].lstrip().startswith("elif")
     )
+
+
+def _binds_dict(node: ast.stmt) -> bool:
+    """`dd = {'device': device, 'dtype': dtype}`, `dd = dict(...)`: the API rule reads the
+    dicts a function binds to drop placement entries from the calls they are spread into."""
+    if not isinstance(node, ast.Assign):
+        return False
+    value = node.value
+    return isinstance(value, ast.Dict) or (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "dict"
+    )
+
+
+def _unwrapped_try(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Try) and any(isinstance(n, _IMPORTS) for n in node.body)
 
 
 def _docstring(node: ast.stmt) -> bool:
@@ -148,6 +167,7 @@ def opaque_statements(
                 last - first + 1 < min_lines
                 or isinstance(node, _KEPT)
                 or _docstring(node)
+                or _binds_dict(node)
             ):
                 continue
             indent = _whole_lines(node, first, lines)
@@ -193,9 +213,10 @@ class NeedsNodes:
     irrelevant, taken from the ``ast`` tree:
 
     - a file that runs a backward: the training rules read every statement around it;
-    - the function around a line that holds a trigger word of a gradient rule (``scope_words``:
-      `requires_grad`, `.grad`, `no_grad`): those rules follow the gradient state along its
-      statements (the class outside functions, the whole file at module level);
+    - the function around a line that holds a trigger word of a gradient rule or `inplace`
+      (``scope_words``: `requires_grad`, `.grad`, `no_grad`): those rules follow the gradient
+      state, and the in-place rules the reads of a name, along its statements (outside
+      functions the class, at module level the whole file);
     - a class derived from a torch class other than ``torch.nn``'s (`torch.autograd.Function`,
       a Dataset, an Optimizer): its rule reads each of its methods;
     - a function with a torch value as a parameter default (`act_layer=nn.ReLU`): the API rule
@@ -204,6 +225,8 @@ class NeedsNodes:
       moves its statements to another indentation;
     - a loop or `with` whose header holds a trigger word (below): a rule may follow the name it
       binds (`for group in optimizer.param_groups`) through its body;
+    - a `try` around imports: the imports rule replaces it with its `except ImportError` branch
+      where the import is of a package built on torch;
     - a method whose body a rule rewrites by its name (``_REWRITTEN_METHODS``);
     - a line that holds a trigger word of a rule that runs on the file (``Rule.triggers``:
       `param_groups`, `.size(`, `torch` in a string): a rule may look for it in statements the
@@ -286,8 +309,9 @@ class NeedsNodes:
                     node.lineno, header
                 ):
                     self.spans.append((node.lineno, node.end_lineno or 0))
-            elif isinstance(node, (ast.For, ast.AsyncFor)) and self._holds_word(
-                node.lineno, node.iter.end_lineno or node.lineno
+            elif _unwrapped_try(node) or (
+                isinstance(node, (ast.For, ast.AsyncFor))
+                and self._holds_word(node.lineno, node.iter.end_lineno or node.lineno)
             ):
                 self.spans.append((node.lineno, node.end_lineno or 0))
 
