@@ -18,7 +18,8 @@ import inspect
 import textwrap
 import typing
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import fields as dataclass_fields
 
 import libcst as cst
@@ -581,11 +582,14 @@ class _Splice:
         source: str,
         lines: dict[int, tuple[int, int]],
         placeholders: frozenset[int] = frozenset(),
+        reading: bool = False,
     ) -> None:
         self.source = source
         self.lines = lines
         self.placeholders = placeholders
         self.written: set[int] = set()  # placeholders written as their statement's text
+        # While the rules run: only placeholders are written, at any indentation.
+        self.reading = reading
         starts = [0]
         find = source.find
         at = find("\n")
@@ -597,6 +601,8 @@ class _Splice:
         self.starts = starts
 
     def emit(self, node: cst.SimpleStatementLine, state) -> bool:
+        if self.reading:
+            return id(node) in self.placeholders and self._reindented(node, state)
         if id(node) in self.placeholders:
             if not self._emit(node, state) or id(node) in self.written:
                 raise OpaqueLeak("a placeholder was copied or moved")
@@ -633,8 +639,50 @@ class _Splice:
             state.add_token(state.default_newline)
         return True
 
+    def _reindented(self, node: cst.SimpleStatementLine, state) -> bool:
+        """The statement's text at the indentation of ``state`` (a rule printing a node:
+        `code_for_node` of a statement starts at none)."""
+        first, last = self.lines[id(node)]
+        text = self.source[self.starts[first - 1] : self.starts[last]]
+        body = text.lstrip(" \t")
+        indent = text[: len(text) - len(body)]
+        current = "".join(state.indent_tokens)
+        for line in node.leading_lines:
+            line._codegen(state)
+        state.add_indent_tokens()
+        lines = body.splitlines(keepends=True)
+        for i, line in enumerate(lines):
+            if i and line.startswith(indent):
+                line = current + line[len(indent) :]
+            if i == len(lines) - 1:
+                stripped = line.rstrip("\r\n")
+                state.add_token(stripped)
+                state.add_token(line[len(stripped) :] or state.default_newline)
+            else:
+                state.add_token(line)
+        return True
+
 
 _ACTIVE: list[_Splice] = []
+
+
+@contextmanager
+def placeholders_read_as_source(
+    source: str, lines: dict[int, tuple[int, int]], placeholders: frozenset[int]
+) -> Iterator[None]:
+    """While the block runs, a placeholder prints as the text of the statement it stands for
+    (``migrator.opaque``): a rule that prints code (``code_for_node``, ``module.code``) reads
+    what the source holds."""
+    if not placeholders:
+        yield
+        return
+    _ACTIVE.append(_Splice(source, lines, placeholders, reading=True))
+    try:
+        yield
+    finally:
+        _ACTIVE.pop()
+
+
 _simple_statement_codegen = cst.SimpleStatementLine._codegen_impl
 
 

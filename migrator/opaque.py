@@ -111,6 +111,11 @@ def _binds_dict(node: ast.stmt) -> bool:
     )
 
 
+def _in_place_method(name: str) -> bool:
+    """`.masked_fill_`: the in-place rules read the statements after it for its input's uses."""
+    return name.startswith(".") and name.endswith("_") and not name.endswith("__")
+
+
 def _unwrapped_try(node: ast.stmt) -> bool:
     return isinstance(node, ast.Try) and any(isinstance(n, _IMPORTS) for n in node.body)
 
@@ -214,9 +219,9 @@ class NeedsNodes:
 
     - a file that runs a backward: the training rules read every statement around it;
     - the function around a line that holds a trigger word of a gradient rule or `inplace`
-      (``scope_words``: `requires_grad`, `.grad`, `no_grad`): those rules follow the gradient
-      state, and the in-place rules the reads of a name, along its statements (outside
-      functions the class, at module level the whole file);
+      (``scope_words``: `requires_grad`, `.grad`, `no_grad`), or an in-place method call: those
+      rules follow the gradient state, and the in-place rules the reads of a name, along its
+      statements (outside functions the class, at module level the whole file);
     - a class derived from a torch class other than ``torch.nn``'s (`torch.autograd.Function`,
       a Dataset, an Optimizer): its rule reads each of its methods;
     - a function with a torch value as a parameter default (`act_layer=nn.ReLU`): the API rule
@@ -252,7 +257,12 @@ class NeedsNodes:
         if not self.everything:
             self.lines = _lines_with(source, words)
             self._scan(tree, aliases, census)
-        scoped = _lines_with(source, scope_words) if not self.everything else []
+        scoped = []
+        if not self.everything:
+            scoped = sorted(
+                set(_lines_with(source, scope_words))
+                | {use.line for use in census.uses if _in_place_method(use.name)}
+            )
         if scoped:
             self._scopes(tree, scoped, source.split("\n"))
 
