@@ -255,7 +255,12 @@ class NeedsNodes:
         self.spans: list[tuple[int, int]] = []
         self.lines: list[int] = []
         if not self.everything:
-            self.lines = _lines_with(source, words)
+            # The census's own sites the rules rewrite outside relevant statements: format
+            # specs (`'{:.4f}'.format(m)` of a tensor) and watched attributes (`x.is_cuda`).
+            sites = set(census.formats)
+            for attribute in census.attributes.values():
+                sites.update(attribute.lines)
+            self.lines = sorted(sites.union(_lines_with(source, words)))
             self._scan(tree, aliases, census)
         scoped = []
         if not self.everything:
