@@ -97,7 +97,8 @@ def test_opaque_text_comes_back_byte_for_byte(newline: str) -> None:
         assert kept in partial.code
 
 
-def test_no_final_newline_and_tabs() -> None:
+def test_no_final_newline_and_tabs(monkeypatch) -> None:
+    monkeypatch.setattr(opaque, "MIN_LINES", 1)
     source = (
         "import torch\n\nif True:\n\tx = torch.zeros(2)\n\tfor i in range(3):\n"
         "\t\tprint(i)\n\ty = [1,\n\t     2]"
@@ -163,6 +164,7 @@ class _RemovesStatements(Rule):
 def test_a_rule_that_touches_a_placeholder_falls_back_to_a_full_parse(
     monkeypatch,
 ) -> None:
+    monkeypatch.setattr(opaque, "MIN_LINES", 1)
     source = "import torch\n\ny = torch.zeros(1)\nx = 1\n\n\ndef f():\n    return 2\n"
     classes = convert_module.rule_classes()
     monkeypatch.setattr(
