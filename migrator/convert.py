@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ..rules.companion import is_companion
+from ..rules.nn.facts import facts as nn_facts
 from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
 from .context import COMPANION, PARSED, CompanionImport, ModuleContext, Options
-from .engine import module_code, run_stage
+from .engine import module_code, placeholders_read_as_source, run_stage
 from .findings import ERROR, Finding
-from .index import census, index_statements
-from .rule import STAGES, define, rule_classes
+from .index import Census, Opaque, census, index_statements
+from .opaque import PLACEHOLDER, NeedsNodes, OpaqueLeak, reduce_source
+from .rule import GRADIENT, STAGES, define, rule_classes
 from .tree import FileFacts
 
 # ``ctx.state`` key the training rules record coupled keys under (``rules.training.tree_steps``).
@@ -144,15 +146,29 @@ def convert_source(
     if torch_free and not _torch_free_work(source):
         return result
     classes = rule_classes()
-    uses = census(
-        tree,
-        aliases,
-        _methods(classes),
-        _methods(classes, "watched_methods"),
-        _methods(classes, "watched_attributes"),
-    )
+    uses = _census(tree, aliases, classes)
+    run = (tree, aliases, classes, companion_import, facts, module_classes, inherited)
     try:
-        module = cst.parse_module(source)
+        for opaque in (True, False):
+            try:
+                ctx, (module, parsed, spans, placeholders) = _run_stages(
+                    source,
+                    path,
+                    options,
+                    uses,
+                    *run,
+                    coupled,
+                    torch_free,
+                    opaque=opaque,
+                )
+                code = module_code(module, parsed, source, spans, placeholders)
+                _no_placeholder_text(code, ctx, source, placeholders)
+                break
+            except OpaqueLeak:
+                # A rule replaced, removed or moved a statement it was not meant to see:
+                # convert the file again from a full parse (with a new census: its uses
+                # record claims). Without placeholders there is nothing to leak.
+                uses = _census(tree, aliases, classes)
     except cst.ParserSyntaxError as error:
         result.failed = True
         result.findings.append(
@@ -167,39 +183,6 @@ def convert_source(
             )
         )
         return result
-    spans: dict[int, tuple[int, int]] = {}
-    ctx = ModuleContext(
-        path,
-        source,
-        options,
-        aliases,
-        index_statements(module, tree, uses, spans),
-        uses,
-        bound_names=uses.bound,
-        companion_import=companion_import or CompanionImport(),
-        tree=facts,
-        module_classes=module_classes,
-    )
-    ctx.parsed = frozenset(ctx.statements)
-    ctx.state[PARSED] = module
-    ctx.state["ast"] = (
-        tree  # shared with the rules that analyse the original source (read only)
-    )
-    # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
-    # node's id could be reused by a new node that would then inherit a stale entry.
-    trees = [module]
-    for stage in STAGES:
-        active = [
-            cls()
-            for cls in classes
-            if cls.stage == stage
-            and _active(cls, source, torch_free, inherited or coupled or module_classes)
-        ]
-        if active:
-            ctx.stack.clear()
-            module = run_stage(module, ctx, active)
-            trees.append(module)
-    code = module_code(module, trees[0], source, spans)
     result.api_total = len(uses.uses)
     result.api_converted = max(0, result.api_total - int(ctx.state.get("leftovers", 0)))
     result.findings = sorted(ctx.findings, key=lambda f: (f.line, f.column, f.rule))
@@ -225,6 +208,110 @@ def convert_source(
             return result
         result.code = code
     return result
+
+
+def _census(tree: ast.Module, aliases: dict[str, str], classes) -> Census:
+    return census(
+        tree,
+        aliases,
+        _methods(classes),
+        _methods(classes, "watched_methods"),
+        _methods(classes, "watched_attributes"),
+    )
+
+
+def _run_stages(
+    source: str,
+    path: str,
+    options: Options,
+    uses: Census,
+    tree: ast.Module,
+    aliases: dict[str, str],
+    classes,
+    companion_import: CompanionImport | None,
+    facts: FileFacts | None,
+    module_classes: frozenset[str],
+    inherited: dict[str, str] | None,
+    coupled: bool,
+    torch_free: bool,
+    opaque: bool,
+) -> tuple[ModuleContext, tuple]:
+    """Parse ``source`` with LibCST (with its opaque statements as placeholders when ``opaque``)
+    and run the rule stages: the context, and what ``module_code`` writes the module from (the
+    last stage's module, the parsed one, the statements' lines, the placeholders)."""
+    ctx = ModuleContext(
+        path,
+        source,
+        options,
+        aliases,
+        {},
+        uses,
+        bound_names=uses.bound,
+        companion_import=companion_import or CompanionImport(),
+        tree=facts,
+        module_classes=module_classes,
+    )
+    ctx.state["ast"] = (
+        tree  # shared with the rules that analyse the original source (read only)
+    )
+    from_tree = inherited or coupled or module_classes
+    stages = [
+        [
+            c
+            for c in classes
+            if c.stage == stage and _active(c, source, torch_free, from_tree)
+        ]
+        for stage in STAGES
+    ]
+    reduced = None
+    # A file coupled to step helpers of other files: the training rules read its statements.
+    if opaque and not coupled:
+        words = {word for active in stages for cls in active for word in cls.triggers}
+        gradient = {w for c in stages[STAGES.index(GRADIENT)] for w in c.triggers}
+        # An in-place call's result is rewritten after the reads of its input that follow it.
+        gradient.add("inplace")
+        needs_nodes = NeedsNodes(
+            source, tree, aliases, uses, words, gradient, nn_facts(ctx).targets
+        )
+        reduced = reduce_source(source, tree, uses, needs_nodes)
+    if reduced:
+        try:
+            module = cst.parse_module(reduced.text)
+        except cst.ParserSyntaxError as error:
+            raise OpaqueLeak("the reduced text did not parse") from error
+        hidden = Opaque(reduced.statements)
+    else:
+        module = cst.parse_module(source)
+        hidden = None
+    spans: dict[int, tuple[int, int]] = {}
+    ctx.statements = index_statements(module, tree, uses, spans, hidden)
+    placeholders = frozenset(hidden.placeholders) if hidden else frozenset()
+    if hidden and len(placeholders) != len(hidden.statements):
+        raise OpaqueLeak("a placeholder did not line up with its statement")
+    ctx.parsed = frozenset(ctx.statements)
+    ctx.state[PARSED] = module
+    # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
+    # node's id could be reused by a new node that would then inherit a stale entry.
+    trees = [module]
+    with placeholders_read_as_source(source, spans, placeholders):
+        for active in stages:
+            if active:
+                ctx.stack.clear()
+                module = run_stage(module, ctx, [cls() for cls in active])
+                trees.append(module)
+    return ctx, (module, trees[0], spans, placeholders)
+
+
+def _no_placeholder_text(
+    code: str, ctx: ModuleContext, source: str, placeholders: frozenset[int]
+) -> None:
+    """``OpaqueLeak`` where a placeholder's text reached the code or a finding's message."""
+    if (
+        placeholders
+        and (PLACEHOLDER in code or any(PLACEHOLDER in f.message for f in ctx.findings))
+        and PLACEHOLDER not in source
+    ):
+        raise OpaqueLeak("a placeholder's text reached the output")
 
 
 _TORCH_IMPORT = re.compile(

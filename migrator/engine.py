@@ -18,7 +18,8 @@ import inspect
 import textwrap
 import typing
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import fields as dataclass_fields
 
 import libcst as cst
@@ -26,6 +27,7 @@ from libcst._nodes import op as _op_nodes
 from libcst._nodes import whitespace as _whitespace_nodes
 
 from .context import ModuleContext
+from .opaque import OpaqueLeak
 from .rule import Rule
 
 _STATEMENT_TYPES = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
@@ -300,12 +302,7 @@ def _keep_parentheses(updated, result):
     """A rule's replacement keeps the parentheses of the expression it replaces
     (`(x\n.reshape(-1)\n.to(d))` → `(x\n.reshape(-1))`): they may hold it over several lines."""
     lpar = getattr(updated, "lpar", None)
-    if (
-        not lpar
-        or not _is_node(result)
-        or not hasattr(result, "lpar")
-        or result.lpar
-    ):
+    if not lpar or not _is_node(result) or not hasattr(result, "lpar") or result.lpar:
         return result
     return result.with_changes(lpar=lpar, rpar=updated.rpar)
 
@@ -580,9 +577,19 @@ class StageTransformer(cst.CSTTransformer):
 
 
 class _Splice:
-    def __init__(self, source: str, lines: dict[int, tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        source: str,
+        lines: dict[int, tuple[int, int]],
+        placeholders: frozenset[int] = frozenset(),
+        reading: bool = False,
+    ) -> None:
         self.source = source
         self.lines = lines
+        self.placeholders = placeholders
+        self.written: set[int] = set()  # placeholders written as their statement's text
+        # While the rules run: only placeholders are written, at any indentation.
+        self.reading = reading
         starts = [0]
         find = source.find
         at = find("\n")
@@ -594,6 +601,16 @@ class _Splice:
         self.starts = starts
 
     def emit(self, node: cst.SimpleStatementLine, state) -> bool:
+        if self.reading:
+            return id(node) in self.placeholders and self._reindented(node, state)
+        if id(node) in self.placeholders:
+            if not self._emit(node, state) or id(node) in self.written:
+                raise OpaqueLeak("a placeholder was copied or moved")
+            self.written.add(id(node))
+            return True
+        return self._emit(node, state)
+
+    def _emit(self, node: cst.SimpleStatementLine, state) -> bool:
         span = self.lines.get(id(node))
         if span is None:
             return False
@@ -622,8 +639,50 @@ class _Splice:
             state.add_token(state.default_newline)
         return True
 
+    def _reindented(self, node: cst.SimpleStatementLine, state) -> bool:
+        """The statement's text at the indentation of ``state`` (a rule printing a node:
+        `code_for_node` of a statement starts at none)."""
+        first, last = self.lines[id(node)]
+        text = self.source[self.starts[first - 1] : self.starts[last]]
+        body = text.lstrip(" \t")
+        indent = text[: len(text) - len(body)]
+        current = "".join(state.indent_tokens)
+        for line in node.leading_lines:
+            line._codegen(state)
+        state.add_indent_tokens()
+        lines = body.splitlines(keepends=True)
+        for i, line in enumerate(lines):
+            if i and line.startswith(indent):
+                line = current + line[len(indent) :]
+            if i == len(lines) - 1:
+                stripped = line.rstrip("\r\n")
+                state.add_token(stripped)
+                state.add_token(line[len(stripped) :] or state.default_newline)
+            else:
+                state.add_token(line)
+        return True
+
 
 _ACTIVE: list[_Splice] = []
+
+
+@contextmanager
+def placeholders_read_as_source(
+    source: str, lines: dict[int, tuple[int, int]], placeholders: frozenset[int]
+) -> Iterator[None]:
+    """While the block runs, a placeholder prints as the text of the statement it stands for
+    (``migrator.opaque``): a rule that prints code (``code_for_node``, ``module.code``) reads
+    what the source holds."""
+    if not placeholders:
+        yield
+        return
+    _ACTIVE.append(_Splice(source, lines, placeholders, reading=True))
+    try:
+        yield
+    finally:
+        _ACTIVE.pop()
+
+
 _simple_statement_codegen = cst.SimpleStatementLine._codegen_impl
 
 
@@ -641,15 +700,27 @@ def module_code(
     parsed: cst.Module,
     source: str,
     lines: dict[int, tuple[int, int]],
+    placeholders: frozenset[int] = frozenset(),
 ) -> str:
     """``module.code``, with the statement lines of ``parsed`` that survived unchanged copied from
-    ``source`` (``lines``: their first and last line, from ``index_statements``)."""
+    ``source`` (``lines``: their first and last line, from ``index_statements``).
+
+    ``placeholders`` are the statements that stand for opaque ones (``migrator.opaque``): each is
+    written as its statement's text, and must be so exactly once, at the indentation it was
+    parsed at; otherwise ``OpaqueLeak`` is raised (a rule replaced, removed, copied or moved one).
+    """
     if module is parsed:
         return source
     if "\r" in source.replace("\r\n", ""):
+        if placeholders:
+            raise OpaqueLeak("lone CR newlines: placeholders cannot be written back")
         return module.code  # lone CR newlines: lines would not line up with ast's
-    _ACTIVE.append(_Splice(source, lines))
+    splice = _Splice(source, lines, placeholders)
+    _ACTIVE.append(splice)
     try:
-        return module.code
+        code = module.code
     finally:
         _ACTIVE.pop()
+    if len(splice.written) != len(placeholders):
+        raise OpaqueLeak("a rule removed or replaced a placeholder")
+    return code

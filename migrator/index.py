@@ -342,15 +342,28 @@ def index_statements(
     tree: ast.Module,
     uses: Census,
     lines: dict[int, tuple[int, int]] | None = None,
+    opaque: Opaque | None = None,
 ) -> dict[int, StatementInfo]:
     """Give every LibCST statement its ``ast`` position, keyed by ``id()`` of the LibCST node.
 
     ``lines``, when given, receives the first and last line of every statement line whose small
     statements match the ``ast`` ones kind for kind (the text an unchanged one is written back from).
+    ``opaque``, when ``module`` was parsed from a reduced text (``migrator.opaque``), names the
+    ``ast`` statements its placeholders stand for; each placeholder gets the position and the
+    lines of its statement, and its id is added to ``opaque.placeholders``.
     """
     table: dict[int, StatementInfo] = {}
-    _align(module.body, tree.body, table, uses, lines)
+    _align(module.body, tree.body, table, uses, lines, opaque)
     return table
+
+
+@dataclass
+class Opaque:
+    """The ``ast`` statements a reduced text replaced (``id()``), and the LibCST placeholders
+    that stand for them (``id()``, filled in by ``index_statements``)."""
+
+    statements: set[int]
+    placeholders: set[int] = field(default_factory=set)
 
 
 # LibCST small statements whose ``ast`` class has another name.
@@ -380,6 +393,7 @@ def _align(
     table,
     uses,
     lines=None,
+    opaque: Opaque | None = None,
 ) -> None:
     position = 0
     for statement in cst_body:
@@ -393,7 +407,11 @@ def _align(
             info.end_line = max(n.end_lineno or n.lineno for n in group)
             info.relevant = uses.relevant(info.line, info.end_line)
             table[id(statement)] = info
-            if lines is not None and _same_kinds(statement, group):
+            if opaque is not None and id(group[0]) in opaque.statements:
+                opaque.placeholders.add(id(statement))
+                if lines is not None:
+                    lines[id(statement)] = (info.line, info.end_line)
+            elif lines is not None and _same_kinds(statement, group):
                 lines[id(statement)] = (info.line, info.end_line)
             continue
         if position >= len(ast_body):
@@ -402,7 +420,7 @@ def _align(
         position += 1
         table[id(statement)] = _info(node, uses)
         for cst_block, ast_block in _blocks(statement, node):
-            _align(cst_block, ast_block, table, uses, lines)
+            _align(cst_block, ast_block, table, uses, lines, opaque)
 
 
 def _blocks(
