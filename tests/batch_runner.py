@@ -56,6 +56,19 @@ def run_batch(mode: str, scripts: list[str]) -> dict[str, dict]:
     with tempfile.TemporaryDirectory() as tmp:
         result_path = os.path.join(tmp, "results.json")
         env = dict(os.environ)
+        # Conversions that call companion entries find the module the conversion writes beside them.
+        from torch2ms.migrator.companion import write_companion
+        from torch2ms.migrator.runner import companion_uses
+
+        entries: set[str] = set()
+        for script in scripts:
+            with open(script, encoding="utf-8") as handle:
+                entries |= companion_uses(handle.read())
+        if entries:
+            write_companion(tmp, sorted(entries))
+            env["PYTHONPATH"] = os.pathsep.join(
+                p for p in (tmp, env.get("PYTHONPATH", "")) if p
+            )
         completed = subprocess.run(
             [sys.executable, __file__, mode, result_path, *scripts],
             capture_output=True,

@@ -1595,7 +1595,7 @@ class ApiTableRule(Rule):
             # DataFrame's `median()` is no Tensor method).
             companion = (
                 self._method_companion(mapping, call, ctx)
-                if self._certainly_tensor(call, ctx)
+                if self._certainly_tensor(original, ctx)
                 else None
             )
             if companion is not None and companion is not call:

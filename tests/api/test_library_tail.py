@@ -164,11 +164,18 @@ def test_requires_grad_flag_stays_reported_where_the_module_runs_backward() -> N
 
 
 def test_in_place_on_a_named_tensor_keeps_its_assignment() -> None:
+    """A fresh local tensor is rebound to the new value (exact under differentiation); one the
+    function was given is written back with `ops.assign`, so its caller sees the update."""
     source = (
         "import torch\n\n\ndef count(index, src):\n    y = torch.zeros(3)\n"
         "    y.scatter_add_(0, index, src)\n    return y\n"
     )
     result = convert_source(source, "case.py", Options())
+    assert "(y := ms_aux.scatter_add(y, 0, index, src))" in result.code
+    given = source.replace("count(index, src)", "count(y, index, src)").replace(
+        "    y = torch.zeros(3)\n", ""
+    )
+    result = convert_source(given, "case.py", Options())
     assert "ops.assign(y, ms_aux.scatter_add(y, 0, index, src))" in result.code
 
 
