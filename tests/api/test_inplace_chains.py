@@ -3,14 +3,11 @@ they start from (`x = x.to(dtype).sub_(mean).div_(std)`): converted, and computi
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import numpy as np
 import pytest
+from converted_import import import_converted
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
-from torch2ms.rules.companion import assemble
 
 MIX = (
     "import torch\n\n"
@@ -40,17 +37,7 @@ def _convert(source: str):
 
 
 def _converted(code: str, folder, name: str):
-    (folder / "ms_aux.py").write_text(assemble(["assign_item"]), encoding="utf-8")
-    (folder / f"{name}.py").write_text(code, encoding="utf-8")
-    sys.path.insert(0, str(folder))
-    try:
-        sys.modules.pop("ms_aux", None)
-        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(folder))
-    return module
+    return import_converted(code, ["assign_item"], folder, name)
 
 
 def test_an_item_chain_stores_its_last_value_back() -> None:

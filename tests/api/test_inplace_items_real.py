@@ -3,29 +3,15 @@ converted code computes what torch computes."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import numpy as np
 import pytest
+from converted_import import import_converted
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
-from torch2ms.rules.companion import assemble
 
 
 def _converted(code: str, folder, name: str):
-    """The converted module, imported with its companion module beside it."""
-    (folder / "ms_aux.py").write_text(assemble(["assign_item"]), encoding="utf-8")
-    (folder / f"{name}.py").write_text(code, encoding="utf-8")
-    sys.path.insert(0, str(folder))
-    try:
-        sys.modules.pop("ms_aux", None)
-        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(folder))
-    return module
+    return import_converted(code, ["assign_item"], folder, name)
 
 
 SOURCE = (

@@ -6,14 +6,11 @@ the named values must agree."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import numpy as np
 import pytest
+from converted_import import import_converted
 from torch2ms.migrator.context import Options
 from torch2ms.migrator.convert import convert_source
-from torch2ms.rules.companion import assemble
 
 CASES = {
     "requires_grad_of_expressions": (
@@ -80,20 +77,6 @@ CASES = {
 }
 
 
-def _run_converted(code: str, companion, folder, name: str) -> dict:
-    (folder / "ms_aux.py").write_text(assemble(sorted(companion)), encoding="utf-8")
-    (folder / f"{name}.py").write_text(code, encoding="utf-8")
-    sys.path.insert(0, str(folder))
-    try:
-        sys.modules.pop("ms_aux", None)
-        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(folder))
-    return vars(module)
-
-
 def _value(value):
     if hasattr(value, "asnumpy"):
         return value.asnumpy()
@@ -106,7 +89,8 @@ def _converted(source: str, tmp_path, name: str):
     result = convert_source(source, f"{name}.py", Options())
     assert "torch" not in result.code.replace("mindspore", ""), result.code
     assert convert_source(result.code, f"{name}.py", Options()).code == result.code
-    return result, _run_converted(result.code, result.companion, tmp_path, name)
+    module = import_converted(result.code, result.companion, tmp_path, name)
+    return result, vars(module)
 
 
 @pytest.mark.real
