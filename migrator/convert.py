@@ -12,7 +12,7 @@ from ..rules.companion import is_companion
 from ..rules.nn.facts import facts as nn_facts
 from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
 from .context import COMPANION, PARSED, CompanionImport, ModuleContext, Options
-from .engine import module_code, placeholders_read_as_source, run_stage
+from .engine import module_code, parse_module, placeholders_read_as_source, run_stage
 from .findings import ERROR, Finding
 from .index import Census, Opaque, census, index_statements
 from .opaque import PLACEHOLDER, NeedsNodes, OpaqueLeak, reduce_source
@@ -276,12 +276,12 @@ def _run_stages(
         reduced = reduce_source(source, tree, uses, needs_nodes)
     if reduced:
         try:
-            module = cst.parse_module(reduced.text)
+            module = parse_module(reduced.text)
         except cst.ParserSyntaxError as error:
             raise OpaqueLeak("the reduced text did not parse") from error
         hidden = Opaque(reduced.statements)
     else:
-        module = cst.parse_module(source)
+        module = parse_module(source)
         hidden = None
     spans: dict[int, tuple[int, int]] = {}
     ctx.statements = index_statements(module, tree, uses, spans, hidden)

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .aliases import dotted, resolve
+from .aliases import dotted, resolve, statements
 from .index import Census
 
 PLACEHOLDER = "__torch2ms_opaque__"
@@ -306,7 +306,7 @@ class NeedsNodes:
             name = dotted(node)
             return resolve(name, aliases) if name else None
 
-        for node in ast.walk(tree):
+        for node in statements(tree):  # every node below is a statement
             if isinstance(node, ast.ClassDef):
                 for base in node.bases:
                     qualified = torch_name(base)
