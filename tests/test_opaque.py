@@ -206,3 +206,16 @@ def test_module_code_refuses_a_replaced_placeholder() -> None:
         module_code(kept, parsed, source, lines, frozenset({id(placeholder)}))
         == "import mindspore\nx = 1\n"
     )
+
+
+def test_the_parse_skips_field_checks_only_while_it_runs() -> None:
+    from torch2ms.migrator.engine import parse_module
+
+    checked = cst.CSTNode.__post_init__
+    assert parse_module(SOURCE).code == SOURCE
+    with pytest.raises(cst.ParserSyntaxError):
+        parse_module("def broken(:\n")
+    assert cst.CSTNode.__post_init__ is checked
+    # Nodes the rules build are checked as before.
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("")
