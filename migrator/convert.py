@@ -12,7 +12,7 @@ from ..rules.companion import is_companion
 from ..rules.nn.facts import facts as nn_facts
 from .aliases import TORCH_ONLY_PACKAGES, torch_aliases
 from .context import COMPANION, PARSED, CompanionImport, ModuleContext, Options
-from .engine import module_code, parse_module, placeholders_read_as_source, run_stage
+from .engine import module_code, parse_module, read_as_source, run_stage
 from .findings import ERROR, Finding
 from .index import Census, Opaque, census, index_statements
 from .opaque import PLACEHOLDER, NeedsNodes, OpaqueLeak, reduce_source
@@ -293,7 +293,7 @@ def _run_stages(
     # Every stage's input tree stays alive: the statement index is keyed by id(), and a freed
     # node's id could be reused by a new node that would then inherit a stale entry.
     trees = [module]
-    with placeholders_read_as_source(source, spans, placeholders):
+    with read_as_source(source, spans, placeholders):
         for active in stages:
             if active:
                 ctx.stack.clear()

@@ -609,7 +609,7 @@ class _Splice:
         self.lines = lines
         self.placeholders = placeholders
         self.written: set[int] = set()  # placeholders written as their statement's text
-        # While the rules run: only placeholders are written, at any indentation.
+        # While the rules run: placeholders are written at any indentation.
         self.reading = reading
         starts = [0]
         find = source.find
@@ -623,7 +623,9 @@ class _Splice:
 
     def emit(self, node: cst.SimpleStatementLine, state) -> bool:
         if self.reading:
-            return id(node) in self.placeholders and self._reindented(node, state)
+            if id(node) in self.placeholders:
+                return self._reindented(node, state)
+            return self._emit(node, state)
         if id(node) in self.placeholders:
             if not self._emit(node, state) or id(node) in self.written:
                 raise OpaqueLeak("a placeholder was copied or moved")
@@ -688,14 +690,14 @@ _ACTIVE: list[_Splice] = []
 
 
 @contextmanager
-def placeholders_read_as_source(
+def read_as_source(
     source: str, lines: dict[int, tuple[int, int]], placeholders: frozenset[int]
 ) -> Iterator[None]:
-    """While the block runs, a placeholder prints as the text of the statement it stands for
-    (``migrator.opaque``): a rule that prints code (``code_for_node``, ``module.code``) reads
-    what the source holds."""
-    if not placeholders:
-        yield
+    """While the block runs, a rule that prints code (``code_for_node``, ``module.code``) reads
+    a placeholder as the text of the statement it stands for (``migrator.opaque``), at the
+    indentation it is printed at, and a statement line no rule replaced as its source text."""
+    if "\r" in source.replace("\r\n", ""):
+        yield  # lone CR newlines: lines would not line up with ast's (and no placeholders)
         return
     _ACTIVE.append(_Splice(source, lines, placeholders, reading=True))
     try:

@@ -13,8 +13,8 @@ import libcst as cst
 
 from ...migrator.context import PARSED, ModuleContext
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
+from ..common.ast_nodes import nodes, walk_order
 from ..common.dataflow import code_of
-from ..common.tree import module_tree
 from . import BY_TORCH_NAME
 
 _CLASS = "torch.nn.CrossEntropyLoss"
@@ -80,34 +80,25 @@ def _constant(expr: cst.BaseExpression) -> bool:
     return True
 
 
-def _callee_only(tree: ast.Module) -> tuple[set[str], set[str]]:
-    """Names and attribute names that are read somewhere other than as the callee of a call."""
-    callees: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            callees.add(id(node.func))
-    names: set[str] = set()
-    attributes: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in callees:
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
-            attributes.add(node.attr)
-    return names, attributes
-
-
-def _called(tree: ast.Module) -> tuple[set[str], set[str]]:
-    names: set[str] = set()
-    attributes: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name):
-                names.add(node.func.id)
-            elif isinstance(node.func, ast.Attribute):
-                attributes.add(node.func.attr)
-    return names, attributes
+def _call_facts(
+    calls: list, names: list, attributes: list
+) -> tuple[tuple[set[str], set[str]], tuple[set[str], set[str]]]:
+    """From a module's ``ast`` Call, Name and Attribute nodes: the names and attribute names read
+    somewhere other than as the callee of a call, and those called."""
+    callees = {id(call.func) for call in calls}
+    called: tuple[set[str], set[str]] = (set(), set())
+    for call in calls:
+        func = call.func
+        if func.__class__ is ast.Name:
+            called[0].add(func.id)
+        elif func.__class__ is ast.Attribute:
+            called[1].add(func.attr)
+    read: tuple[set[str], set[str]] = (set(), set())
+    for read_nodes, index, key in ((names, 0, "id"), (attributes, 1, "attr")):
+        for node in read_nodes:
+            if id(node) not in callees and node.ctx.__class__ is not ast.Store:
+                read[index].add(getattr(node, key))
+    return read, called
 
 
 def _companion_class(func: cst.BaseExpression, ctx: ModuleContext) -> bool:
@@ -138,18 +129,23 @@ class CrossEntropyRule(Rule):
             # Every name of the class (an import, an alias, `nn.CrossEntropyLoss`) spells it.
             self.other_uses = self.calls = (set(), set())
             return
-        try:
-            # The module as parsed has the source's tree; one a rule changed is read again.
-            tree = (
-                module_tree(ctx)
-                if node is ctx.state.get(PARSED)
-                else ast.parse(node.code)
-            )
-        except SyntaxError:
-            self.other_uses = self.calls = (set(), set())
-            return
-        self.other_uses = _callee_only(tree)
-        self.calls = _called(tree)
+        if node is ctx.state.get(PARSED):
+            # The module as parsed: the source's tree, indexed once for every rule.
+            found = [nodes(ctx, kind) for kind in (ast.Call, ast.Name, ast.Attribute)]
+        else:
+            # A rule of an earlier stage changed it (a training step may now pass the loss to
+            # a Cell): it is read again.
+            try:
+                tree = ast.parse(node.code)
+            except SyntaxError:
+                self.other_uses = self.calls = (set(), set())
+                return
+            every = walk_order(tree)
+            found = [
+                [n for n in every if n.__class__ is kind]
+                for kind in (ast.Call, ast.Name, ast.Attribute)
+            ]
+        self.other_uses, self.calls = _call_facts(*found)
 
     def _applies(self, ctx: ModuleContext) -> bool:
         mapping = BY_TORCH_NAME.get(_CLASS)
