@@ -273,8 +273,9 @@ def _run_stages(
         gradient = {w for c in stages[STAGES.index(GRADIENT)] for w in c.triggers}
         # An in-place call's result is rewritten after the reads of its input that follow it.
         gradient.add("inplace")
+        known = nn_facts(ctx)
         needs_nodes = NeedsNodes(
-            source, tree, aliases, uses, words, gradient, nn_facts(ctx).targets
+            source, tree, aliases, uses, words, gradient, known.targets, known.devices
         )
         reduced = reduce_source(source, tree, uses, needs_nodes)
     if reduced:
