@@ -333,7 +333,13 @@ class NeedsNodes:
             name = dotted(node)
             return resolve(name, aliases) if name else None
 
-        for node in ast.walk(tree):
+        if self.devices:
+            self.reads.extend(
+                node.lineno
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Name) and node.id in self.devices
+            )
+        for node in _all_statements(tree.body):
             if isinstance(node, ast.ClassDef):
                 for base in node.bases:
                     qualified = torch_name(base)
@@ -347,9 +353,6 @@ class NeedsNodes:
                 if node.name in _REWRITTEN_METHODS:
                     self.spans.append((_first_line(node), node.end_lineno or 0))
                 self._dict_reads(node)
-            elif isinstance(node, ast.Name):
-                if node.id in self.devices:
-                    self.reads.append(node.lineno)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
                 header = max(i.context_expr.end_lineno or 0 for i in node.items)
                 if census.relevant(node.lineno, header) or self._holds_word(
@@ -401,6 +404,21 @@ class NeedsNodes:
         if self._holds_word(first, last) or self._holds_read(first, last):
             return True
         return any(a <= last and first <= b for a, b in self.spans)
+
+
+def _all_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of ``body`` and of the blocks within them, nested ones included (no
+    expression is entered: classes, functions, loops, `with` and `try` are statements)."""
+    stack = [body]
+    while stack:
+        for node in stack.pop():
+            yield node
+            for name in ("body", "orelse", "finalbody"):
+                block = getattr(node, name, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    stack.append(block)
+            for clause in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
+                stack.append(clause.body)
 
 
 def _lines_with(source: str, words: Iterable[str]) -> list[int]:
