@@ -16,7 +16,7 @@ from .engine import module_code, parse_module, read_as_source, run_stage
 from .findings import ERROR, Finding
 from .index import Census, Opaque, census, index_statements
 from .opaque import PLACEHOLDER, NeedsNodes, OpaqueLeak, reduce_source
-from .rule import GRADIENT, STAGES, define, rule_classes
+from .rule import GRADIENT, STAGES, define, rule_classes, unmarked_words
 from .tree import FileFacts
 
 # ``ctx.state`` key the training rules record coupled keys under (``rules.training.tree_steps``).
@@ -266,12 +266,16 @@ def _run_stages(
     reduced = None
     # A file coupled to step helpers of other files: the training rules read its statements.
     if opaque and not coupled:
-        words = {word for active in stages for cls in active for word in cls.triggers}
+        # What the active rules read in statements the census does not mark.
+        words = {
+            word for active in stages for cls in active for word in unmarked_words(cls)
+        }
         gradient = {w for c in stages[STAGES.index(GRADIENT)] for w in c.triggers}
         # An in-place call's result is rewritten after the reads of its input that follow it.
         gradient.add("inplace")
+        known = nn_facts(ctx)
         needs_nodes = NeedsNodes(
-            source, tree, aliases, uses, words, gradient, nn_facts(ctx).targets
+            source, tree, aliases, uses, words, gradient, known.targets, known.devices
         )
         reduced = reduce_source(source, tree, uses, needs_nodes)
     if reduced:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .aliases import dotted, resolve, statements
+from .aliases import dotted, resolve
 from .index import Census
 
 PLACEHOLDER = "__torch2ms_opaque__"
@@ -109,6 +109,26 @@ def _binds_dict(node: ast.stmt) -> bool:
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Name)
         and value.func.id == "dict"
+    )
+
+
+_PLACEMENT_KEYS = frozenset({"device", "dtype"})
+
+
+def _placement_dict(value: ast.expr) -> bool:
+    """`{'device': d, 'dtype': t}` or `dict(device=d)`: entries of device and dtype only."""
+    if isinstance(value, ast.Dict):
+        return bool(value.keys) and all(
+            isinstance(key, ast.Constant) and key.value in _PLACEMENT_KEYS
+            for key in value.keys
+        )
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "dict"
+        and not value.args
+        and bool(value.keywords)
+        and all(k.arg in _PLACEMENT_KEYS for k in value.keywords)
     )
 
 
@@ -234,9 +254,12 @@ class NeedsNodes:
     - a `try` around imports: the imports rule replaces it with its `except ImportError` branch
       where the import is of a package built on torch;
     - a method whose body a rule rewrites by its name (``_REWRITTEN_METHODS``);
-    - a line that holds a trigger word of a rule that runs on the file (``Rule.triggers``:
-      `param_groups`, `.size(`, `torch` in a string): a rule may look for it in statements the
-      census does not mark;
+    - a line that holds a word a rule that runs on the file reads statements for where the
+      census marks none (``rule.unmarked_words``: `param_groups`, `_foreach_`);
+    - a line that rebinds, indexes or reads an attribute of a placement dict a function binds
+      (`dd = {'device': d, 'dtype': t}`), and, in a module that defines devices (``devices``: `device = torch.device('cuda')`),
+      a line that names one: the API rule drops the dicts rebound nowhere, the device rule the
+      definitions read nowhere;
     - the lines ``extra`` names (``rules.nn.facts``: the attributes and methods the nn rules
       rename in statements they are not entered in).
     """
@@ -250,8 +273,11 @@ class NeedsNodes:
         words: Iterable[str] = (),
         scope_words: Iterable[str] = (),
         extra: Callable[[int, int], bool] = lambda first, last: False,
+        devices: Iterable[str] = (),
     ) -> None:
         self.extra = extra
+        self.devices = frozenset(devices)
+        self.reads: list[int] = []
         self.everything = any(use.name in _GRADIENT_STATE for use in census.uses)
         self.spans: list[tuple[int, int]] = []
         self.lines: list[int] = []
@@ -263,6 +289,7 @@ class NeedsNodes:
                 sites.update(attribute.lines)
             self.lines = sorted(sites.union(_lines_with(source, words)))
             self._scan(tree, aliases, census)
+            self.reads.sort()
         scoped = []
         if not self.everything:
             scoped = sorted(
@@ -306,7 +333,13 @@ class NeedsNodes:
             name = dotted(node)
             return resolve(name, aliases) if name else None
 
-        for node in statements(tree):  # every node below is a statement
+        if self.devices:
+            self.reads.extend(
+                node.lineno
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Name) and node.id in self.devices
+            )
+        for node in _all_statements(tree.body):
             if isinstance(node, ast.ClassDef):
                 for base in node.bases:
                     qualified = torch_name(base)
@@ -319,6 +352,7 @@ class NeedsNodes:
                     self.spans.append((_first_line(node), node.end_lineno or 0))
                 if node.name in _REWRITTEN_METHODS:
                     self.spans.append((_first_line(node), node.end_lineno or 0))
+                self._dict_reads(node)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
                 header = max(i.context_expr.end_lineno or 0 for i in node.items)
                 if census.relevant(node.lineno, header) or self._holds_word(
@@ -331,16 +365,60 @@ class NeedsNodes:
             ):
                 self.spans.append((node.lineno, node.end_lineno or 0))
 
+    def _dict_reads(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """The lines where ``function`` rebinds, indexes or reads an attribute of a name it binds
+        to a placement dict at its top level (``rules.api.receivers.placement_dicts``)."""
+        names = {
+            statement.targets[0].id
+            for statement in function.body
+            if isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and _placement_dict(statement.value)
+        }
+        if not names:
+            return
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Subscript, ast.Attribute)):
+                value = node.value
+                if isinstance(value, ast.Name) and value.id in names:
+                    self.reads.append(value.lineno)
+            elif (
+                isinstance(node, ast.Name)
+                and node.id in names
+                and not isinstance(node.ctx, ast.Load)
+            ):
+                self.reads.append(node.lineno)
+
     def _holds_word(self, first: int, last: int) -> bool:
         i = bisect.bisect_left(self.lines, first)
         return i < len(self.lines) and self.lines[i] <= last
 
+    def _holds_read(self, first: int, last: int) -> bool:
+        i = bisect.bisect_left(self.reads, first)
+        return i < len(self.reads) and self.reads[i] <= last
+
     def __call__(self, first: int, last: int) -> bool:
         if self.everything or self.extra(first, last):
             return True
-        if self._holds_word(first, last):
+        if self._holds_word(first, last) or self._holds_read(first, last):
             return True
         return any(a <= last and first <= b for a, b in self.spans)
+
+
+def _all_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of ``body`` and of the blocks within them, nested ones included (no
+    expression is entered: classes, functions, loops, `with` and `try` are statements)."""
+    stack = [body]
+    while stack:
+        for node in stack.pop():
+            yield node
+            for name in ("body", "orelse", "finalbody"):
+                block = getattr(node, name, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    stack.append(block)
+            for clause in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
+                stack.append(clause.body)
 
 
 def _lines_with(source: str, words: Iterable[str]) -> list[int]:

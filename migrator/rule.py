@@ -55,6 +55,10 @@ class Rule:
     order: ClassVar[int] = 100
     # The rule runs on a file only when one of these substrings occurs in its text.
     triggers: ClassVar[tuple[str, ...]] = ("torch",)
+    # The trigger words whose statements the rule reads as LibCST nodes where the census marks
+    # none of them (not entered by the stage walk): ``opaque.NeedsNodes`` keeps those statements
+    # parsed. None: every trigger word (``unmarked_words``).
+    unmarked_words: ClassVar[tuple[str, ...] | None] = None
     # Method names this rule recognises as torch API uses (``x.backward()``, ``opt.zero_grad()``).
     methods: ClassVar[frozenset[str]] = frozenset()
     # Method names this rule may rewrite without counting them as torch API uses (numpy arrays and
@@ -67,6 +71,12 @@ class Rule:
     torch_only_methods: ClassVar[frozenset[str]] = frozenset()
     # Extra rule ids this class may report besides ``meta.id`` (report-only TM9xx), with metadata.
     extra: ClassVar[tuple[RuleMeta, ...]] = ()
+
+
+def unmarked_words(cls: type[Rule]) -> tuple[str, ...]:
+    """The words whose statements ``cls`` reads outside the statements the census marks."""
+    words = cls.unmarked_words
+    return cls.triggers if words is None else words
 
 
 _REGISTRY: dict[str, type[Rule]] = {}

@@ -120,6 +120,8 @@ class ImportsRule(Rule):
     triggers = ("torch",)
     # On a file that never names torch it runs too: it writes the companion import there.
     torch_free = "always"
+    # Reads imports, a `try` around them and comments above statements: all stay parsed.
+    unmarked_words = ()
 
     def __init__(self) -> None:
         self.replace: dict[int, cst.BaseExpression] = {}

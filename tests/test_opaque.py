@@ -219,3 +219,56 @@ def test_the_parse_skips_field_checks_only_while_it_runs() -> None:
     # Nodes the rules build are checked as before.
     with pytest.raises(cst.CSTValidationError):
         cst.Name("")
+
+
+# `torch` only in a string: no rule it activates reads an unmarked statement for it.
+STRING_ONLY = (
+    "import torch\n\n\ndef describe():\n    return (\n        'built on torch'\n    )\n\n\n"
+    "def make(n):\n    return torch.zeros(n)\n"
+)
+
+
+def test_a_word_the_rules_read_no_unmarked_statement_for_is_hidden() -> None:
+    assert _hidden(STRING_ONLY) == 1  # describe()
+    assert _convert(STRING_ONLY, 3).code == _convert(STRING_ONLY, 10**9).code
+
+
+class _ReadsItsWord(Rule):
+    """A rule that declares no ``unmarked_words``: the lines with its trigger stay parsed."""
+
+    stage = API
+    order = 999
+    triggers = ("built on",)
+
+
+def test_a_rule_without_unmarked_words_keeps_its_trigger_lines(monkeypatch) -> None:
+    classes = convert_module.rule_classes()
+    monkeypatch.setattr(
+        convert_module, "rule_classes", lambda: [*classes, _ReadsItsWord]
+    )
+    assert _hidden(STRING_ONLY) == 0
+
+
+# A device definition read only in a statement without torch uses, once its moves are gone.
+DEVICE_READ = (
+    "import torch\n\ndevice = torch.device('cuda')\n\n\ndef run(model, x):\n"
+    "    model.to(device)\n    y = helper(\n        x,\n        device,\n    )\n    return y\n"
+)
+# A placement dict indexed in a statement without torch uses: it is not only spread.
+DICT_INDEXED = (
+    "import torch\n\n\ndef g(x):\n    dd = {'device': x.device, 'dtype': x.dtype}\n"
+    "    y = helper(\n        dd['device'],\n        3,\n    )\n"
+    "    return torch.zeros(3, **dd), y\n"
+)
+
+
+@pytest.mark.parametrize(
+    "source, kept",
+    [(DEVICE_READ, "device = ms_aux.device('cuda')"), (DICT_INDEXED, "**dd")],
+)
+def test_a_name_the_rules_follow_keeps_its_statements_parsed(
+    source: str, kept: str
+) -> None:
+    partial = _convert(source, 3).code
+    assert partial == _convert(source, 10**9).code
+    assert kept in partial

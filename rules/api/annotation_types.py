@@ -54,6 +54,8 @@ class AnnotationTypesRule(Rule):
     stage = API
     order = 50
     triggers = ("Tensor",)
+    # Rewrites names inside marked statements' annotations only.
+    unmarked_words = ()
 
     def __init__(self) -> None:
         self.annotation_depth = 0

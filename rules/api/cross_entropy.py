@@ -117,6 +117,8 @@ class CrossEntropyRule(Rule):
     stage = API
     order = 60
     triggers = ("CrossEntropyLoss",)
+    # Reads the module's uses from the ast tree, calls in marked statements only.
+    unmarked_words = ()
 
     def __init__(self) -> None:
         self.other_uses: tuple[set[str], set[str]] = (set(), set())

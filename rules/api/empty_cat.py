@@ -85,6 +85,8 @@ class EmptyCatRule(Rule):
     stage = API
     order = 45
     triggers = ("cat",)
+    # Reads `cat` calls in marked statements only; its placeholders come from the ast tree.
+    unmarked_words = ()
 
     def __init__(self) -> None:
         self.placeholders: frozenset[str] | None = None

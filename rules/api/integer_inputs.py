@@ -210,6 +210,8 @@ class IntegerInputRule(Rule):
     stage = API
     order = 55
     triggers = tuple(f".{name}(" for name in sorted(FLOAT_KERNELS))
+    # Reads calls in marked statements; the names of their scope from the ast tree.
+    unmarked_words = ()
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         func = original.func

@@ -84,6 +84,8 @@ class InvertRule(Rule):
     stage = API
     order = 60
     triggers = ("~",)
+    # Rewrites `~` where the walk enters, in marked statements only.
+    unmarked_words = ()
 
     def leave_UnaryOperation(
         self, original: cst.UnaryOperation, updated, ctx: ModuleContext

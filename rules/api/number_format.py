@@ -75,6 +75,8 @@ class NumberFormatRule(Rule):
     )
     stage = API
     order = 30
+    # Reads unmarked statements only at the census's format sites, which stay parsed.
+    unmarked_words = ()
 
     def __init__(self) -> None:
         self.names: dict[int, frozenset[str]] | None = None

@@ -94,6 +94,8 @@ class ObjectValueRule(Rule):
     stage = API
     order = 5
     triggers = ("distributions", "DataLoader")
+    # Reads assignments in marked statements only.
+    unmarked_words = ()
 
     def leave_Assign(self, original: cst.Assign, updated, ctx: ModuleContext):
         value = original.value

@@ -141,6 +141,8 @@ class PlumbingRule(Rule):
     stage = API
     order = 40
     watched_attributes = _DEVICE_FLAGS
+    # Reads unmarked statements only at the census's sites of the flags it watches.
+    unmarked_words = ()
 
     def __init__(self) -> None:
         self.removed = False

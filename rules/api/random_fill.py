@@ -49,6 +49,8 @@ class RandomFillRule(Rule):
     )
     stage = API
     order = 45
+    # Reads fill calls (`.normal_`) by their method name, entered statements otherwise.
+    unmarked_words = ()
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         value = _fresh_fill(original, updated, ctx)

@@ -37,6 +37,8 @@ class ReceivedSizeRule(Rule):
     meta = META
     stage = API
     triggers = (".size(",)
+    # Rewrites `.size()` calls where the walk enters only.
+    unmarked_words = ()
     # Runs on files that never name torch: the only rule that does.
     torch_free = True
 

@@ -37,6 +37,8 @@ class SizeTypeRule(Rule):
     stage = API
     order = 50
     triggers = ("Size",)
+    # Rewrites names inside marked statements' annotations only.
+    unmarked_words = ()
 
     def __init__(self) -> None:
         self.annotation_depth = 0

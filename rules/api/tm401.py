@@ -339,6 +339,8 @@ class ApiTableRule(Rule):
     stage = API
     order = 100
     triggers = ("torch",)
+    # Reads entered statements; dicts, defaults and scopes it follows have their own keeps.
+    unmarked_words = ()
     methods = COUNTED_METHODS
     # `x.max(y)`: torch's max with a tensor (library/methods.py decides when it is unknown);
     # `x.sort(dim=1).values`: torch's named pair.

@@ -120,6 +120,8 @@ class CheckpointRule(Rule):
     order = 50
     methods = frozenset({"state_dict", "load_state_dict"})
     torch_only_methods = frozenset({"state_dict", "load_state_dict"})
+    # Reads entered statements; the loaded names from the ast tree.
+    unmarked_words = ()
     extra = (LOAD, OTHER, COMPANION)
 
     def __init__(self) -> None:

@@ -178,6 +178,8 @@ class DataLoaderRule(Rule):
     stage = API
     order = 50
     triggers = ("DataLoader", "Dataset", "Sampler")
+    # Reads calls and annotations in marked statements; a class with a torch base is kept.
+    unmarked_words = ()
     extra = (SHUFFLE, NOT_MAPPED, DATASET)
 
     def __init__(self) -> None:

@@ -147,6 +147,8 @@ class VisionTransformRule(Rule):
     stage = API
     order = 40
     triggers = ("torchvision",)
+    # Rewrites torchvision names, calls and lambdas in marked statements only.
+    unmarked_words = ()
     extra = (NOT_MAPPED,)
 
     def __init__(self) -> None:

@@ -109,6 +109,8 @@ class CellRule(Rule):
     order = 50
     triggers = ("torch",)
     methods = frozenset({"forward"})
+    # Reads unmarked statements where the nn facts' lines are, which stay parsed.
+    unmarked_words = ()
     extra = (ATTRIBUTES, NO_ATTRIBUTE, TRAIN_OVERRIDE, CELL_STATE, EXTRA_STATE)
 
     def __init__(self) -> None:
@@ -490,6 +492,8 @@ class ContainerRule(Rule):
     )
     stage = API
     order = 50
+    # Its handlers are CellRule's.
+    unmarked_words = ()
 
 
 def _holds_container(call: cst.Call, ctx: ModuleContext) -> bool:

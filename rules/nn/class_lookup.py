@@ -38,6 +38,8 @@ class ClassLookupRule(Rule):
     stage = API
     order = 60
     triggers = ("getattr",)
+    # Rewrites `getattr(nn, ...)` calls, whose `nn` the census marks.
+    unmarked_words = ()
 
     def leave_Call(self, original: cst.Call, updated: cst.Call, ctx: ModuleContext):
         if (

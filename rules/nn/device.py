@@ -62,6 +62,8 @@ class DeviceRule(Rule):
     order = 50
     methods = frozenset({"to", "cuda", "cpu", "to_empty"})
     torch_only_methods = frozenset({"cuda"})
+    # Reads entered statements and the reads of device names (kept by their own lines).
+    unmarked_words = ()
     extra = (PLACEMENT,)
 
     def __init__(self) -> None:

@@ -189,6 +189,8 @@ class ParametersRule(Rule):
     # The program's own layers have `reset_parameters` too: a call is no torch use of its own.
     watched_methods = frozenset({"reset_parameters"})
     torch_only_methods = frozenset({"named_parameters", "eval"})
+    # Reads entered statements; the constructions it follows are in the nn facts' lines.
+    unmarked_words = ()
     extra = (GUESS, NAMED, MODE, FROZEN, TRAVERSAL, RESET, BUFFERS, HOOK_ARGUMENTS)
 
     def __init__(self) -> None:
