@@ -50,7 +50,14 @@ from .nodes import (
 )
 from .region import ForwardRegion
 from .sites_docs import AUTOGRAD_GRAD, BACKWARD, RETAIN_GRAPH
-from .state import LEAVES, claimed, leaf_names_of, no_grad_statements, original_of
+from .state import (
+    LEAVES,
+    claimed,
+    leaf_names_of,
+    may_name,
+    no_grad_statements,
+    original_of,
+)
 from .tracking import GradStateTracking
 
 
@@ -181,7 +188,6 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
         # The calls and attribute names of each statement, walked once for the module.
         self.calls_of = call_index()
         self.attributes_of = attribute_index()
-        self.words: dict[str, bool] = {}
 
     # -- traversal ----------------------------------------------------------------------------
     def leave_IndentedBlock(
@@ -252,19 +258,10 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                 column=len(text) - len(text.lstrip()),
             )
 
-    def _may_hold(self, ctx: ModuleContext, word: str) -> bool:
-        """Whether the tree can hold ``word`` in a name or a torch name: the source spells it, or
-        a torch alias the module inherits does (no rule writes `backward`, `autograd` or
-        `retain_grad`)."""
-        known = self.words.get(word)
-        if known is None:
-            known = word in ctx.source or any(word in t for t in ctx.aliases.values())
-            self.words[word] = known
-        return known
-
-    def _may_hold_site(self, ctx: ModuleContext) -> bool:
+    @staticmethod
+    def _may_hold_site(ctx: ModuleContext) -> bool:
         """Whether a `.backward(...)` or `torch.autograd` call can stand in the tree."""
-        return self._may_hold(ctx, "backward") or self._may_hold(ctx, "autograd")
+        return may_name(ctx, "backward") or may_name(ctx, "autograd")
 
     # -- names -----------------------------------------------------------------------------------
     def _fresh(self, base: str, ctx: ModuleContext) -> str:
@@ -330,7 +327,7 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                 ):
                     return None
                 return Site("backward", call, [tensors], sens=grads)
-        if not self._may_hold(ctx, "autograd"):
+        if not may_name(ctx, "autograd"):
             return None
         for call in self.calls_of(statement):
             if ctx.qualname(call.func) == "torch.autograd.grad":
@@ -1002,7 +999,19 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             leave_While = leave_For
 
         for statement in body:
-            visit(statement, _Left())
+            if self._may_site(statement, ctx):
+                visit(statement, _Left())
+
+    def _may_site(self, statement, ctx: ModuleContext) -> bool:
+        """Whether a call in ``statement`` can be a gradient site (what ``_report_left`` reports
+        on: a ``.backward`` method or a torch name of ``SITE_NAMES``)."""
+        for call in self.calls_of(statement):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "backward":
+                return True
+            if ctx.qualname(func) in SITE_NAMES:
+                return True
+        return False
 
     def _loop_has_step(self, node) -> bool:
         return any(

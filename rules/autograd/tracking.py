@@ -15,7 +15,7 @@ from .nodes import (
     _call,
     _ReplaceGrad,
 )
-from .state import no_grad_statements
+from .state import may_name, no_grad_statements
 
 
 class GradStateTracking:
@@ -208,7 +208,7 @@ class GradStateTracking:
 
     def _retained(self, statement, ctx: ModuleContext) -> set[str]:
         names: set[str] = set()
-        if not self._may_hold(ctx, "retain_grad"):
+        if not may_name(ctx, "retain_grad"):
             return names
         for call in self.calls_of(statement):
             func = call.func
