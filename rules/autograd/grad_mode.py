@@ -138,7 +138,10 @@ class GradModeRule(Rule):
     ):
         if not _may_switch(ctx):
             return updated
-        in_function = any(isinstance(s, cst.FunctionDef) for s in ctx.stack)
+        # Only a `with` block is unwrapped with regard to its scope.
+        in_function = any(type(s) is cst.With for s in updated.body) and any(
+            isinstance(s, cst.FunctionDef) for s in ctx.stack
+        )
         body = self._unwrap(list(updated.body), ctx, in_function)
         return updated if body is None else updated.with_changes(body=body)
 
