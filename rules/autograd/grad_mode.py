@@ -11,7 +11,7 @@ from ..common.unwrap import first_position
 from ..companion import MODULE as COMPANION
 from . import findings as tm9
 from .names import is_simple_assignment
-from .state import no_grad_statements
+from .state import may_name, no_grad_statements
 
 # Context managers and decorators that switch recording off (True) or on (False).
 MODES = {
@@ -28,6 +28,12 @@ MODES = {
     "torch.autograd.set_grad_enabled": None,
     "torch.autograd.grad_mode.set_grad_enabled": None,
 }
+# The last parts of those names: a module that spells none of them holds no grad mode.
+MODE_WORDS = frozenset(name.rpartition(".")[2] for name in MODES)
+
+
+def _may_switch(ctx: ModuleContext) -> bool:
+    return any(may_name(ctx, word) for word in MODE_WORDS)
 
 
 def _mode(
@@ -130,11 +136,18 @@ class GradModeRule(Rule):
     def leave_IndentedBlock(
         self, original, updated: cst.IndentedBlock, ctx: ModuleContext
     ):
-        in_function = any(isinstance(s, cst.FunctionDef) for s in ctx.stack)
+        if not _may_switch(ctx):
+            return updated
+        # Only a `with` block is unwrapped with regard to its scope.
+        in_function = any(type(s) is cst.With for s in updated.body) and any(
+            isinstance(s, cst.FunctionDef) for s in ctx.stack
+        )
         body = self._unwrap(list(updated.body), ctx, in_function)
         return updated if body is None else updated.with_changes(body=body)
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
+        if not _may_switch(ctx):
+            return updated
         body = self._unwrap(list(updated.body), ctx, False)
         return updated if body is None else updated.with_changes(body=body)
 
@@ -234,6 +247,8 @@ class GradModeRule(Rule):
         return new
 
     def leave_FunctionDef(self, original, updated: cst.FunctionDef, ctx: ModuleContext):
+        if not _may_switch(ctx):
+            return updated
         kept = []
         for decorator in updated.decorators:
             mode = _mode(decorator.decorator, ctx)

@@ -6,6 +6,7 @@ when that keeps the meaning.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable
 
 import libcst as cst
@@ -275,6 +276,92 @@ def calls(node: cst.CSTNode) -> list[cst.Call]:
     visitor = _Calls()
     visit(node, visitor)
     return visitor.calls
+
+
+# Statement classes (LibCST's compound statements and the simple statement line).
+_STATEMENT_CLASSES = tuple(
+    cls
+    for cls in vars(cst).values()
+    if isinstance(cls, type)
+    and issubclass(cls, (cst.BaseCompoundStatement, cst.SimpleStatementLine))
+    and not inspect.isabstract(cls)
+)
+
+
+class StatementIndex:
+    """What a walk collects from a node (its calls, its attribute names), each statement of the
+    module walked once: a statement seen before (nodes are immutable; a rebuilt parent keeps its
+    unchanged children) contributes its list without a walk, so asking again about a block, a
+    function or the whole module after its inner blocks costs only the statements that changed."""
+
+    def __init__(self, walker: type[_Indexed]) -> None:
+        self.walker = walker
+        # id -> (the node, kept alive so that its id is not reused; what it holds in walk order)
+        self.known: dict[int, tuple[cst.CSTNode, list]] = {}
+
+    def __call__(self, node: cst.CSTNode) -> list:
+        entry = self.known.get(id(node))
+        if entry is not None and entry[0] is node:
+            return entry[1]
+        walker = self.walker(self.known, node)
+        visit(node, walker)
+        return walker.found
+
+
+class _Indexed(cst.CSTVisitor):
+    def __init__(self, known: dict, root: cst.CSTNode) -> None:
+        self.known = known
+        self.root = root
+        self.found: list = []
+        # Per statement entered: where its items start (None: they came from ``known``).
+        self.starts: list[int | None] = []
+
+    def _enter(self, node: cst.CSTNode) -> bool:
+        entry = self.known.get(id(node))
+        if entry is not None and entry[0] is node and node is not self.root:
+            self.found.extend(entry[1])
+            self.starts.append(None)
+            return False
+        self.starts.append(len(self.found))
+        return True
+
+    def _leave(self, node: cst.CSTNode) -> None:
+        start = self.starts.pop()
+        if start is not None:
+            self.known[id(node)] = (node, self.found[start:])
+
+
+class _IndexedCalls(_Indexed):
+    """``calls``: every call, lambdas not entered."""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.found.append(node)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+class _IndexedAttributes(_Indexed):
+    """The name of every attribute (``b`` of ``a.b``), everywhere."""
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.found.append(node.attr.value)
+
+
+for _cls in _STATEMENT_CLASSES:
+    for _walker in (_IndexedCalls, _IndexedAttributes):
+        setattr(_walker, f"visit_{_cls.__name__}", _Indexed._enter)
+        setattr(_walker, f"leave_{_cls.__name__}", _Indexed._leave)
+
+
+def call_index() -> StatementIndex:
+    """``index(node)`` gives what ``calls(node)`` gives: the same calls in the same order."""
+    return StatementIndex(_IndexedCalls)
+
+
+def attribute_index() -> StatementIndex:
+    """``index(node)`` gives the names of the attributes in ``node``, in walk order."""
+    return StatementIndex(_IndexedAttributes)
 
 
 def mentions(node: cst.CSTNode, names: set[str]) -> bool:

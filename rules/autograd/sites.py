@@ -37,7 +37,7 @@ from .model import (
     Leaf,
     Site,
 )
-from .names import binds, calls, in_place_target, reads
+from .names import attribute_index, binds, call_index, calls, in_place_target, reads
 from .nodes import (
     _elements,
     _is_backward_method,
@@ -50,7 +50,14 @@ from .nodes import (
 )
 from .region import ForwardRegion
 from .sites_docs import AUTOGRAD_GRAD, BACKWARD, RETAIN_GRAPH
-from .state import LEAVES, claimed, leaf_names_of, no_grad_statements, original_of
+from .state import (
+    LEAVES,
+    claimed,
+    leaf_names_of,
+    may_name,
+    no_grad_statements,
+    original_of,
+)
 from .tracking import GradStateTracking
 
 
@@ -178,6 +185,9 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
         self.rank = 0
         self.sites_in_module: bool | None = None
         self.reads_only = False
+        # The calls and attribute names of each statement, walked once for the module.
+        self.calls_of = call_index()
+        self.attributes_of = attribute_index()
 
     # -- traversal ----------------------------------------------------------------------------
     def leave_IndentedBlock(
@@ -248,6 +258,11 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                 column=len(text) - len(text.lstrip()),
             )
 
+    @staticmethod
+    def _may_hold_site(ctx: ModuleContext) -> bool:
+        """Whether a `.backward(...)` or `torch.autograd` call can stand in the tree."""
+        return may_name(ctx, "backward") or may_name(ctx, "autograd")
+
     # -- names -----------------------------------------------------------------------------------
     def _fresh(self, base: str, ctx: ModuleContext) -> str:
         name, i = base, 2
@@ -312,7 +327,9 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                 ):
                     return None
                 return Site("backward", call, [tensors], sens=grads)
-        for call in calls(statement):
+        if not may_name(ctx, "autograd"):
+            return None
+        for call in self.calls_of(statement):
             if ctx.qualname(call.func) == "torch.autograd.grad":
                 return self._grad_site(call)
         return None
@@ -575,7 +592,7 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
         # A backward followed by an optimizer step is the training loop's (TM2xx).
         scope = body if loop else rest
         for other in scope:
-            for call in calls(other):
+            for call in self.calls_of(other):
                 if (
                     isinstance(call.func, cst.Attribute)
                     and call.func.attr.value == "step"
@@ -684,7 +701,7 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             fname = None
             moved = False
         for other in body:
-            if self._retained(other):
+            if self._retained(other, ctx):
                 ctx.report(
                     "TM911",
                     "`retain_grad()`: MindSpore keeps no gradient of intermediate values",
@@ -927,6 +944,8 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
 
     # -- what is left -------------------------------------------------------------------------
     def _report_left(self, body, ctx: ModuleContext) -> None:
+        if not self._may_hold_site(ctx):
+            return  # no statement can be a site or call one
         rule = self
 
         class _Left(cst.CSTVisitor):
@@ -944,7 +963,9 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
                 site = rule._site(node, ctx)
                 if site is None:
                     unsupported = [
-                        c for c in calls(node) if ctx.qualname(c.func) in SITE_NAMES
+                        c
+                        for c in rule.calls_of(node)
+                        if ctx.qualname(c.func) in SITE_NAMES
                     ]
                     if unsupported:
                         rule._fail(
@@ -978,21 +999,31 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
             leave_While = leave_For
 
         for statement in body:
-            visit(statement, _Left())
+            if self._may_site(statement, ctx):
+                visit(statement, _Left())
 
-    @staticmethod
-    def _loop_has_step(node) -> bool:
+    def _may_site(self, statement, ctx: ModuleContext) -> bool:
+        """Whether a call in ``statement`` can be a gradient site (what ``_report_left`` reports
+        on: a ``.backward`` method or a torch name of ``SITE_NAMES``)."""
+        for call in self.calls_of(statement):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "backward":
+                return True
+            if ctx.qualname(func) in SITE_NAMES:
+                return True
+        return False
+
+    def _loop_has_step(self, node) -> bool:
         return any(
             isinstance(c.func, cst.Attribute) and c.func.attr.value == "step"
-            for c in calls(node)
+            for c in self.calls_of(node)
         )
 
-    @staticmethod
-    def _followed_by_step(node, body) -> bool:
+    def _followed_by_step(self, node, body) -> bool:
         return any(
             isinstance(c.func, cst.Attribute) and c.func.attr.value == "step"
             for s in body
-            for c in calls(s)
+            for c in self.calls_of(s)
         )
 
 

@@ -9,6 +9,19 @@ from ...migrator.context import ModuleContext
 LEAVES = "autograd.leaves"
 NO_GRAD = "autograd.no_grad"
 CLAIMED = "training.claimed"
+WORDS = "autograd.words"
+
+
+def may_name(ctx: ModuleContext, word: str) -> bool:
+    """Whether the tree can hold ``word`` in a name or a qualified torch name: the source spells
+    it, or a torch alias the module inherits does. The rules never write the torch words the
+    autograd rules ask about (`backward`, `autograd`, `no_grad`...)."""
+    words = ctx.state.setdefault(WORDS, {})
+    known = words.get(word)  # type: ignore[union-attr]
+    if known is None:
+        known = word in ctx.source or any(word in t for t in ctx.aliases.values())
+        words[word] = known  # type: ignore[index]
+    return known
 
 
 def claimed(ctx: ModuleContext) -> set[int]:

@@ -9,13 +9,13 @@ from . import findings as tm9
 from .model import (
     Block,
 )
-from .names import PURE_BUILTINS, binds, calls, is_simple_assignment, reads
+from .names import PURE_BUILTINS, binds, is_simple_assignment, reads
 from .names import attribute_reads as _attributes
 from .nodes import (
     _call,
     _ReplaceGrad,
 )
-from .state import no_grad_statements
+from .state import may_name, no_grad_statements
 
 
 class GradStateTracking:
@@ -86,7 +86,9 @@ class GradStateTracking:
                 leaf.state = "unknown"
 
     def _has_site(self, node, ctx: ModuleContext) -> bool:
-        for call in calls(node):
+        if not self._may_hold_site(ctx):
+            return False
+        for call in self.calls_of(node):
             if (
                 isinstance(call.func, cst.Attribute)
                 and call.func.attr.value == "backward"
@@ -161,7 +163,7 @@ class GradStateTracking:
                 )
         for name in block.nonleaf:
             table.setdefault(("grad", name), cst.Name("None"))
-        retained = self._retained(statement)
+        retained = self._retained(statement, ctx)
         for name, flag in block.requires.items():
             leaf = name in block.leaves
             table["requires_grad", name] = cst.Name(str(flag))
@@ -171,8 +173,8 @@ class GradStateTracking:
             if not flag:
                 table["grad_fn", name] = cst.Name("None")
         if block.poisoned or (
-            self._has_site(statement, ctx)
-            and not isinstance(statement, cst.SimpleStatementLine)
+            not isinstance(statement, cst.SimpleStatementLine)
+            and self._has_site(statement, ctx)
         ):
             table = {key: value for key, value in table.items() if key[0] != "grad"}
         block.retained |= retained
@@ -182,7 +184,7 @@ class GradStateTracking:
             if not (key[0] == "grad" and key[1] in block.retained)
         }
         new, changed = statement, False
-        if table:
+        if table and self._may_replace(statement, table):
             replacer = _ReplaceGrad(table)
             new = statement.visit(replacer)
             if replacer.changed:
@@ -194,10 +196,21 @@ class GradStateTracking:
             self._report_flags(new, ctx, statement)
         return new, changed
 
-    @staticmethod
-    def _retained(statement) -> set[str]:
-        names = set()
-        for call in calls(statement):
+    def _may_replace(self, statement, table: dict) -> bool:
+        """Whether ``_ReplaceGrad(table)`` can change ``statement``: it replaces attributes named
+        in ``table`` (and ``.requires_grad`` of `.data`, `.detach()`, views), and enters no
+        function or class."""
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            return False
+        wanted = {key[0] for key in table}
+        wanted.add("requires_grad")
+        return not wanted.isdisjoint(self.attributes_of(statement))
+
+    def _retained(self, statement, ctx: ModuleContext) -> set[str]:
+        names: set[str] = set()
+        if not may_name(ctx, "retain_grad"):
+            return names
+        for call in self.calls_of(statement):
             func = call.func
             if (
                 isinstance(func, cst.Attribute)
