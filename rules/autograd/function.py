@@ -406,7 +406,8 @@ class CustomFunctionRule(Rule):
         # `F.apply` mentions no torch name, so the engine may not have entered its statement.
         if not self.convertible:
             return updated
-        return updated.visit(_Apply(self.convertible, ctx))
+        # The engine's walk keeps the nodes it does not change (and so their source text).
+        return visit(updated, _Apply(self.convertible, ctx))
 
     def leave_ClassDef(
         self, original: cst.ClassDef, updated: cst.ClassDef, ctx: ModuleContext
