@@ -69,6 +69,14 @@ class Rule:
     extra: ClassVar[tuple[RuleMeta, ...]] = ()
 
 
+def torch_names_only(handler):
+    """Marks a ``visit_Name``/``leave_Name`` handler that does nothing (a leave handler returns the
+    updated node as it is) for a name no torch import binds (one not in ``ctx.aliases``): the
+    engine does not call it for such names, most names of a module."""
+    handler.torch_names_only = True
+    return handler
+
+
 _REGISTRY: dict[str, type[Rule]] = {}
 _META: dict[str, RuleMeta] = {}
 _LOADED = False

@@ -26,6 +26,7 @@ from ..migrator.rule import (
     define,
     register,
     rule_classes,
+    torch_names_only,
 )
 from .api import BY_TORCH_NAME
 from .companion import MODULE as COMPANION_MODULE
@@ -605,6 +606,7 @@ class ImportsRule(Rule):
         elif node.value == "mindspore":
             self.needed.add("mindspore")
 
+    @torch_names_only
     def leave_Name(self, original, updated, ctx: ModuleContext):
         return self.replace.get(id(original), updated)
 

@@ -10,7 +10,7 @@ import numpy as np
 from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
-from ...migrator.rule import API, Rule, register, rule_classes
+from ...migrator.rule import API, Rule, register, rule_classes, torch_names_only
 from ..companion import ENTRIES as COMPANION_ENTRIES
 from ..companion import entry_for as companion_entry
 from ..companion.table_functional import ANNOTATED as ANNOTATED_ENTRIES
@@ -594,6 +594,7 @@ class ApiTableRule(Rule):
             return cst.Name("False")
         return self._reference(original, updated, ctx)
 
+    @torch_names_only
     def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
         if original.value not in ctx.aliases:
             return updated
