@@ -31,6 +31,8 @@ from .opaque import OpaqueLeak
 from .rule import Rule
 
 _STATEMENT_TYPES = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+_NAME = cst.Name
+_ATTRIBUTE = cst.Attribute
 _HANDLERS: dict[type, tuple[dict[str, str], dict[str, str]]] = {}
 
 # Nodes that hold only whitespace, comments or punctuation.
@@ -173,7 +175,8 @@ class StageWalker:
         # the classes found while planning that no handler takes and that have nothing to walk.
         self.skip: set[type] = set(_TOKEN_TYPES) if self.skip_tokens else set()
         # Per node class: (visit handlers, leave handlers, is a statement, child fields, the
-        # visit and leave handlers for a name no torch import binds, or None).
+        # visit and leave handlers for a Name/Attribute chain whose head no torch import binds,
+        # or None).
         self.plans: dict[type, tuple] = {}
 
     def _plan(self, cls: type) -> tuple:
@@ -186,7 +189,7 @@ class StageWalker:
         leaves = tuple(self.leaves_by_name.get(name, ()))
         is_statement = issubclass(cls, _STATEMENT_TYPES)
         untorch = None
-        if cls is cst.Name and any(
+        if (cls is _NAME or cls is _ATTRIBUTE) and any(
             getattr(h, "torch_names_only", False) for h in visits + leaves
         ):
             untorch = (
@@ -207,8 +210,12 @@ class StageWalker:
         plan = self.plans.get(cls) or self._plan(cls)
         visits, leaves, is_statement, child_fields, untorch = plan
         ctx = self.ctx
-        if untorch is not None and node.value not in ctx.aliases:
-            visits, leaves = untorch
+        if untorch is not None:
+            head = node
+            while head.__class__ is _ATTRIBUTE:
+                head = head.value
+            if head.__class__ is not _NAME or head.value not in ctx.aliases:
+                visits, leaves = untorch
         descend = True
         if is_statement:
             ctx.stack.append(node)

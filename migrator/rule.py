@@ -70,9 +70,10 @@ class Rule:
 
 
 def torch_names_only(handler):
-    """Marks a ``visit_Name``/``leave_Name`` handler that does nothing (a leave handler returns the
-    updated node as it is) for a name no torch import binds (one not in ``ctx.aliases``): the
-    engine does not call it for such names, most names of a module."""
+    """Marks a handler of ``Name`` or ``Attribute`` nodes that does nothing (a leave handler
+    returns the updated node as it is) where ``ctx.qualname`` of the node is None: the engine
+    does not call it for a name or chain whose head no torch import binds (one not in
+    ``ctx.aliases``), most of those in a module."""
     handler.torch_names_only = True
     return handler
 

@@ -71,6 +71,7 @@ class AnnotationTypesRule(Rule):
         ctx.applied.add(META.id)
         return ctx.name("mindspore.Tensor")
 
+    @torch_names_only
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
         return self._type(original, updated, ctx)
 

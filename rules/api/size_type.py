@@ -58,6 +58,7 @@ class SizeTypeRule(Rule):
         ctx.applied.add(META.id)
         return cst.Name("tuple")
 
+    @torch_names_only
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
         return self._type(original, updated, ctx)
 

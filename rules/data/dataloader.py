@@ -200,6 +200,7 @@ class DataLoaderRule(Rule):
         self.annotation_depth -= 1
         return updated
 
+    @torch_names_only
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
         return self._annotated(original, updated, ctx)
 

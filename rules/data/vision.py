@@ -185,6 +185,7 @@ class VisionTransformRule(Rule):
         ctx.applied.add("TM318")
         return cst.Call(func=ctx.name(spec.mindspore), args=tidy_args(args))
 
+    @torch_names_only
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
         return self._value(original, updated, ctx)
 

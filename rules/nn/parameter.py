@@ -132,6 +132,7 @@ class ParameterRule(Rule):
             return updated
         return self._rename(original, updated, ctx)
 
+    @torch_names_only
     def leave_Attribute(self, original, updated, ctx: ModuleContext):
         return self._rename(original, updated, ctx)
 
