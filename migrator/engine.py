@@ -552,16 +552,26 @@ class _CompanionReads(cst.CSTVisitor):
         self.parsed = parsed
         self.found: set[str] = set()
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if id(node) in self.parsed:
-            return False
-        if node.__class__ is cst.Attribute:
-            value = node.value
-            if value.__class__ is cst.Name and value.value == self.module:
-                self.found.add(node.attr.value)
-                if self.wanted <= self.found:
-                    raise _Found
-        return True
+    def _statement(self, node: cst.CSTNode) -> bool:
+        return id(node) not in self.parsed
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        value = node.value
+        if value.__class__ is cst.Name and value.value == self.module:
+            self.found.add(node.attr.value)
+            if self.wanted <= self.found:
+                raise _Found
+
+
+# A statement the parse produced is not entered (handlers by class name: the walk then skips the
+# names and other leaves no handler takes).
+for _cls in vars(cst).values():
+    if (
+        isinstance(_cls, type)
+        and issubclass(_cls, _STATEMENT_TYPES)
+        and not _cls.__name__.startswith("Base")
+    ):
+        setattr(_CompanionReads, "visit_" + _cls.__name__, _CompanionReads._statement)
 
 
 def companion_reads(
