@@ -440,7 +440,7 @@ class ApiTableRule(Rule):
                             self.mindspore_names.add(bound)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
-        self.placement.append((id(node), placement_dicts(node), [False]))
+        self.placement.append((id(node), placement_dicts(node, ctx), [False]))
         self.drop_in.update(drop_in_defaults(node, ctx))
 
     def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
