@@ -216,6 +216,8 @@ class StageWalker:
                 head = head.value
             if head.__class__ is not _NAME or head.value not in ctx.aliases:
                 visits, leaves = untorch
+                if not (visits or leaves or child_fields):
+                    return node
         descend = True
         if is_statement:
             ctx.stack.append(node)
@@ -269,8 +271,8 @@ class StageWalker:
             if info is not None:
                 ctx.statements[id(result)] = info
                 ctx.keep.append(result)
-        if not isinstance(
-            result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)
+        if not _is_node(result) and not isinstance(
+            result, (cst.RemovalSentinel, cst.FlattenSentinel)
         ):
             raise cst.CSTValidationError(
                 f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
@@ -360,7 +362,7 @@ def run_stage(module: cst.Module, ctx: ModuleContext, rules: list[Rule]) -> cst.
 def _visitor_plan(cls: type) -> tuple | None:
     """Handlers a LibCST visitor class defines itself: (visits, leaves, overrides on_visit,
     overrides on_leave, handles token nodes, per node class plans, the classes the walk returns
-    as they are); None when it has per-field handlers."""
+    as they are, is a transformer); None when it has per-field handlers."""
     cached = _VISITOR_PLANS.get(cls, False)
     if cached is not False:
         return cached
@@ -393,6 +395,7 @@ def _visitor_plan(cls: type) -> tuple | None:
             bool(names & _TOKEN_NAMES),
             {},
             set() if names & _TOKEN_NAMES else set(_TOKEN_TYPES),
+            issubclass(cls, cst.CSTTransformer),
         )
     _VISITOR_PLANS[cls] = plan
     return plan
@@ -408,9 +411,9 @@ class VisitorWalker(StageWalker):
     comments or punctuation (unless the visitor handles such nodes)."""
 
     def __init__(self, visitor, plan) -> None:
-        visits, leaves, own_visit, own_leave, tokens, plans, skip = plan
+        visits, leaves, own_visit, own_leave, tokens, plans, skip, transform = plan
         self.visitor = visitor
-        self.transform = isinstance(visitor, cst.CSTTransformer)
+        self.transform = transform
         self.visit_names = visits
         self.leave_names = leaves
         self.on_visit = visitor.on_visit if own_visit else None
@@ -489,8 +492,8 @@ class VisitorWalker(StageWalker):
             result = getattr(self.visitor, leave)(node, updated)
         else:
             result = updated
-        if not isinstance(
-            result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)
+        if not _is_node(result) and not isinstance(
+            result, (cst.RemovalSentinel, cst.FlattenSentinel)
         ):
             raise cst.CSTValidationError(
                 f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
@@ -507,7 +510,7 @@ def visit(node: cst.CSTNode, visitor):
     if plan is None:
         return node.visit(visitor)
     result = VisitorWalker(visitor, plan).walk(node)
-    if isinstance(node, cst.Module) and isinstance(result, cst.RemovalSentinel):
+    if isinstance(result, cst.RemovalSentinel) and isinstance(node, cst.Module):
         return node.with_changes(body=(), header=(), footer=())
     return result
 
