@@ -17,7 +17,6 @@ import ast
 import inspect
 import textwrap
 import typing
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields as dataclass_fields
@@ -363,7 +362,7 @@ def _visitor_plan(cls: type) -> tuple | None:
     """Handlers a LibCST visitor class defines itself: (visits, leaves, overrides on_visit,
     overrides on_leave, handles token nodes, per node class plans, the classes the walk returns
     as they are, is a transformer); None when it has per-field handlers."""
-    cached = _VISITOR_PLANS.get(cls, False)
+    cached = cls.__dict__.get(_PLAN, False)
     if cached is not False:
         return cached
     visits: dict[str, str] = {}
@@ -397,12 +396,14 @@ def _visitor_plan(cls: type) -> tuple | None:
             set() if names & _TOKEN_NAMES else set(_TOKEN_TYPES),
             issubclass(cls, cst.CSTTransformer),
         )
-    _VISITOR_PLANS[cls] = plan
+    setattr(cls, _PLAN, plan)
     return plan
 
 
-# Weak: visitor classes defined inside functions come and go.
-_VISITOR_PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# The plan is kept on the visitor class itself (in its own ``__dict__``: a subclass plans for
+# itself): visitor classes defined inside functions come and go with theirs, and reading it is
+# cheaper than a weak mapping's lookup.
+_PLAN = "_torch2ms_walk_plan"
 
 
 class VisitorWalker(StageWalker):
