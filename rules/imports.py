@@ -33,6 +33,8 @@ from .companion import MODULE as COMPANION_MODULE
 from .companion import entry_for
 from .data.packages import package_aliases, package_names_in_use
 
+_IMPORTS = (cst.Import, cst.ImportFrom)
+
 # MindSpore modules and the short names their code is written with (data, not code).
 SHORT_MODULES = {
     "mindspore.nn": "nn",
@@ -505,6 +507,9 @@ class ImportsRule(Rule):
         kept = []
         removed = False
         for small in updated.body:
+            if not isinstance(small, _IMPORTS):
+                kept.append(small)  # the checks below look at imports only
+                continue
             small = self._unused_package_names_dropped(small, ctx)
             if self._is_torch_import(small, ctx):
                 removed = True
@@ -669,6 +674,8 @@ class ImportsRule(Rule):
 
     # -- comments and the import block ----------------------------------------------------
     def _attach(self, original: cst.CSTNode, updated: cst.CSTNode, ctx: ModuleContext):
+        if not ctx.findings:
+            return updated
         info = ctx.statements.get(id(original))
         if info is None:
             return updated
