@@ -17,7 +17,6 @@ import ast
 import inspect
 import textwrap
 import typing
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields as dataclass_fields
@@ -31,6 +30,8 @@ from .opaque import OpaqueLeak
 from .rule import Rule
 
 _STATEMENT_TYPES = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+_NAME = cst.Name
+_ATTRIBUTE = cst.Attribute
 _HANDLERS: dict[type, tuple[dict[str, str], dict[str, str]]] = {}
 
 # Nodes that hold only whitespace, comments or punctuation.
@@ -168,23 +169,36 @@ class StageWalker:
         self.visits_by_name = visits_by_name
         self.leaves_by_name = leaves_by_name
         handled = set(visits_by_name) | set(leaves_by_name)
-        self.skip = frozenset() if handled & _TOKEN_NAMES else _TOKEN_TYPES
-        # Per node class: (visit handlers, leave handlers, is a statement, child fields).
-        self.plans: dict[type, tuple[tuple, tuple, bool, tuple]] = {}
+        self.skip_tokens = not handled & _TOKEN_NAMES
+        # Classes ``walk`` returns as they are: the token nodes (unless a rule handles one), and
+        # the classes found while planning that no handler takes and that have nothing to walk.
+        self.skip: set[type] = set(_TOKEN_TYPES) if self.skip_tokens else set()
+        # Per node class: (visit handlers, leave handlers, is a statement, child fields, the
+        # visit and leave handlers for a Name/Attribute chain whose head no torch import binds,
+        # or None).
+        self.plans: dict[type, tuple] = {}
 
-    def _plan(self, cls: type) -> tuple[tuple, tuple, bool, tuple]:
+    def _plan(self, cls: type) -> tuple:
         name = cls.__name__
         child_fields = _child_fields(cls)
-        if self.skip:
+        if self.skip_tokens:
             tokens = _token_fields(cls)
             child_fields = tuple(f for f in child_fields if f[0] not in tokens)
-        plan = (
-            tuple(self.visits_by_name.get(name, ())),
-            tuple(self.leaves_by_name.get(name, ())),
-            issubclass(cls, _STATEMENT_TYPES),
-            child_fields,
-        )
+        visits = tuple(self.visits_by_name.get(name, ()))
+        leaves = tuple(self.leaves_by_name.get(name, ()))
+        is_statement = issubclass(cls, _STATEMENT_TYPES)
+        untorch = None
+        if (cls is _NAME or cls is _ATTRIBUTE) and any(
+            getattr(h, "torch_names_only", False) for h in visits + leaves
+        ):
+            untorch = (
+                tuple(h for h in visits if not getattr(h, "torch_names_only", False)),
+                tuple(h for h in leaves if not getattr(h, "torch_names_only", False)),
+            )
+        plan = (visits, leaves, is_statement, child_fields, untorch)
         self.plans[cls] = plan
+        if not (visits or leaves or is_statement or child_fields):
+            self.skip.add(cls)
         return plan
 
     def walk(self, node: cst.CSTNode):
@@ -193,8 +207,16 @@ class StageWalker:
         if cls in self.skip:
             return node
         plan = self.plans.get(cls) or self._plan(cls)
-        visits, leaves, is_statement, child_fields = plan
+        visits, leaves, is_statement, child_fields, untorch = plan
         ctx = self.ctx
+        if untorch is not None:
+            head = node
+            while head.__class__ is _ATTRIBUTE:
+                head = head.value
+            if head.__class__ is not _NAME or head.value not in ctx.aliases:
+                visits, leaves = untorch
+                if not (visits or leaves or child_fields):
+                    return node
         descend = True
         if is_statement:
             ctx.stack.append(node)
@@ -208,15 +230,25 @@ class StageWalker:
         updated = node
         if descend and child_fields:
             changes = None
+            skip = self.skip
             for field, kind in child_fields:
                 value = getattr(node, field)
-                if value is None:
+                child_cls = value.__class__
+                if value is None or child_cls in skip:
                     continue
-                new = self._field(value, kind)
-                if new is not value:
-                    if changes is None:
-                        changes = {}
-                    changes[field] = new
+                if _IS_NODE.get(child_cls):
+                    new = self.walk(value)
+                    if new is value:
+                        continue
+                    if not _is_node(new):
+                        new = _removed(value, new, kind)
+                else:
+                    new = self._field(value, kind)
+                    if new is value:
+                        continue
+                if changes is None:
+                    changes = {}
+                changes[field] = new
             if changes:
                 updated = node.with_changes(**changes)
         result = updated
@@ -238,8 +270,8 @@ class StageWalker:
             if info is not None:
                 ctx.statements[id(result)] = info
                 ctx.keep.append(result)
-        if not isinstance(
-            result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)
+        if not _is_node(result) and not isinstance(
+            result, (cst.RemovalSentinel, cst.FlattenSentinel)
         ):
             raise cst.CSTValidationError(
                 f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
@@ -254,17 +286,7 @@ class StageWalker:
             result = self.walk(value)
             if result is value or _is_node(result):
                 return result
-            if isinstance(result, cst.RemovalSentinel):
-                if kind == _OPTIONAL:
-                    return None
-                if kind == _SENTINEL:
-                    return cst.MaybeSentinel.DEFAULT
-                raise TypeError(
-                    f"We got a RemovalSentinel while visiting a {type(value).__name__}. This node's parent does not allow it to be removed."
-                )
-            raise TypeError(
-                f"We got a FlattenSentinel while visiting a {type(value).__name__}. This node's parent does not allow for it to be replaced with a sequence."
-            )
+            return _removed(value, result, kind)
         if isinstance(value, (tuple, list)):
             return self._sequence(value, kind == _BODY)
         return value
@@ -272,12 +294,15 @@ class StageWalker:
     def _sequence(self, children, body: bool):
         out = None
         is_node = _IS_NODE.get
+        skip = self.skip
+        walk = self.walk
         for i, child in enumerate(children):
-            if not (is_node(child.__class__) or _is_node(child)):
+            cls = child.__class__
+            if cls in skip or not (is_node(cls) or _is_node(child)):
                 if out is not None:
                     out.append(child)
                 continue
-            result = self.walk(child)
+            result = walk(child)
             if result is child:
                 if out is not None:
                     out.append(child)
@@ -296,6 +321,21 @@ class StageWalker:
                     continue
                 out.append(result)
         return children if out is None else tuple(out)
+
+
+def _removed(value: cst.CSTNode, result, kind: int):
+    """What a field holding one node becomes when the walk of ``value`` gave a sentinel."""
+    if isinstance(result, cst.RemovalSentinel):
+        if kind == _OPTIONAL:
+            return None
+        if kind == _SENTINEL:
+            return cst.MaybeSentinel.DEFAULT
+        raise TypeError(
+            f"We got a RemovalSentinel while visiting a {type(value).__name__}. This node's parent does not allow it to be removed."
+        )
+    raise TypeError(
+        f"We got a FlattenSentinel while visiting a {type(value).__name__}. This node's parent does not allow for it to be replaced with a sequence."
+    )
 
 
 def _keep_parentheses(updated, result):
@@ -320,9 +360,9 @@ def run_stage(module: cst.Module, ctx: ModuleContext, rules: list[Rule]) -> cst.
 
 def _visitor_plan(cls: type) -> tuple | None:
     """Handlers a LibCST visitor class defines itself: (visits, leaves, overrides on_visit,
-    overrides on_leave, handles token nodes, per node class plans); None when it has per-field
-    handlers."""
-    cached = _VISITOR_PLANS.get(cls, False)
+    overrides on_leave, handles token nodes, per node class plans, the classes the walk returns
+    as they are, is a transformer); None when it has per-field handlers."""
+    cached = cls.__dict__.get(_PLAN, False)
     if cached is not False:
         return cached
     visits: dict[str, str] = {}
@@ -353,13 +393,17 @@ def _visitor_plan(cls: type) -> tuple | None:
             "on_leave" in hooks,
             bool(names & _TOKEN_NAMES),
             {},
+            set() if names & _TOKEN_NAMES else set(_TOKEN_TYPES),
+            issubclass(cls, cst.CSTTransformer),
         )
-    _VISITOR_PLANS[cls] = plan
+    setattr(cls, _PLAN, plan)
     return plan
 
 
-# Weak: visitor classes defined inside functions come and go.
-_VISITOR_PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# The plan is kept on the visitor class itself (in its own ``__dict__``: a subclass plans for
+# itself): visitor classes defined inside functions come and go with theirs, and reading it is
+# cheaper than a weak mapping's lookup.
+_PLAN = "_torch2ms_walk_plan"
 
 
 class VisitorWalker(StageWalker):
@@ -368,25 +412,36 @@ class VisitorWalker(StageWalker):
     comments or punctuation (unless the visitor handles such nodes)."""
 
     def __init__(self, visitor, plan) -> None:
-        visits, leaves, own_visit, own_leave, tokens, plans = plan
+        visits, leaves, own_visit, own_leave, tokens, plans, skip, transform = plan
         self.visitor = visitor
-        self.transform = isinstance(visitor, cst.CSTTransformer)
+        self.transform = transform
         self.visit_names = visits
         self.leave_names = leaves
         self.on_visit = visitor.on_visit if own_visit else None
         self.on_leave = visitor.on_leave if own_leave else None
-        self.skip = frozenset() if tokens else _TOKEN_TYPES
-        # Per node class, shared by every instance of the visitor class: handler names, fields.
+        self.skip_tokens = not tokens
+        # Shared by every instance of the visitor class: per node class the handler names and
+        # fields; the token classes (unless the visitor handles one) and the classes that no
+        # handler takes and that have nothing to walk, which the walk returns as they are.
         self.plans = plans
+        self.skip = skip
 
     def _plan(self, cls: type):
         name = cls.__name__
         child_fields = _child_fields(cls)
-        if self.skip:
+        if self.skip_tokens:
             tokens = _token_fields(cls)
             child_fields = tuple(f for f in child_fields if f[0] not in tokens)
         plan = (self.visit_names.get(name), self.leave_names.get(name), child_fields)
         self.plans[cls] = plan
+        if (
+            plan[0] is None
+            and plan[1] is None
+            and not child_fields
+            and self.on_visit is None
+            and self.on_leave is None
+        ):
+            self.skip.add(cls)
         return plan
 
     def walk(self, node: cst.CSTNode):
@@ -400,14 +455,21 @@ class VisitorWalker(StageWalker):
             descend = visit is None or getattr(self.visitor, visit)(node) is not False
         if not self.transform:
             if descend:
+                skip = self.skip
+                walk = self.walk
+                is_node = _IS_NODE.get
                 for field, _kind in child_fields:
                     value = getattr(node, field)
-                    if _is_node(value):
-                        self.walk(value)
+                    cls = value.__class__
+                    if cls in skip:
+                        continue
+                    if is_node(cls) or _is_node(value):
+                        walk(value)
                     elif isinstance(value, (tuple, list)):
                         for child in value:
-                            if _is_node(child):
-                                self.walk(child)
+                            cls = child.__class__
+                            if cls not in skip and (is_node(cls) or _is_node(child)):
+                                walk(child)
             if self.on_leave is not None:
                 self.on_leave(node)
             elif leave is not None:
@@ -431,8 +493,8 @@ class VisitorWalker(StageWalker):
             result = getattr(self.visitor, leave)(node, updated)
         else:
             result = updated
-        if not isinstance(
-            result, (cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel)
+        if not _is_node(result) and not isinstance(
+            result, (cst.RemovalSentinel, cst.FlattenSentinel)
         ):
             raise cst.CSTValidationError(
                 f"Expected a node of type CSTNode or a RemovalSentinel, but got a return value of {type(result).__name__}"
@@ -449,7 +511,7 @@ def visit(node: cst.CSTNode, visitor):
     if plan is None:
         return node.visit(visitor)
     result = VisitorWalker(visitor, plan).walk(node)
-    if isinstance(node, cst.Module) and isinstance(result, cst.RemovalSentinel):
+    if isinstance(result, cst.RemovalSentinel) and isinstance(node, cst.Module):
         return node.with_changes(body=(), header=(), footer=())
     return result
 
@@ -494,16 +556,26 @@ class _CompanionReads(cst.CSTVisitor):
         self.parsed = parsed
         self.found: set[str] = set()
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if id(node) in self.parsed:
-            return False
-        if node.__class__ is cst.Attribute:
-            value = node.value
-            if value.__class__ is cst.Name and value.value == self.module:
-                self.found.add(node.attr.value)
-                if self.wanted <= self.found:
-                    raise _Found
-        return True
+    def _statement(self, node: cst.CSTNode) -> bool:
+        return id(node) not in self.parsed
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        value = node.value
+        if value.__class__ is cst.Name and value.value == self.module:
+            self.found.add(node.attr.value)
+            if self.wanted <= self.found:
+                raise _Found
+
+
+# A statement the parse produced is not entered (handlers by class name: the walk then skips the
+# names and other leaves no handler takes).
+for _cls in vars(cst).values():
+    if (
+        isinstance(_cls, type)
+        and issubclass(_cls, _STATEMENT_TYPES)
+        and not _cls.__name__.startswith("Base")
+    ):
+        setattr(_CompanionReads, "visit_" + _cls.__name__, _CompanionReads._statement)
 
 
 def companion_reads(

@@ -86,6 +86,8 @@ def instrumented(profile: Profile) -> Iterator[None]:
                 profile.handlers[key] += clock() - start
                 profile.handler_calls[key] += 1
 
+        # The engine reads the handler's marks (``rule.torch_names_only``).
+        call.__dict__.update(getattr(handler, "__dict__", {}))
         return call
 
     def init(self, ctx, rules) -> None:

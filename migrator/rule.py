@@ -79,6 +79,15 @@ def unmarked_words(cls: type[Rule]) -> tuple[str, ...]:
     return cls.triggers if words is None else words
 
 
+def torch_names_only(handler):
+    """Marks a handler of ``Name`` or ``Attribute`` nodes that does nothing (a leave handler
+    returns the updated node as it is) where ``ctx.qualname`` of the node is None: the engine
+    does not call it for a name or chain whose head no torch import binds (one not in
+    ``ctx.aliases``), most of those in a module."""
+    handler.torch_names_only = True
+    return handler
+
+
 _REGISTRY: dict[str, type[Rule]] = {}
 _META: dict[str, RuleMeta] = {}
 _LOADED = False

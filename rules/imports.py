@@ -26,11 +26,14 @@ from ..migrator.rule import (
     define,
     register,
     rule_classes,
+    torch_names_only,
 )
 from .api import BY_TORCH_NAME
 from .companion import MODULE as COMPANION_MODULE
 from .companion import entry_for
 from .data.packages import package_aliases, package_names_in_use
+
+_IMPORTS = (cst.Import, cst.ImportFrom)
 
 # MindSpore modules and the short names their code is written with (data, not code).
 SHORT_MODULES = {
@@ -506,6 +509,9 @@ class ImportsRule(Rule):
         kept = []
         removed = False
         for small in updated.body:
+            if not isinstance(small, _IMPORTS):
+                kept.append(small)  # the checks below look at imports only
+                continue
             small = self._unused_package_names_dropped(small, ctx)
             if self._is_torch_import(small, ctx):
                 removed = True
@@ -607,6 +613,7 @@ class ImportsRule(Rule):
         elif node.value == "mindspore":
             self.needed.add("mindspore")
 
+    @torch_names_only
     def leave_Name(self, original, updated, ctx: ModuleContext):
         return self.replace.get(id(original), updated)
 
@@ -669,6 +676,8 @@ class ImportsRule(Rule):
 
     # -- comments and the import block ----------------------------------------------------
     def _attach(self, original: cst.CSTNode, updated: cst.CSTNode, ctx: ModuleContext):
+        if not ctx.findings:
+            return updated
         info = ctx.statements.get(id(original))
         if info is None:
             return updated

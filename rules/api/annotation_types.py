@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ...migrator.rule import API, Example, Rule, RuleMeta, register
+from ...migrator.rule import API, Example, Rule, RuleMeta, register, torch_names_only
 
 _KINDS = (
     "Float",
@@ -73,9 +73,11 @@ class AnnotationTypesRule(Rule):
         ctx.applied.add(META.id)
         return ctx.name("mindspore.Tensor")
 
+    @torch_names_only
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
         return self._type(original, updated, ctx)
 
+    @torch_names_only
     def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
         if original.value not in ctx.aliases:
             return updated

@@ -21,6 +21,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from ...migrator.context import ModuleContext
+from ...migrator.engine import visit
 from .receivers import FRESH_METHODS, fresh_temporary
 
 # Methods that may return their own receiver (or a tensor sharing its storage) unchanged.
@@ -212,16 +213,21 @@ def _statement_origin(
     return None
 
 
+class _Find(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.found = False
+
+    def visit_Name(self, n: cst.Name) -> None:
+        if n.value == self.name:
+            self.found = True
+
+
 def _mentions(node: cst.CSTNode, name: str) -> bool:
-    found = []
-
-    class _Find(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            if n.value == name:
-                found.append(n)
-
-    node.visit(_Find())
-    return bool(found)
+    find = _Find(name)
+    visit(node, find)
+    return find.found
 
 
 def _binds(small: cst.CSTNode, name: str) -> bool:
@@ -237,31 +243,38 @@ def _binds(small: cst.CSTNode, name: str) -> bool:
 # that returns a new tensor, an operand of arithmetic or a comparison.
 def _passes_on(node: cst.CSTNode, name: str) -> bool:
     """Whether ``node`` uses ``name`` other than by reading it."""
+    # Each use found is a Name of ``name``: a node that holds none uses it in no way.
+    if not isinstance(node, cst.Name) and not _mentions(node, name):
+        return False
+    return _uses(node, name)
+
+
+def _uses(node: cst.CSTNode, name: str) -> bool:
     if isinstance(node, cst.Name):
         return node.value == name
     if isinstance(node, cst.Attribute):
         if isinstance(node.value, cst.Name):
             return False  # `x.shape`; a call of it is judged by the Call below
-        return _passes_on(node.value, name)
+        return _uses(node.value, name)
     if isinstance(node, cst.Call):
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == name and func.attr.value not in _READING_METHODS:
                 return True
-        elif _passes_on(func, name):
+        elif _uses(func, name):
             return True
-        return any(_passes_on(a.value, name) for a in node.args)
+        return any(_uses(a.value, name) for a in node.args)
     if isinstance(node, cst.ComparisonTarget):
-        return not isinstance(node.comparator, cst.Name) and _passes_on(
+        return not isinstance(node.comparator, cst.Name) and _uses(
             node.comparator, name
         )
     if isinstance(node, (cst.BinaryOperation, cst.Comparison, cst.UnaryOperation)):
         return any(
-            _passes_on(child, name)
+            _uses(child, name)
             for child in node.children
             if not isinstance(child, cst.Name)
         )
-    return any(_passes_on(child, name) for child in node.children)
+    return any(_uses(child, name) for child in node.children)
 
 
 # Methods whose result never shares the receiver's storage, or is no tensor.

@@ -26,6 +26,7 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
 from ...migrator.rule import Example, define
+from ..common.ast_nodes import tree_nodes
 
 GRAD_ASSIGN = define(
     "TM963",
@@ -164,10 +165,9 @@ def _lines(tree: ast.Module, imported: frozenset[str]) -> tuple[list, list]:
     reached = [
         (cls, name) for cls, name in table if cls in classes and name in _FORWARDS
     ]
-    for node in ast.walk(tree):
+    for node in tree_nodes(tree, ast.Call):
         if (
-            isinstance(node, ast.Call)
-            and _dotted(node.func).rpartition(".")[2] in _TRANSFORMS
+            _dotted(node.func).rpartition(".")[2] in _TRANSFORMS
             and node.args
             and isinstance(node.args[0], ast.Name)
             and ("", node.args[0].id) in table
@@ -188,8 +188,19 @@ def _lines(tree: ast.Module, imported: frozenset[str]) -> tuple[list, list]:
     spans = [
         (table[key].lineno, table[key].end_lineno or table[key].lineno) for key in seen
     ]
-    quiet = [span for node in ast.walk(tree) if (span := _quiet_span(node))]
+    quiet = [span for node in tree_nodes(tree, *_QUIET) if (span := _quiet_span(node))]
     return spans, quiet
+
+
+# The classes ``_quiet_span`` can give lines for.
+_QUIET = (
+    ast.With,
+    ast.AsyncWith,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.If,
+    ast.IfExp,
+)
 
 
 def _quiet_span(node: ast.AST) -> tuple[int, int] | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from ...migrator.context import ModuleContext
@@ -12,7 +14,9 @@ from .spec import CallTranslation, Refusal
 _PLACEMENT_KEYS = frozenset({"device", "dtype"})
 
 
-def placement_dicts(function: cst.FunctionDef) -> frozenset[str]:
+def placement_dicts(
+    function: cst.FunctionDef, ctx: ModuleContext | None = None
+) -> frozenset[str]:
     """Names the function binds, at its top level, to a dict of device/dtype entries only."""
     names = set()
     body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
@@ -48,8 +52,44 @@ def placement_dicts(function: cst.FunctionDef) -> frozenset[str]:
     if not names:
         return frozenset()
     # A name rebound anywhere else in the function is not certain.
+    if ctx is not None and _bound_once(function, names, ctx):
+        return frozenset(names)
     counts = _bindings(function, names)
     return frozenset(name for name in names if counts[name] == 1)
+
+
+# What may follow a name `_Bindings` counts (`dd = `, `dd += `, `dd[`, `dd.`), across blanks,
+# comments, line continuations and closing parentheses: a superset of the counted places.
+_COUNTED = (
+    r"(?:\s|\\\r?\n|#[^\n]*|\))*(?:\.|\[|=(?!=)|[-+*/%&|^@<>]=|//=|\*\*=|>>=|<<=)"
+)
+_LINES = "receivers.lines"
+
+
+def _bound_once(function: cst.FunctionDef, names: set[str], ctx: ModuleContext) -> bool:
+    """Whether the text of ``function``, still as the parse made it, shows each of ``names``
+    at most once where `_Bindings` would count it: only at its dict binding, which the walk
+    would find alone."""
+    if id(function) not in ctx.parsed or function.decorators:
+        return False
+    info = ctx.statements.get(id(function))
+    lines = ctx.state.get(_LINES)
+    if lines is None:
+        source = ctx.source
+        # ``ast`` numbers lines by these newlines only.
+        lines = ctx.state[_LINES] = (
+            source.split("\n") if "\r" not in source.replace("\r\n", "") else []
+        )
+    if info is None or not lines:
+        return False
+    first = lines[info.line - 1]  # type: ignore[index]
+    if "def" not in first or function.name.value not in first:
+        return False
+    text = "\n".join(lines[info.line - 1 : info.end_line])  # type: ignore[index]
+    return all(
+        len(re.findall(r"(?<!\w)" + re.escape(name) + _COUNTED, text)) <= 1
+        for name in names
+    )
 
 
 class _Bindings(cst.CSTVisitor):

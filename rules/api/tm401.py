@@ -10,7 +10,7 @@ import numpy as np
 from ...migrator.context import CONVERTED_CALLS, ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import ERROR, WARNING
-from ...migrator.rule import API, Rule, register, rule_classes
+from ...migrator.rule import API, Rule, register, rule_classes, torch_names_only
 from ..companion import ENTRIES as COMPANION_ENTRIES
 from ..companion import entry_for as companion_entry
 from ..companion.table_functional import ANNOTATED as ANNOTATED_ENTRIES
@@ -442,7 +442,7 @@ class ApiTableRule(Rule):
                             self.mindspore_names.add(bound)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: ModuleContext) -> None:
-        self.placement.append((id(node), placement_dicts(node), [False]))
+        self.placement.append((id(node), placement_dicts(node, ctx), [False]))
         self.drop_in.update(drop_in_defaults(node, ctx))
 
     def leave_FunctionDef(self, original, updated, ctx: ModuleContext):
@@ -596,6 +596,7 @@ class ApiTableRule(Rule):
             return cst.Name("False")
         return self._reference(original, updated, ctx)
 
+    @torch_names_only
     def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
         if original.value not in ctx.aliases:
             return updated

@@ -9,7 +9,15 @@ import libcst as cst
 from ...migrator.aliases import dotted
 from ...migrator.context import ModuleContext
 from ...migrator.findings import NOTE
-from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ...migrator.rule import (
+    API,
+    Example,
+    Rule,
+    RuleMeta,
+    define,
+    register,
+    torch_names_only,
+)
 from ..common.ast_nodes import tree_nodes
 from ..nn.common import keyword, literal_bool, tidy_args
 from ..nn.facts import DATASET_BASES, facts
@@ -194,9 +202,11 @@ class DataLoaderRule(Rule):
         self.annotation_depth -= 1
         return updated
 
+    @torch_names_only
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
         return self._annotated(original, updated, ctx)
 
+    @torch_names_only
     def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
         return self._annotated(original, updated, ctx)
 

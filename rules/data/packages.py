@@ -40,17 +40,17 @@ class _Uses(cst.CSTVisitor):
         return False
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def visit_Param(self, node: cst.Param) -> bool:
         for part in (node.annotation, node.default):
             if part is not None:
-                part.visit(self)
+                visit(part, self)
         return False
 
     def visit_Name(self, node: cst.Name) -> None:

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ...migrator.rule import (
+    API,
+    Example,
+    Rule,
+    RuleMeta,
+    define,
+    register,
+    torch_names_only,
+)
 from ..nn.common import keyword, string_value, tidy_args
 
 V = "torchvision.transforms."
@@ -179,9 +187,11 @@ class VisionTransformRule(Rule):
         ctx.applied.add("TM318")
         return cst.Call(func=ctx.name(spec.mindspore), args=tidy_args(args))
 
+    @torch_names_only
     def leave_Attribute(self, original: cst.Attribute, updated, ctx: ModuleContext):
         return self._value(original, updated, ctx)
 
+    @torch_names_only
     def leave_Name(self, original: cst.Name, updated, ctx: ModuleContext):
         if original.value not in ctx.aliases:
             return updated

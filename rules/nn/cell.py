@@ -7,7 +7,15 @@ import libcst as cst
 from ...migrator.context import ModuleContext
 from ...migrator.engine import visit
 from ...migrator.findings import WARNING
-from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ...migrator.rule import (
+    API,
+    Example,
+    Rule,
+    RuleMeta,
+    define,
+    register,
+    torch_names_only,
+)
 from ..api.library_layers import keeps_torch_attributes
 from .cell_state import CELL_STATE, EXTRA_STATE, cell_setstate, report_extra_state
 from .class_names import named_layer
@@ -140,6 +148,7 @@ class CellRule(Rule):
         ):
             self.holding.add(id(node.func))
 
+    @torch_names_only
     def leave_Name(self, original, updated, ctx: ModuleContext):
         # A bare name's qualified name is its alias target (most names are no torch alias).
         if (

@@ -6,7 +6,15 @@ import libcst as cst
 
 from ...migrator.context import ModuleContext
 from ...migrator.findings import WARNING
-from ...migrator.rule import API, Example, Rule, RuleMeta, define, register
+from ...migrator.rule import (
+    API,
+    Example,
+    Rule,
+    RuleMeta,
+    define,
+    register,
+    torch_names_only,
+)
 from .common import current_class, keyword, literal_bool, split_args, string_value
 
 PARAMETER_NAMES = ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
@@ -116,6 +124,7 @@ class ParameterRule(Rule):
         if not node.args:
             self.ignore.add(id(node.func))  # torch's empty Parameter(); left to TM900
 
+    @torch_names_only
     def leave_Name(self, original, updated, ctx: ModuleContext):
         # A bare name's qualified name is its alias target (most names are no torch alias).
         if (
@@ -125,6 +134,7 @@ class ParameterRule(Rule):
             return updated
         return self._rename(original, updated, ctx)
 
+    @torch_names_only
     def leave_Attribute(self, original, updated, ctx: ModuleContext):
         return self._rename(original, updated, ctx)
 
