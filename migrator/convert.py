@@ -270,12 +270,25 @@ def _run_stages(
         words = {
             word for active in stages for cls in active for word in unmarked_words(cls)
         }
-        gradient = {w for c in stages[STAGES.index(GRADIENT)] for w in c.triggers}
+        gradient = stages[STAGES.index(GRADIENT)]
         # An in-place call's result is rewritten after the reads of its input that follow it.
-        gradient.add("inplace")
+        anywhere = {"inplace"}.union(
+            *(c.triggers for c in gradient if c.scope_words is None)
+        )
+        names = set().union(
+            *(c.scope_words for c in gradient if c.scope_words is not None)
+        )
         known = nn_facts(ctx)
         needs_nodes = NeedsNodes(
-            source, tree, aliases, uses, words, gradient, known.targets, known.devices
+            source,
+            tree,
+            aliases,
+            uses,
+            words,
+            anywhere,
+            known.targets,
+            known.devices,
+            scope_names=names,
         )
         reduced = reduce_source(source, tree, uses, needs_nodes)
     if reduced:

@@ -240,7 +240,8 @@ class NeedsNodes:
 
     - a file that runs a backward: the training rules read every statement around it;
     - the function around a line that holds a trigger word of a gradient rule or `inplace`
-      (``scope_words``: `requires_grad`, `.grad`, `no_grad`), or an in-place method call: those
+      (``scope_words``), or one of the names it declares (``scope_names``: `requires_grad`,
+      `.grad`, `no_grad`, as whole names), or an in-place method call: those
       rules follow the gradient state, and the in-place rules the reads of a name, along its
       statements (outside functions the class, at module level the whole file);
     - a class derived from a torch class other than ``torch.nn``'s (`torch.autograd.Function`,
@@ -274,6 +275,7 @@ class NeedsNodes:
         scope_words: Iterable[str] = (),
         extra: Callable[[int, int], bool] = lambda first, last: False,
         devices: Iterable[str] = (),
+        scope_names: Iterable[str] = (),
     ) -> None:
         self.extra = extra
         self.devices = frozenset(devices)
@@ -294,6 +296,7 @@ class NeedsNodes:
         if not self.everything:
             scoped = sorted(
                 set(_lines_with(source, scope_words))
+                | set(_lines_with(source, scope_names, whole=True))
                 | {use.line for use in census.uses if _in_place_method(use.name)}
             )
         if scoped:
@@ -421,11 +424,14 @@ def _all_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 stack.append(clause.body)
 
 
-def _lines_with(source: str, words: Iterable[str]) -> list[int]:
-    """The lines (1-based, sorted) whose text holds one of ``words``."""
+def _lines_with(source: str, words: Iterable[str], whole: bool = False) -> list[int]:
+    """The lines (1-based, sorted) whose text holds one of ``words`` (``whole``: as a whole
+    name, which no letter, digit or underscore follows)."""
     pattern = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
     if not pattern:
         return []
+    if whole:
+        pattern = f"(?:{pattern})(?![A-Za-z0-9_])"
     found: list[int] = []
     line, at = 1, 0
     for match in re.finditer(pattern, source):

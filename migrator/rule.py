@@ -59,6 +59,10 @@ class Rule:
     # none of them (not entered by the stage walk): ``opaque.NeedsNodes`` keeps those statements
     # parsed. None: every trigger word (``unmarked_words``).
     unmarked_words: ClassVar[tuple[str, ...] | None] = None
+    # The names whose lines make a gradient-stage rule read the whole function around them
+    # (``opaque.NeedsNodes``), each matched as a whole name: not followed by a letter, a digit or
+    # an underscore (`.grad`, not `.grad_checkpointing`). None: every trigger word, anywhere.
+    scope_words: ClassVar[tuple[str, ...] | None] = None
     # Method names this rule recognises as torch API uses (``x.backward()``, ``opt.zero_grad()``).
     methods: ClassVar[frozenset[str]] = frozenset()
     # Method names this rule may rewrite without counting them as torch API uses (numpy arrays and

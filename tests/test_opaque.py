@@ -272,3 +272,26 @@ def test_a_name_the_rules_follow_keeps_its_statements_parsed(
     partial = _convert(source, 3).code
     assert partial == _convert(source, 10**9).code
     assert kept in partial
+
+
+# `self.grad_checkpointing` holds the gradient rules' trigger words but names no gradient state:
+# the function around it is not kept parsed for them; the one that clears `p.grad` is.
+GRAD_NAMES = (
+    "import torch\n\n\nclass Net(torch.nn.Module):\n"
+    "    def forward(self, x):\n"
+    "        if self.grad_checkpointing:\n"
+    "            x = checkpoint(\n                self.block,\n                x,\n            )\n"
+    "        return torch.relu(x)\n\n"
+    "    def clear(self):\n"
+    "        for p in self.parameters():\n"
+    "            p.grad = None\n"
+    "        total = sum(\n            [1, 2],\n        )\n"
+    "        return torch.tensor(total)\n"
+)
+
+
+def test_gradient_scope_names_match_whole_names() -> None:
+    assert _hidden(GRAD_NAMES) == 1  # the `if self.grad_checkpointing:` block
+    assert _convert(GRAD_NAMES, 3).code == _convert(GRAD_NAMES, 10**9).code
+    assert opaque._lines_with("a.grad_x\nb.grad\n", [".grad"], whole=True) == [2]
+    assert opaque._lines_with("a.grad_x\nb.grad\n", [".grad"]) == [1, 2]

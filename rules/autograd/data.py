@@ -35,6 +35,8 @@ class DataRule(Rule):
     stage = GRADIENT
     order = 130  # after TM101, which keys statements by identity
     triggers = (".data",)
+    # `.data` itself, not `.dataset` or `.data_ptr`.
+    scope_words = (".data",)
 
     def leave_Module(self, original, updated: cst.Module, ctx: ModuleContext):
         # Writes to `.data` mention no torch name, so the engine does not enter their statements.

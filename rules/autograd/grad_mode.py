@@ -132,6 +132,8 @@ class GradModeRule(Rule):
     stage = GRADIENT
     order = 110
     triggers = ("grad", "inference_mode")
+    # The grad modes it follows through a function (not `grad_checkpointing`).
+    scope_words = tuple(sorted(MODE_WORDS))
 
     def leave_IndentedBlock(
         self, original, updated: cst.IndentedBlock, ctx: ModuleContext

@@ -171,6 +171,18 @@ class GradientSitesRule(GradStateTracking, GradientEmitter, ForwardRegion, Rule)
         "retain_grad",
         "register_hook",
     )
+    # The gradient state it follows through a function: `.grad` itself, not
+    # `.grad_checkpointing`.
+    scope_words = (
+        "backward",
+        "autograd",
+        "requires_grad",
+        "requires_grad_",
+        ".grad",
+        ".grad_fn",
+        "retain_grad",
+        "register_hook",
+    )
     methods = frozenset({"backward", "retain_grad", "register_hook"})
     torch_only_methods = frozenset({"backward", "retain_grad"})
     # Reads of `.requires_grad` make a statement list worth tracking: its flags are known.
