@@ -130,7 +130,9 @@ def test_the_workers_read_and_parse_each_file_once(tmp_path, monkeypatch):
     result = run(plan([root], str(tmp_path / "out")), Options(), jobs=2)
     assert not result.failed
     events = [line.split() for line in log.read_text().splitlines()]
-    assert len({pid for pid, _, _ in events}) == 2  # both workers, and not the main process
+    assert (
+        len({pid for pid, _, _ in events}) == 2
+    )  # both workers, and not the main process
     assert os.getpid() not in {int(pid) for pid, _, _ in events}
     counted = Counter((what, name) for _, what, name in events)
     assert counted and max(counted.values()) == 1, log.read_text()
@@ -198,23 +200,29 @@ def test_one_process_and_a_pool_write_the_same_bytes(tmp_path, monkeypatch, file
         assert "def construct(self, x):" in user
 
 
+# The work of each phase for one file: the first look, the index, the conversion.
+PHASES = {"look": "_scan_file", "index": "_index_file", "convert": "_convert_or_defer"}
+
+
+@pytest.mark.parametrize("phase", list(PHASES))
 def test_the_files_of_a_worker_that_died_are_done_in_the_main_process(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, phase
 ):
     from torch2ms.migrator import runner
 
     root = _tree(tmp_path, {**FILES, **{f"pkg/m{i}.py": "x = 1\n" for i in range(8)}})
     run(plan([root], str(tmp_path / "one")), Options(), jobs=1)
     main = os.getpid()
-    real = runner._convert_or_defer
+    real = getattr(runner, PHASES[phase])
+    dying = "base.py" if phase == "index" else "user.py"  # base.py is the one indexed
 
     def dies_in_a_worker(task, *args):
-        if os.getpid() != main and task.display.endswith("user.py"):
+        if os.getpid() != main and task.display.endswith(dying):
             (tmp_path / "died").touch()
             os._exit(1)
         return real(task, *args)
 
-    monkeypatch.setattr(runner, "_convert_or_defer", dies_in_a_worker)
+    monkeypatch.setattr(runner, PHASES[phase], dies_in_a_worker)
     monkeypatch.setattr(pool, "SERIAL_FILES", 0)
     monkeypatch.setattr(pool, "SERIAL_BYTES", 0)
     result = run(plan([root], str(tmp_path / "two")), Options(), jobs=2)
