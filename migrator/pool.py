@@ -18,7 +18,7 @@ import gc
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -91,6 +91,7 @@ class Workers:
         self.lanes = [_Lane() for _ in range(jobs if self.parallel else 0)]
         self.owner: dict[str, int] = {}
         self.setups: list[Setup] = []
+        self.parsed: set[str] = set()
         if self.parallel:
             for task in sorted(tasks, key=lambda t: -t.size):
                 self._owner_of(task)
@@ -194,15 +195,26 @@ class Workers:
 
     def _steal(self, lane: int, queues: list[deque]) -> list:
         """The smallest waiting tasks of the worker with the most bytes still waiting, for
-        ``lane``, which owns them from now on."""
+        ``lane``, which owns them from now on; files whose ``ast`` their worker keeps last."""
         waiting = [(sum(t.size for t in q), i) for i, q in enumerate(queues) if q]
         if not waiting:
             return []
         _, victim = max(waiting)
-        chunk = _take(queues[victim], from_end=True)
+        queue = queues[victim]
+        loose = deque(t for t in queue if t.path not in self.parsed)
+        chunk = _take(loose, from_end=True) or _take(queue, from_end=True)
+        taken = {id(t) for t in chunk}
+        left = [t for t in queue if id(t) not in taken]
+        queue.clear()
+        queue.extend(left)
         for task in chunk:
             self.owner[task.path] = lane
         return chunk
+
+    def parsed_by_owner(self, paths: Iterable[str]) -> None:
+        """These files' workers keep their ``ast`` (the index parsed them): another worker
+        takes them over only when nothing else waits."""
+        self.parsed.update(paths)
 
     def stop(self) -> None:
         """End the workers now (a stop)."""

@@ -542,6 +542,7 @@ def iter_outcomes(
     rooted = [t for t in tasks if t.root is not None]
     scans = list(workers.map(_scan_chunk, rooted)) if rooted else []
     records = dict(workers.map(_index_chunk, to_index(rooted, scans)))
+    workers.parsed_by_owner(records)
     tree_plan = plan_facts(tasks, records)
     del scans, records
     # Each worker receives the summaries of the trees once, and converts the files it indexed.
