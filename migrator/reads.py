@@ -76,14 +76,18 @@ def parsed(path: str, text: str) -> ast.Module | None:
     kept = _KEPT.get(path)
     if kept is not None and kept.tree is not UNPARSED:
         return kept.tree
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        tree = None  # reported by the conversion
+    tree = _parse(text)
     cost = AST_PER_CHAR * len(text) if tree is not None else 0
     if kept is not None and kept.decoded is not None and _charge(kept, cost):
         kept.tree = tree
     return tree
+
+
+def _parse(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None  # reported by the conversion
 
 
 def parsed_before(path: str) -> ast.Module | None | _Unparsed:
