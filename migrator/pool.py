@@ -183,12 +183,15 @@ class Workers:
                 lane, chunk = pending.pop(future)
                 busy[lane] -= 1
                 error = future.exception()
-                if error is not None:  # a worker died, or the work failed: redo it here
-                    if isinstance(error, BrokenProcessPool):
-                        lose(lane)
+                if isinstance(error, BrokenProcessPool):
+                    lose(lane)  # its process died: its files are done here from now on
+                else:
+                    feed(lane)
+                if (
+                    error is not None
+                ):  # the worker died, or the work failed: redo it here
                     here.extend(chunk)
                     continue
-                feed(lane)
                 yield from future.result()
         for task in here:
             yield from work([task], *args)
