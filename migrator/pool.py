@@ -134,10 +134,15 @@ class Workers:
                 self.lanes[lane].lost = True
 
     def map(
-        self, work: Callable[..., list], tasks: Sequence, *args: Any
+        self,
+        work: Callable[..., list],
+        tasks: Sequence,
+        *args: Any,
+        take_over: bool = True,
     ) -> Iterator[Any]:
         """``work(chunk, *args)`` over the tasks; its results one by one, as they complete (in
-        no particular order)."""
+        no particular order). Without ``take_over``, no worker takes over another's files (for
+        a phase too quick to need it: the files stay where the later phases are balanced)."""
         if not tasks:
             return
         if not self.parallel:
@@ -157,7 +162,7 @@ class Workers:
             here.extend(queues[lane])
             queues[lane].clear()
 
-        def feed(lane: int, steal: bool = True) -> None:
+        def feed(lane: int, steal: bool = take_over) -> None:
             while busy[lane] < AHEAD and not self.lanes[lane].lost:
                 # A worker about to wait takes over waiting files of another.
                 chunk = _take(queues[lane]) or (
@@ -174,7 +179,7 @@ class Workers:
                 pending[future] = (lane, chunk)
                 busy[lane] += 1
 
-        for steal in (False, True):
+        for steal in (False, take_over):
             for lane in range(len(self.lanes)):
                 feed(lane, steal)
         while pending:

@@ -540,7 +540,7 @@ def iter_outcomes(
     (``tree_pass``), then converted with the facts of their tree. ``final`` receives the tasks
     with the step facts they were converted with."""
     rooted = [t for t in tasks if t.root is not None]
-    scans = list(workers.map(_scan_chunk, rooted)) if rooted else []
+    scans = list(workers.map(_scan_chunk, rooted, take_over=False)) if rooted else []
     records = dict(workers.map(_index_chunk, to_index(rooted, scans)))
     workers.parsed_by_owner(records)
     tree_plan = plan_facts(tasks, records)
