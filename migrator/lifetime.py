@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import NoReturn
 
@@ -263,9 +263,19 @@ def writing() -> Iterator[None]:
 def stop_pool(pool: ProcessPoolExecutor, grace: float = WORKER_GRACE) -> None:
     """Stop a pool now: cancel what has not started, SIGTERM the workers, SIGKILL those still
     alive after ``grace`` seconds."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    manager = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
+    stop_pools([pool], grace)
+
+
+def stop_pools(
+    pools: Sequence[ProcessPoolExecutor], grace: float = WORKER_GRACE
+) -> None:
+    """Stop several pools now, as ``stop_pool`` does, within one ``grace`` period."""
+    processes = []
+    managers = []
+    for pool in pools:
+        processes += list((getattr(pool, "_processes", None) or {}).values())
+        managers.append(getattr(pool, "_executor_manager_thread", None))
+        pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, ValueError):
             process.terminate()
@@ -278,11 +288,13 @@ def stop_pool(pool: ProcessPoolExecutor, grace: float = WORKER_GRACE) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(1.0)
-    # The pool's manager thread now sees the workers gone, fails what is left and ends; not
+    # Each pool's manager thread now sees its workers gone, fails what is left and ends; not
     # waited for without bound, since a worker killed halfway through sending a result leaves
     # it waiting for the rest of the message.
-    if manager is not None:
-        manager.join(grace)
+    deadline = time.monotonic() + grace
+    for manager in managers:
+        if manager is not None:
+            manager.join(max(0.0, deadline - time.monotonic()))
 
 
 # -- children of an in-process script ---------------------------------------------------------

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from . import reads
 from .companion import CompanionError, companion_uses, site_for, write_companion
 from .context import CompanionImport, Options
 from .convert import (
@@ -37,7 +38,6 @@ from .sources import (
     atomic_write,
     copy_file,
     copy_link,
-    decode,
     discover,
     encode,
     file_mode,
@@ -302,8 +302,7 @@ def _read(task: Task) -> _Read | FileOutcome:
         task.display, destination=task.destination, companion_dir=task.companion_dir
     )
     try:
-        with open(task.path, "rb") as handle:
-            data = handle.read()
+        data = reads.read_bytes(task.path)
     except OSError as error:
         outcome.failed = True
         outcome.findings.append(
@@ -317,7 +316,7 @@ def _read(task: Task) -> _Read | FileOutcome:
         )
         return outcome
     try:
-        decoded = decode(data)
+        decoded = reads.decoded(task.path, data)
     except UnreadableSource as error:
         outcome.failed = True
         outcome.lines = data.count(b"\n") + (
@@ -334,14 +333,18 @@ def _read(task: Task) -> _Read | FileOutcome:
         )
         _write(task, None, outcome, data)
         return outcome
-    # One ``ast`` parse of the file serves its facts and its conversion.
-    wanted = task.root is not None and "import" in decoded.text
-    return _Read(data, decoded, _parse(decoded.text) if wanted else None)
+    # One ``ast`` parse of the file serves its index, its facts and its conversion.
+    tree = reads.parsed_before(task.path)
+    if tree is reads.UNPARSED:
+        wanted = task.root is not None and "import" in decoded.text
+        tree = reads.parsed(task.path, decoded.text) if wanted else None
+    return _Read(data, decoded, tree)
 
 
 def convert_file(task: Task, options: Options, want_diff: bool = False) -> FileOutcome:
     """Read, convert and (when ``task.destination``) write one file. Never raises for bad input."""
     read = _read(task)
+    reads.forget(task.path)
     if isinstance(read, FileOutcome):
         return read
     return _convert_read(task, read, options, want_diff)
@@ -352,6 +355,7 @@ def _convert_or_defer(
 ) -> FileOutcome | Deferred:
     read = _read(task)
     if isinstance(read, FileOutcome):
+        reads.forget(task.path)
         return read
     if task.probe is not None and task.probe.wants(task.path, read.data):
         steps = step_index(
@@ -363,15 +367,16 @@ def _convert_or_defer(
             task.root,
         )
         if steps is not None:
+            # what was read stays kept for the conversion, once the step facts are merged
             return Deferred(task.path, steps)
+    reads.forget(task.path)
     return _convert_read(task, read, options, want_diff)
 
 
 def _scan_file(task: Task) -> Scan | None:
     """The first look at a file of a tree (None: it cannot be read)."""
     try:
-        with open(task.path, "rb") as handle:
-            data = handle.read()
+        data = reads.read_bytes(task.path)
     except OSError:
         return None
     return scan(task.path, task.display, data, task.root)
@@ -381,15 +386,14 @@ def _index_file(task: Task) -> tuple[str, FileRecord] | None:
     """The index record of a file others import from, or with step hints (None: it cannot be
     read)."""
     try:
-        with open(task.path, "rb") as handle:
-            data = handle.read()
+        data = reads.read_bytes(task.path)
     except OSError:
         return None
     try:
-        text = decode(data).text
+        text = reads.decoded(task.path, data).text
     except UnreadableSource:
         text = None
-    tree = _parse(text) if text is not None else None
+    tree = reads.parsed(task.path, text) if text is not None else None
     return task.path, record(task.path, task.display, data, text, tree, task.root)
 
 
@@ -465,13 +469,6 @@ def _convert_read(
     return outcome
 
 
-def _parse(text: str) -> ast.Module | None:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None  # reported by the conversion
-
-
 def _write(
     task: Task, new_data: bytes | None, outcome: FileOutcome, data: bytes
 ) -> None:
@@ -525,7 +522,11 @@ def _scan_chunk(tasks: list[Task]) -> list[Scan]:
 
 
 def _index_chunk(tasks: list[Task]) -> list[tuple[str, FileRecord]]:
-    return [found for task in tasks if (found := _index_file(task)) is not None]
+    found = [entry for task in tasks if (entry := _index_file(task)) is not None]
+    # The syntax trees kept for the conversions hold no cycles: out of the collector's sight,
+    # or each full collection would walk them all again.
+    gc.freeze()
+    return found
 
 
 def iter_outcomes(
@@ -539,13 +540,14 @@ def iter_outcomes(
     (``tree_pass``), then converted with the facts of their tree. ``final`` receives the tasks
     with the step facts they were converted with."""
     rooted = [t for t in tasks if t.root is not None]
-    scans = list(workers.map(_scan_chunk, rooted)) if rooted else []
+    scans = list(workers.map(_scan_chunk, rooted, take_over=False)) if rooted else []
     records = dict(workers.map(_index_chunk, to_index(rooted, scans)))
+    workers.parsed_by_owner(records)
     tree_plan = plan_facts(tasks, records)
     del scans, records
-    # The conversions' workers start with the summaries of the trees.
+    # Each worker receives the summaries of the trees once, and converts the files it indexed.
     install(tree_plan.tables)
-    workers.renew(install, tree_plan.tables)
+    workers.send(install, tree_plan.tables)
     later: dict[str, FileIndex] = {}
     for outcome in workers.map(_convert_chunk, tree_plan.ready, options, want_diff):
         if isinstance(outcome, Deferred):
@@ -628,6 +630,7 @@ def run(
     # The rules, their tables and the caller's objects outlive the run: out of the collector's
     # sight, full collections only scan what the conversions allocate (a few percent of a run).
     gc.freeze()
+    reads.clear()
     try:
         # Closed here, not whenever it is collected, so a stop ends the workers at once.
         with contextlib.closing(
@@ -646,6 +649,7 @@ def run(
         workers.stop()
         raise
     finally:
+        reads.clear()
         gc.unfreeze()
     outcomes.sort(key=lambda o: o.display)
     companions, companion_errors = write_companions(outcomes)

@@ -5,10 +5,11 @@
    ``from ... import`` read, and whether it has step hints.
 2. They index the files others import from and those with step hints (one ``ast`` parse each):
    summaries (star-import aliases, classes and their bases, re-exports) and step indexes.
-3. The main process merges the step indexes into each file's step facts (``tree_merge``) and gives
-   the summaries to the workers of the conversions (``install``). Each conversion reads its file
-   once, parses it once, and finds its star-import aliases and imported Module classes from its
-   own ``ast`` and those summaries, opening no other file.
+3. The main process merges the step indexes into each file's step facts (``tree_merge``) and sends
+   the summaries to each worker once (``install``). Each file is converted by the worker that
+   looked at it and indexed it, from the bytes and the ``ast`` it kept (``reads``), and finds its
+   star-import aliases and imported Module classes from its own ``ast`` and those summaries,
+   opening no other file.
 4. When the step indexes define step helpers, a file without hints that names one takes part in
    the step pass too: its worker tells so when it reads it (``StepProbe``) and sends back its step
    index instead of converting it; the files of the step pass are converted once that is merged.
