@@ -29,7 +29,7 @@ from .convert import (
 )
 from .findings import ERROR, Finding
 from .lifetime import Orphaned, check_parent, exit_worker, writing
-from .pool import Workers
+from .pool import COLLECTOR_PACE, Workers
 from .rule import rule_classes
 from .sources import (
     Decoded,
@@ -630,6 +630,8 @@ def run(
     # The rules, their tables and the caller's objects outlive the run: out of the collector's
     # sight, full collections only scan what the conversions allocate (a few percent of a run).
     gc.freeze()
+    pace = gc.get_threshold()
+    gc.set_threshold(*COLLECTOR_PACE)
     reads.clear()
     try:
         # Closed here, not whenever it is collected, so a stop ends the workers at once.
@@ -650,6 +652,7 @@ def run(
         raise
     finally:
         reads.clear()
+        gc.set_threshold(*pace)
         gc.unfreeze()
     outcomes.sort(key=lambda o: o.display)
     companions, companion_errors = write_companions(outcomes)
