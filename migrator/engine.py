@@ -18,12 +18,14 @@ import inspect
 import textwrap
 import typing
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import fields as dataclass_fields
 
 import libcst as cst
 from libcst._nodes import op as _op_nodes
 from libcst._nodes import whitespace as _whitespace_nodes
+from libcst._nodes.expression import _BaseParenthesizedNode
+from libcst._nodes.internal import CodegenState
 
 from .context import ModuleContext
 from .opaque import OpaqueLeak
@@ -788,6 +790,49 @@ def _codegen_from_source(self: cst.SimpleStatementLine, state) -> None:
 
 
 cst.SimpleStatementLine._codegen_impl = _codegen_from_source
+
+
+# LibCST's codegen enters two generator-based context managers for every expression: one that
+# writes its parentheses and, inside it, one that records positions, which a plain
+# ``CodegenState`` does not do. The same tokens come out of a plain object's enter and exit at
+# half the cost of writing a module (timm: 2.6 s -> 1.4 s, the same text). States that record
+# positions (``PositionProvider``) keep LibCST's own.
+
+
+class _Parenthesized:
+    __slots__ = ("node", "state")
+
+    def __init__(self, node, state) -> None:
+        self.node = node
+        self.state = state
+
+    def __enter__(self) -> None:
+        for lpar in self.node.lpar:
+            lpar._codegen(self.state)
+
+    def __exit__(self, kind, value, traceback) -> bool:
+        if kind is None:
+            for rpar in self.node.rpar:
+                rpar._codegen(self.state)
+        return False
+
+
+_NO_POSITIONS = nullcontext()
+_parenthesize = _BaseParenthesizedNode._parenthesize
+
+
+def _parenthesize_plain(self, state):
+    if state.__class__ is CodegenState:
+        return _Parenthesized(self, state)
+    return _parenthesize(self, state)
+
+
+def _no_positions(self, node, *, start_node=None, end_node=None):
+    return _NO_POSITIONS
+
+
+_BaseParenthesizedNode._parenthesize = _parenthesize_plain
+CodegenState.record_syntactic_position = _no_positions
 
 
 def module_code(

@@ -339,7 +339,7 @@ class NeedsNodes:
         if self.devices:
             self.reads.extend(
                 node.lineno
-                for node in ast.walk(tree)
+                for node in _nodes(tree)
                 if isinstance(node, ast.Name) and node.id in self.devices
             )
         for node in _all_statements(tree.body):
@@ -381,7 +381,7 @@ class NeedsNodes:
         }
         if not names:
             return
-        for node in ast.walk(function):
+        for node in _nodes(function):
             if isinstance(node, (ast.Subscript, ast.Attribute)):
                 value = node.value
                 if isinstance(value, ast.Name) and value.id in names:
@@ -422,6 +422,24 @@ def _all_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                     stack.append(block)
             for clause in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
                 stack.append(clause.body)
+
+
+def _nodes(root: ast.AST) -> list[ast.AST]:
+    """The nodes under ``root`` (itself included), as ``ast.walk`` finds them, without its
+    generators."""
+    out = [root]
+    append = out.append
+    node_class = ast.AST
+    for node in out:
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, node_class):
+                        append(item)
+            elif isinstance(value, node_class):
+                append(value)
+    return out
 
 
 def _lines_with(source: str, words: Iterable[str], whole: bool = False) -> list[int]:

@@ -158,3 +158,22 @@ def test_placement_dicts_read_from_the_text_as_from_the_walk(monkeypatch):
     for name in ("b", "c", "d"):
         assert found[name][:2] == (frozenset(), frozenset())
         assert found[name][2] is False
+
+
+PARENTHESIZED = "x = ((a + (b)) * -(c))[(1)]\nf((yield_), *(args), **(kw))\ny = (lambda: (1, 2))()\n"
+
+
+def test_codegen_writes_parentheses_and_positions_as_libcst_does() -> None:
+    import torch2ms.migrator.engine  # noqa: F401 -- installs the codegen paths
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    module = cst.parse_module(PARENTHESIZED)
+    assert module.code == PARENTHESIZED
+    # A state that records positions keeps LibCST's own path: `b` inside `(b)` is at 11..12.
+    wrapper = MetadataWrapper(module)
+    positions = wrapper.resolve(PositionProvider)
+    inner = next(
+        node for node in positions if isinstance(node, cst.Name) and node.value == "b"
+    )
+    start, end = positions[inner].start, positions[inner].end
+    assert (start.line, start.column, end.column) == (1, 11, 12)
