@@ -98,6 +98,23 @@ def statements(tree: ast.AST):
                         push(item)
 
 
+def walk_order(tree: ast.AST) -> list[ast.AST]:
+    """Every node under ``tree`` (itself first), in ``ast.walk``'s order, without its generators."""
+    out = [tree]
+    append = out.append
+    node_class = ast.AST
+    for node in out:
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, node_class):
+                        append(item)
+            elif isinstance(value, node_class):
+                append(value)
+    return out
+
+
 def dotted(node: ast.AST) -> str | None:
     """``a.b.c`` for a pure Name/Attribute chain, else None."""
     parts = []

@@ -32,6 +32,15 @@ from .opaque import OpaqueLeak
 from .rule import Rule
 
 _STATEMENT_TYPES = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+# The statement classes a tree holds (the concrete ones): a visitor that handles statements by
+# class name sets a handler for each.
+STATEMENT_CLASSES = tuple(
+    cls
+    for cls in vars(cst).values()
+    if isinstance(cls, type)
+    and issubclass(cls, _STATEMENT_TYPES)
+    and not inspect.isabstract(cls)
+)
 _NAME = cst.Name
 _ATTRIBUTE = cst.Attribute
 _HANDLERS: dict[type, tuple[dict[str, str], dict[str, str]]] = {}
@@ -571,13 +580,8 @@ class _CompanionReads(cst.CSTVisitor):
 
 # A statement the parse produced is not entered (handlers by class name: the walk then skips the
 # names and other leaves no handler takes).
-for _cls in vars(cst).values():
-    if (
-        isinstance(_cls, type)
-        and issubclass(_cls, _STATEMENT_TYPES)
-        and not _cls.__name__.startswith("Base")
-    ):
-        setattr(_CompanionReads, "visit_" + _cls.__name__, _CompanionReads._statement)
+for _cls in STATEMENT_CLASSES:
+    setattr(_CompanionReads, "visit_" + _cls.__name__, _CompanionReads._statement)
 
 
 def companion_reads(

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .aliases import dotted, resolve
+from .aliases import dotted, resolve, statements, walk_order
 from .index import Census
 
 PLACEHOLDER = "__torch2ms_opaque__"
@@ -339,10 +339,10 @@ class NeedsNodes:
         if self.devices:
             self.reads.extend(
                 node.lineno
-                for node in _nodes(tree)
+                for node in walk_order(tree)
                 if isinstance(node, ast.Name) and node.id in self.devices
             )
-        for node in _all_statements(tree.body):
+        for node in statements(tree):  # no expression holds a statement
             if isinstance(node, ast.ClassDef):
                 for base in node.bases:
                     qualified = torch_name(base)
@@ -381,7 +381,7 @@ class NeedsNodes:
         }
         if not names:
             return
-        for node in _nodes(function):
+        for node in walk_order(function):
             if isinstance(node, (ast.Subscript, ast.Attribute)):
                 value = node.value
                 if isinstance(value, ast.Name) and value.id in names:
@@ -407,39 +407,6 @@ class NeedsNodes:
         if self._holds_word(first, last) or self._holds_read(first, last):
             return True
         return any(a <= last and first <= b for a, b in self.spans)
-
-
-def _all_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement of ``body`` and of the blocks within them, nested ones included (no
-    expression is entered: classes, functions, loops, `with` and `try` are statements)."""
-    stack = [body]
-    while stack:
-        for node in stack.pop():
-            yield node
-            for name in ("body", "orelse", "finalbody"):
-                block = getattr(node, name, None)
-                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                    stack.append(block)
-            for clause in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
-                stack.append(clause.body)
-
-
-def _nodes(root: ast.AST) -> list[ast.AST]:
-    """The nodes under ``root`` (itself included), as ``ast.walk`` finds them, without its
-    generators."""
-    out = [root]
-    append = out.append
-    node_class = ast.AST
-    for node in out:
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if value.__class__ is list:
-                for item in value:
-                    if isinstance(item, node_class):
-                        append(item)
-            elif isinstance(value, node_class):
-                append(value)
-    return out
 
 
 def _lines_with(source: str, words: Iterable[str], whole: bool = False) -> list[int]:

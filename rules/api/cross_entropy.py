@@ -11,9 +11,10 @@ import ast
 
 import libcst as cst
 
+from ...migrator.aliases import walk_order
 from ...migrator.context import PARSED, ModuleContext
 from ...migrator.rule import API, Example, Rule, RuleMeta, register
-from ..common.ast_nodes import nodes, walk_order
+from ..common.ast_nodes import nodes
 from ..common.dataflow import code_of
 from . import BY_TORCH_NAME
 

@@ -6,13 +6,12 @@ when that keeps the meaning.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable
 
 import libcst as cst
 
 from ...migrator.context import ModuleContext
-from ...migrator.engine import visit
+from ...migrator.engine import STATEMENT_CLASSES, visit
 
 # Builtins whose calls neither mutate their arguments nor have effects a move could reorder
 # against the statements the gradient rules move (``print`` only writes to stdout).
@@ -278,16 +277,6 @@ def calls(node: cst.CSTNode) -> list[cst.Call]:
     return visitor.calls
 
 
-# Statement classes (LibCST's compound statements and the simple statement line).
-_STATEMENT_CLASSES = tuple(
-    cls
-    for cls in vars(cst).values()
-    if isinstance(cls, type)
-    and issubclass(cls, (cst.BaseCompoundStatement, cst.SimpleStatementLine))
-    and not inspect.isabstract(cls)
-)
-
-
 class StatementIndex:
     """What a walk collects from a node (its calls, its attribute names), each statement of the
     module walked once: a statement seen before (nodes are immutable; a rebuilt parent keeps its
@@ -348,7 +337,7 @@ class _IndexedAttributes(_Indexed):
         self.found.append(node.attr.value)
 
 
-for _cls in _STATEMENT_CLASSES:
+for _cls in STATEMENT_CLASSES:
     for _walker in (_IndexedCalls, _IndexedAttributes):
         setattr(_walker, f"visit_{_cls.__name__}", _Indexed._enter)
         setattr(_walker, f"leave_{_cls.__name__}", _Indexed._leave)

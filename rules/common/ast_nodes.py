@@ -11,31 +11,12 @@ from __future__ import annotations
 import ast
 
 from ...migrator.aliases import statements as _statements
+from ...migrator.aliases import walk_order
 from ...migrator.context import ModuleContext
 from .tree import module_tree
 
 _KEY = "ast.nodes"
 _STATEMENTS = "ast.statements"
-_AST = ast.AST
-
-
-def walk_order(tree: ast.AST) -> list[ast.AST]:
-    """Every node under ``tree`` (itself first), in ``ast.walk``'s order, without its generators."""
-    out = [tree]
-    append = out.append
-    i = 0
-    while i < len(out):
-        node = out[i]
-        i += 1
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if value.__class__ is list:
-                for item in value:
-                    if isinstance(item, _AST):
-                        append(item)
-            elif isinstance(value, _AST):
-                append(value)
-    return out
 
 
 # The index of the tree being converted, for the analyses that receive the tree, not the context:
